@@ -57,7 +57,7 @@ test('returns false, without throwing, on missing or garbage inputs', () => {
     {},
     ['a', 'b'],
     [],
-    'sha256=' + 'g'.repeat(64),
+    `sha256=${'g'.repeat(64)}`,
   ];
   for (const header of garbage) {
     assert.equal(verifyWebhookSignature(body, header as string, secret), false, String(header));

@@ -1,0 +1,123 @@
+// Builds the §6.2 payload of one decision event and serialises it once (issue 7: the bytes are stored
+// with the event and sent byte-identical on every attempt). Every payload is checked against the
+// published schema before it leaves this module, so the schema and what we send cannot drift apart.
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import {
+  type AutomaticWebhookPayload,
+  type DecisionMetadata,
+  type DecisionReasonCode,
+  type DecisionStatus,
+  type ReviewDecision,
+  type ReviewWebhookPayload,
+  type WebhookEvent,
+  type WebhookPayload,
+  WebhookPayloadSchema,
+  type WebhookResults,
+} from './webhook-payload.schema.ts';
+
+/** An automatic decision taken by the pipeline (§6.2 rule 1: no review field). */
+export interface AutomaticDecisionEventInput {
+  verificationId: string;
+  tenantId: string;
+  decision: { status: DecisionStatus; reason: DecisionReasonCode; metadata?: DecisionMetadata };
+  results: WebhookResults;
+  processedAt: Date | string;
+}
+
+/** A reviewer's decision on a pending_review verification (§3.2, §6.2 rules 1–2). */
+export interface ReviewOutcomeEventInput {
+  verificationId: string;
+  tenantId: string;
+  review: {
+    id: string;
+    decision: ReviewDecision;
+    reviewedBy: string;
+    reviewedAt: Date | string;
+    reason: string;
+  };
+  /** Everything of §6.2 verificationResult but status, which is the reviewer's decision. */
+  verificationResult: Omit<ReviewWebhookPayload['verificationResult'], 'status'>;
+  /** §6.2: may be an empty object after manual review. */
+  results?: WebhookResults;
+  /** §6.2 rule 2: may be empty after manual review. */
+  decisionMetadata?: DecisionMetadata;
+  processedAt: Date | string;
+}
+
+export type DecisionEventInput = AutomaticDecisionEventInput | ReviewOutcomeEventInput;
+
+export class InvalidWebhookPayloadError extends Error {
+  readonly code = 'InvalidWebhookPayload';
+  constructor(readonly problems: string[]) {
+    super(`webhook payload does not match ${WebhookPayloadSchema.$id}: ${problems.join('; ')}`);
+    this.name = 'InvalidWebhookPayloadError';
+  }
+}
+
+const checkPayload = TypeCompiler.Compile(WebhookPayloadSchema);
+
+/** The event kind follows from the status (§6.1). */
+export function eventForStatus(status: DecisionStatus): WebhookEvent {
+  return `verification.${status}`;
+}
+
+/**
+ * Returns the payload exactly as a receiver will parse it (field order of §6.2, timestamps as
+ * ISO 8601 UTC, undefined fields dropped). Throws InvalidWebhookPayloadError when the result would
+ * not match the published schema: a bug to surface, never an event to send.
+ */
+export function buildWebhookPayload(input: DecisionEventInput): WebhookPayload {
+  const draft: AutomaticWebhookPayload | ReviewWebhookPayload =
+    'review' in input ? buildReviewOutcome(input) : buildAutomaticDecision(input);
+  // A JSON round trip gives the receiver's view: drops undefined, turns NaN into null (then refused).
+  const payload: unknown = JSON.parse(JSON.stringify(draft));
+  if (!checkPayload.Check(payload)) {
+    const problems = [...checkPayload.Errors(payload)]
+      .slice(0, 10)
+      .map((e) => `${e.path || '/'} ${e.message}`);
+    throw new InvalidWebhookPayloadError(problems);
+  }
+  return payload;
+}
+
+/** Serialise once; store these bytes and send them on every attempt (design.md "Webhooks"). */
+export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
+  return Buffer.from(JSON.stringify(payload), 'utf8');
+}
+
+function buildAutomaticDecision(input: AutomaticDecisionEventInput): AutomaticWebhookPayload {
+  const { status, reason, metadata } = input.decision;
+  return {
+    event: eventForStatus(status),
+    verificationId: input.verificationId,
+    tenantId: input.tenantId,
+    status,
+    decision: { status, reason, metadata: metadata ?? {} },
+    results: input.results,
+    processedAt: toTimestamp(input.processedAt),
+  };
+}
+
+function buildReviewOutcome(input: ReviewOutcomeEventInput): ReviewWebhookPayload {
+  const status = input.review.decision;
+  return {
+    event: eventForStatus(status),
+    verificationId: input.verificationId,
+    tenantId: input.tenantId,
+    status,
+    // §6.2 rule 2: after review the reason is the reviewer's free text.
+    decision: { status, reason: input.review.reason, metadata: input.decisionMetadata ?? {} },
+    results: input.results ?? {},
+    processedAt: toTimestamp(input.processedAt),
+    review: { ...input.review, reviewedAt: toTimestamp(input.review.reviewedAt) },
+    verificationResult: { status, ...input.verificationResult },
+  };
+}
+
+function toTimestamp(value: Date | string): string {
+  const date = value instanceof Date ? value : new Date(value);
+  // An invalid date would make toISOString throw a RangeError that names nothing useful.
+  if (Number.isNaN(date.getTime()))
+    throw new InvalidWebhookPayloadError([`invalid timestamp ${String(value)}`]);
+  return date.toISOString();
+}
