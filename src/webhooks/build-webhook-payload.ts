@@ -66,6 +66,9 @@ export function eventForStatus(status: DecisionStatus): WebhookEvent {
  * ISO 8601 UTC, undefined fields dropped). Throws InvalidWebhookPayloadError when the result would
  * not match the published schema: a bug to surface, never an event to send.
  */
+export function buildWebhookPayload(input: AutomaticDecisionEventInput): AutomaticWebhookPayload;
+export function buildWebhookPayload(input: ReviewOutcomeEventInput): ReviewWebhookPayload;
+export function buildWebhookPayload(input: DecisionEventInput): WebhookPayload;
 export function buildWebhookPayload(input: DecisionEventInput): WebhookPayload {
   const draft: AutomaticWebhookPayload | ReviewWebhookPayload =
     'review' in input ? buildReviewOutcome(input) : buildAutomaticDecision(input);
