@@ -1,0 +1,38 @@
+// Japanese text handling for identity data: the public surface other capabilities use
+// (the OCR check, the decision's preRegisteredInfoMatch / userInputMatch, the hosted flow's kana
+// fields, the synthetic document generator).
+
+export {
+  compareIdentityFields,
+  type IdentityField,
+  type IdentityFieldComparison,
+  type IdentityFields,
+} from './compare-identity-fields.ts';
+export { parseKanjiNumber } from './kanji-numerals.ts';
+export { foldKanjiVariants, KANJI_VARIANTS } from './kanji-variants.ts';
+export {
+  isPartialAddressMatch,
+  normalizeAddress,
+  PREFECTURES,
+  splitPrefecture,
+} from './normalize-address.ts';
+export {
+  hiraganaToKatakana,
+  isFullWidthKatakana,
+  isSameJapaneseText,
+  normalizeJapaneseText,
+  toFullWidthKatakana,
+} from './normalize-japanese.ts';
+export {
+  type FormatEraDateOptions,
+  type FoundDate,
+  findJapaneseDates,
+  formatJapaneseEraDate,
+  formatPassportDate,
+  isCalendarDate,
+  JAPANESE_ERAS,
+  type JapaneseEra,
+  type ParseDateOptions,
+  parseJapaneseDate,
+  toJapaneseEra,
+} from './parse-japanese-date.ts';
