@@ -10,6 +10,7 @@ import {
   postToVettedAddresses,
   type WebhookRequest,
 } from '../../src/webhooks/deliver-webhook.ts';
+import { nextAttemptAt } from '../../src/webhooks/retry-schedule.ts';
 import { type LocalReceiver, startLocalReceiver } from './local-receiver.ts';
 
 const secret = 'whsec_delivery_test';
@@ -248,4 +249,25 @@ test('https: SNI and the certificate check use the host name while connecting to
   // And without trusting the self-signed root, it is refused too.
   const untrusted = await postToVettedAddresses({ url, addresses }, request(url.href), { timeoutMs: 1000 });
   assert.equal(untrusted.errorClass, 'tls_error');
+});
+
+test('each failure class leads to the right next step of the schedule', async () => {
+  const firstTryAt = new Date();
+  const classes: Array<[string, (res: http.ServerResponse) => void, 'retry' | 'stop']> = [
+    ['200', (res) => res.writeHead(200).end(), 'stop'],
+    ['204', (res) => res.writeHead(204).end(), 'stop'],
+    ['410', (res) => res.writeHead(410).end(), 'stop'],
+    ['404', (res) => res.writeHead(404).end(), 'retry'],
+    ['500', (res) => res.writeHead(500).end(), 'retry'],
+    ['302', (res) => res.writeHead(302, { Location: '/elsewhere' }).end(), 'retry'],
+    ['no answer', () => {}, 'retry'],
+    ['endless body', (res) => res.writeHead(200).write('...'), 'retry'],
+  ];
+  for (const [name, respond, expected] of classes) {
+    const endpoint = await receiver((_req, res) => respond(res));
+    const result = await deliverWebhook(request(endpoint.url()), development);
+    const next = nextAttemptAt(1, firstTryAt, result, () => 0.5);
+    assert.equal(next === null ? 'stop' : 'retry', expected, name);
+    if (next) assert.equal(next.getTime(), firstTryAt.getTime() + 10_000, name);
+  }
 });
