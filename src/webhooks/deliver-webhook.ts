@@ -65,7 +65,7 @@ export interface DeliveryOptions {
   resolveHost?: ResolveHost;
   /** Applies to DNS resolution, and separately to connect plus full response. */
   timeoutMs?: number;
-  /** Extra trusted roots for https receivers (tests, private deployments); the system roots otherwise. */
+  /** Trusted roots for https receivers, replacing the system roots (tests, private deployments). */
   ca?: string | Buffer;
 }
 

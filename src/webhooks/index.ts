@@ -1,0 +1,35 @@
+// What other capabilities use of webhooks (style.md: through the folder's index.ts). The event store,
+// the delivery job and the CLI commands live with the database and job queue code that calls these.
+export {
+  type AutomaticDecisionEventInput,
+  buildWebhookPayload,
+  type DecisionEventInput,
+  eventForStatus,
+  InvalidWebhookPayloadError,
+  type ReviewOutcomeEventInput,
+  serializeWebhookPayload,
+} from './build-webhook-payload.ts';
+export {
+  DELIVERY_TIMEOUT_MS,
+  type DeliveryErrorClass,
+  type DeliveryOptions,
+  type DeliveryOutcome,
+  type DeliveryResult,
+  deliverWebhook,
+  RESPONSE_SNIPPET_BYTES,
+  type WebhookRequest,
+} from './deliver-webhook.ts';
+export { EndpointConcurrencyLimiter, endpointKey } from './endpoint-concurrency.ts';
+export { MAX_ATTEMPTS, nextAttemptAt, RETRY_OFFSETS_MS } from './retry-schedule.ts';
+export { signWebhookBody } from './sign-webhook.ts';
+export { type ResolveHost, type UrlVetting, vetWebhookUrl, type WebhookEnvironment } from './ssrf-guard.ts';
+export { verifyWebhookSignature } from './verify-webhook-signature.ts';
+export {
+  DECISION_REASON_CODES,
+  type DecisionReasonCode,
+  WEBHOOK_EVENTS,
+  WEBHOOK_PAYLOAD_SCHEMA_ID,
+  type WebhookEvent,
+  type WebhookPayload,
+  WebhookPayloadSchema,
+} from './webhook-payload.schema.ts';
