@@ -1,0 +1,179 @@
+// @vladmandic/human face mesh in Node, on the shared tfjs wasm runtime (design.md: liveness).
+// Human's wasm build is not in its package export map, so its file is resolved by path; its
+// models ship inside the package and are read from disk through a tfjs IO handler, because
+// Node's fetch cannot read file:// URLs and nothing may use the network at run time.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { loadTfjs } from './tfjs.ts';
+
+const require = createRequire(import.meta.url);
+
+/** One mesh landmark in image pixels; z is relative depth (smaller = nearer the camera). */
+export type MeshPoint = { x: number; y: number; z: number };
+
+export type FaceMesh = {
+  /** 468 landmarks in the coordinates of the input image. */
+  landmarks: MeshPoint[];
+  /** Face box [x, y, width, height] in pixels. */
+  box: [number, number, number, number];
+  /** Overall face score 0..1. */
+  score: number;
+  /** Head rotation in degrees as Human reports it (yaw: turn, pitch: nod, roll: tilt). */
+  rotation: { yaw: number; pitch: number; roll: number };
+};
+
+/** RGB(A) pixels, row-major, the form sharp's `.raw()` gives. */
+export type RawImage = { data: Uint8Array; width: number; height: number; channels: 3 | 4 };
+
+type HumanResult = {
+  face: {
+    score: number;
+    box: [number, number, number, number];
+    mesh: [number, number, number?][];
+    rotation?: { angle: { yaw: number; pitch: number; roll: number } } | null;
+  }[];
+};
+type HumanInstance = {
+  load(): Promise<void>;
+  detect(input: unknown): Promise<HumanResult>;
+  faceTriangulation: number[];
+};
+type HumanModule = { Human: new (config: Record<string, unknown>) => HumanInstance };
+
+const RAD_TO_DEG = 180 / Math.PI;
+let ready: Promise<HumanInstance> | undefined;
+
+// The package's export map is one set of conditions for "." (its `node` entry is the tfjs-node
+// build), so resolve that entry and take its folder's parent as the package root.
+function humanPackageDir(): string {
+  return path.dirname(path.dirname(require.resolve('@vladmandic/human')));
+}
+
+type ModelJson = {
+  modelTopology: unknown;
+  weightsManifest: { paths: string[]; weights: unknown[] }[];
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+};
+
+/** A tfjs load handler that reads a graph model's JSON and weight shards from disk. */
+function fileModelHandler(jsonPath: string) {
+  return {
+    async load() {
+      const json = JSON.parse(await readFile(jsonPath, 'utf8')) as ModelJson;
+      const dir = path.dirname(jsonPath);
+      const weightSpecs = [];
+      const shards: Buffer[] = [];
+      for (const group of json.weightsManifest) {
+        weightSpecs.push(...group.weights);
+        for (const shard of group.paths) shards.push(await readFile(path.join(dir, shard)));
+      }
+      const all = Buffer.concat(shards);
+      const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
+      return {
+        modelTopology: json.modelTopology,
+        weightSpecs,
+        weightData,
+        format: json.format,
+        generatedBy: json.generatedBy,
+        convertedBy: json.convertedBy,
+      };
+    },
+  };
+}
+
+/**
+ * Load Human once per process (face detector + mesh only); later calls share the instance.
+ * Other models (emotion, description, body, hands) stay off: they cost time and are not used.
+ */
+export function loadHuman(): Promise<HumanInstance> {
+  ready ??= (async () => {
+    const tf = await loadTfjs();
+    const modelDir = path.join(humanPackageDir(), 'models');
+    // Route every path under Human's model folder to the disk reader; Human's GraphModel
+    // asks the tfjs IO registry for a handler before it would try fetch.
+    const router = (url: string | string[]) => {
+      const target = Array.isArray(url) ? url[0] : url;
+      if (typeof target !== 'string' || !target.startsWith(modelDir)) return null;
+      return fileModelHandler(target);
+    };
+    tf.io.registerLoadRouter(router as unknown as Parameters<typeof tf.io.registerLoadRouter>[0]);
+    const { Human } = require(path.join(humanPackageDir(), 'dist/human.node-wasm.js')) as HumanModule;
+    const human = new Human({
+      backend: 'wasm',
+      modelBasePath: `${modelDir}${path.sep}`,
+      debug: false,
+      async: false,
+      warmup: 'none',
+      cacheSensitivity: 0,
+      filter: { enabled: false },
+      face: {
+        enabled: true,
+        detector: { enabled: true, rotation: false, maxDetected: 2, minConfidence: 0.3, return: false },
+        mesh: { enabled: true },
+        attention: { enabled: false },
+        iris: { enabled: false },
+        emotion: { enabled: false },
+        description: { enabled: false },
+        antispoof: { enabled: false },
+        liveness: { enabled: false },
+      },
+      body: { enabled: false },
+      hand: { enabled: false },
+      object: { enabled: false },
+      gesture: { enabled: false },
+      segmentation: { enabled: false },
+    });
+    await human.load();
+    return human;
+  })();
+  return ready;
+}
+
+/** Human's reference triangulation of the 468-point mesh (triples of landmark indices). */
+export async function faceMeshTriangulation(): Promise<number[]> {
+  const human = await loadHuman();
+  return human.faceTriangulation;
+}
+
+/**
+ * Detect faces and return the mesh of the largest one, or null when no face is found.
+ * Human's angles are radians; they are returned in degrees.
+ */
+export async function detectFaceMesh(image: RawImage): Promise<FaceMesh | null> {
+  const human = await loadHuman();
+  const tf = await loadTfjs();
+  const rgb = image.channels === 3 ? image.data : stripAlpha(image);
+  const input = tf.tensor4d(rgb, [1, image.height, image.width, 3], 'int32');
+  try {
+    const result = await human.detect(input);
+    const faces = [...result.face].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+    const face = faces[0];
+    if (!face || face.mesh.length < 468) return null;
+    const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
+    return {
+      landmarks: face.mesh.map(([x, y, z]) => ({ x, y, z: z ?? 0 })),
+      box: face.box,
+      score: face.score,
+      rotation: {
+        yaw: angle.yaw * RAD_TO_DEG,
+        pitch: angle.pitch * RAD_TO_DEG,
+        roll: angle.roll * RAD_TO_DEG,
+      },
+    };
+  } finally {
+    input.dispose();
+  }
+}
+
+function stripAlpha(image: RawImage): Uint8Array {
+  const out = new Uint8Array(image.width * image.height * 3);
+  for (let i = 0, j = 0; i < out.length; i += 3, j += 4) {
+    out[i] = image.data[j] ?? 0;
+    out[i + 1] = image.data[j + 1] ?? 0;
+    out[i + 2] = image.data[j + 2] ?? 0;
+  }
+  return out;
+}

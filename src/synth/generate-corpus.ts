@@ -1,0 +1,515 @@
+// `mimoto synth`: write bundles of document photos, selfies and liveness captures, genuine and
+// attacked, with their truth in DIR/manifest.json (issue 4). Each sample draws from its own
+// generator seeded by (seed, sample id), so the same arguments give the same bytes and any
+// subset of samples can be regenerated alone.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type CaptureParameters,
+  drawCaptureParameters,
+  QUALITIES,
+  type Quality,
+} from './capture-parameters.ts';
+import {
+  drawPrintedCopyParameters,
+  drawScreenReplayParameters,
+  printCopy,
+  showOnScreen,
+} from './document-attacks.ts';
+import { breakMyNumberCheckDigit } from './document-numbers.ts';
+import {
+  createDocumentRecord,
+  DOCUMENT_TYPES,
+  type DocumentRecord,
+  type DocumentType,
+  hasBackSide,
+  withFreshMrz,
+} from './document-record.ts';
+import type { FaceSceneParameters } from './face-scene.ts';
+import { defaultFacesDir, listFacePeople, sexOfPerson } from './faces.ts';
+import { addDays, addYears } from './japanese-date.ts';
+import {
+  captureLiveness,
+  LIVENESS_STEPS,
+  type LivenessRender,
+  type LivenessStep,
+  livenessTimeline,
+  POSE_CONVENTION,
+} from './liveness-capture.ts';
+import { breakMrzCheckDigit } from './mrz.ts';
+import { composeCapture, finishCapture, photographDocument } from './photograph-document.ts';
+import { Random } from './random.ts';
+import { type FlatImage, renderDocumentSide } from './render-document.ts';
+import { drawSelfieParameters, renderSelfie } from './selfie.ts';
+
+export const DOCUMENT_ATTACKS = [
+  'screen_replay',
+  'printed_copy',
+  'portrait_swap',
+  'text_edit',
+  'expired',
+  'bad_check_digit',
+] as const;
+export const FACE_ATTACKS = [
+  'static_photo',
+  'warped_photo',
+  'replayed_frames',
+  'face_swap_midway',
+  'other_person',
+] as const;
+export const ATTACK_TYPES = [...DOCUMENT_ATTACKS, ...FACE_ATTACKS] as const;
+export type AttackType = (typeof ATTACK_TYPES)[number];
+
+/** The date the corpus is "taken" on: validity and expiry are judged against it, never the clock. */
+export const REFERENCE_DATE = '2026-04-01';
+export const MANIFEST_VERSION = 1;
+
+export type CorpusOptions = {
+  outDir: string;
+  seed: number;
+  count: number;
+  facesDir?: string;
+  /** Write the .y4m video of each liveness capture (large: ~14 MB each). Default true. */
+  video?: boolean;
+  /** Width of document photos in px (height is 3/4 of it). Default 1280. */
+  captureWidth?: number;
+  /** Width of selfies in px (height 4/3 of it). Default 480. */
+  selfieWidth?: number;
+  /** Only these sample ids (for regenerating part of a corpus). */
+  only?: readonly string[];
+  referenceDate?: string;
+  onSample?: (id: string, index: number, total: number) => void;
+};
+
+export type SampleFiles = {
+  front: string;
+  back: string | null;
+  selfie: string;
+  frames: {
+    file: string;
+    t: number;
+    pose: { name: string; yaw: number; pitch: number; roll: number; scale: number };
+  }[];
+  video: string | null;
+};
+
+export type Sample = {
+  id: string;
+  person: string;
+  documentType: DocumentType;
+  attack: AttackType | null;
+  quality: Quality;
+  files: SampleFiles;
+  truth: Record<string, unknown>;
+};
+
+export type Manifest = {
+  generator: 'mimoto synth';
+  version: number;
+  seed: number;
+  count: number;
+  referenceDate: string;
+  poseConvention: string;
+  samples: Sample[];
+};
+
+type PlannedSample = { id: string; documentType: DocumentType; attack: AttackType | null; quality: Quality };
+
+/** Document types an attack can apply to (a bad check digit needs a document that has one). */
+function typesFor(attack: AttackType | null): readonly DocumentType[] {
+  if (attack === 'bad_check_digit') return ['my_number_card', 'passport'];
+  return DOCUMENT_TYPES;
+}
+
+/** Every sample of a corpus, in manifest order. */
+export function planCorpus(count: number): PlannedSample[] {
+  const plan: PlannedSample[] = [];
+  DOCUMENT_TYPES.forEach((documentType, di) => {
+    for (let i = 0; i < count; i++) {
+      plan.push({
+        id: `${documentType}-genuine-${i}`,
+        documentType,
+        attack: null,
+        quality: QUALITIES[(i + di) % 3] as Quality,
+      });
+    }
+  });
+  ATTACK_TYPES.forEach((attack, ai) => {
+    const types = typesFor(attack);
+    for (let i = 0; i < count; i++) {
+      const documentType = types[(i + ai) % types.length] as DocumentType;
+      plan.push({ id: `${attack}-${i}`, documentType, attack, quality: QUALITIES[(i + ai) % 3] as Quality });
+    }
+  });
+  return plan;
+}
+
+/** Two different items of a list. */
+function pickTwo<T>(random: Random, items: readonly T[]): [T, T] {
+  const a = random.int(0, items.length - 1);
+  let b = random.int(0, items.length - 2);
+  if (b >= a) b++;
+  return [items[a] as T, items[b] as T];
+}
+
+function shuffled<T>(random: Random, items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+function otherPerson(random: Random, people: string[], person: string): string {
+  return random.pick(people.filter((p) => p !== person));
+}
+
+function truthOf(record: DocumentRecord): Record<string, unknown> {
+  const { identity } = record;
+  return {
+    lastName: identity.lastName,
+    firstName: identity.firstName,
+    lastNameKana: identity.lastNameKana,
+    firstNameKana: identity.firstNameKana,
+    lastNameLatin: identity.lastNameLatin,
+    firstNameLatin: identity.firstNameLatin,
+    sex: identity.sex,
+    nationality: identity.nationality,
+    // Passports print no address, only the registered domicile (prefecture).
+    address: record.documentType === 'passport' ? identity.prefectureLatin : identity.address,
+    birthDate: identity.birthDate,
+    documentNumber: record.documentNumber,
+    issueDate: record.issueDate,
+    expiryDate: record.expiryDate,
+    ...(record.mrz ? { mrz: record.mrz } : {}),
+    ...(record.myNumber ? { myNumber: record.myNumber } : {}),
+    issuer: record.issuer,
+    details: record.details,
+  };
+}
+
+type RecordAttack = {
+  front: DocumentRecord;
+  back: DocumentRecord;
+  editedField?: string;
+  details: Record<string, unknown>;
+};
+
+/** Record-level document attacks: what the document says is changed before it is drawn. */
+function attackRecord(
+  random: Random,
+  attack: AttackType | null,
+  record: DocumentRecord,
+  referenceDate: string,
+): RecordAttack {
+  switch (attack) {
+    case 'expired': {
+      const daysAgo = random.int(20, 900);
+      const expiryDate = addDays(referenceDate, -daysAgo);
+      const years =
+        record.documentType === 'passport' ? 10 : record.documentType === 'my_number_card' ? 10 : 5;
+      const expired = withFreshMrz({
+        ...record,
+        expiryDate,
+        issueDate: addDays(addYears(expiryDate, -years), 1),
+      });
+      return { front: expired, back: expired, details: { expiredDaysBeforeReference: daysAgo } };
+    }
+    case 'bad_check_digit': {
+      if (record.documentType === 'my_number_card' && record.myNumber) {
+        const printed = breakMyNumberCheckDigit(record.myNumber, random);
+        const broken = { ...record, myNumber: printed, documentNumber: printed };
+        return {
+          front: broken,
+          back: broken,
+          details: { field: 'myNumber', validValue: record.myNumber, printedValue: printed },
+        };
+      }
+      if (record.mrz) {
+        const mrz = breakMrzCheckDigit(record.mrz, random.int(0, 8));
+        const broken = { ...record, mrz };
+        return {
+          front: broken,
+          back: broken,
+          details: {
+            field: 'mrz',
+            position: 'line 2, character 10 (passport number check digit)',
+            validValue: record.mrz,
+            printedValue: mrz,
+          },
+        };
+      }
+      throw new Error(`no check digit on ${record.documentType}`);
+    }
+    case 'text_edit': {
+      const field = random.pick(['birthDate', 'name', 'address', 'expiryDate'] as const);
+      const edited: DocumentRecord = { ...record, identity: { ...record.identity } };
+      let original: unknown;
+      let value: unknown;
+      if (field === 'birthDate') {
+        original = record.identity.birthDate;
+        edited.identity.birthDate = addYears(record.identity.birthDate, random.pick([-12, -8, -5, 5, 8]));
+        value = edited.identity.birthDate;
+      } else if (field === 'expiryDate') {
+        original = record.expiryDate;
+        edited.expiryDate = addYears(record.expiryDate, random.pick([3, 5]));
+        value = edited.expiryDate;
+      } else if (field === 'name') {
+        original = [record.identity.lastName, record.identity.lastNameLatin];
+        const swap = createDocumentRecord(
+          random,
+          record.documentType,
+          record.identity.sex,
+          referenceDate,
+        ).identity;
+        edited.identity.lastName = swap.lastName;
+        edited.identity.lastNameKana = swap.lastNameKana;
+        edited.identity.lastNameLatin = swap.lastNameLatin;
+        value = [swap.lastName, swap.lastNameLatin];
+      } else {
+        original = record.identity.address;
+        const swap = createDocumentRecord(
+          random,
+          record.documentType,
+          record.identity.sex,
+          referenceDate,
+        ).identity;
+        edited.identity.address = swap.address;
+        edited.identity.prefectureLatin = swap.prefectureLatin;
+        value = record.documentType === 'passport' ? swap.prefectureLatin : swap.address;
+        if (record.documentType === 'passport') original = record.identity.prefectureLatin;
+      }
+      // Only the front is edited; the back and the MRZ still say the original (a cross-check finds it).
+      return {
+        front: edited,
+        back: record,
+        editedField: field,
+        details: { field, side: 'front', original, edited: value },
+      };
+    }
+    default:
+      return { front: record, back: record, details: {} };
+  }
+}
+
+async function photographSide(
+  random: Random,
+  attack: AttackType | null,
+  flat: FlatImage,
+  params: CaptureParameters,
+): Promise<{ jpeg: Buffer; details: Record<string, unknown> }> {
+  if (attack === 'printed_copy') {
+    const copy = drawPrintedCopyParameters(random);
+    return { jpeg: await photographDocument(printCopy(flat, copy), params), details: { printedCopy: copy } };
+  }
+  if (attack === 'screen_replay') {
+    // What the screen shows: an earlier clean photo of the genuine document.
+    const shownParams = drawCaptureParameters(random, 'clean', 960);
+    const shown = composeCapture(flat, shownParams);
+    const screen = drawScreenReplayParameters(random);
+    const object = showOnScreen(shown, screen);
+    return {
+      jpeg: await finishCapture(composeCapture(object, params), params),
+      details: { shownPhoto: shownParams, screen },
+    };
+  }
+  return { jpeg: await photographDocument(flat, params), details: {} };
+}
+
+function livenessScene(random: Random): FaceSceneParameters {
+  const backgrounds: [FaceSceneParameters['background']['kind'], [number, number, number]][] = [
+    ['stone', [205, 200, 190]],
+    ['stone', [175, 185, 195]],
+    ['cloth', [110, 120, 140]],
+  ];
+  const [kind, colour] = random.pick(backgrounds);
+  return {
+    width: 320,
+    height: 240,
+    faceWidth: Math.round(random.range(0.5, 0.58) * 1000) / 1000,
+    centre: [
+      Math.round(random.range(0.47, 0.53) * 1000) / 1000,
+      Math.round(random.range(0.46, 0.52) * 1000) / 1000,
+    ],
+    background: { kind, colour, seed: random.int(0, 2 ** 30) },
+  };
+}
+
+const FPS = 15;
+
+async function generateSample(
+  plan: PlannedSample,
+  options: Required<
+    Pick<CorpusOptions, 'outDir' | 'seed' | 'video' | 'captureWidth' | 'selfieWidth' | 'referenceDate'>
+  >,
+  people: Map<string, string[]>,
+): Promise<Sample> {
+  const root = new Random(`${options.seed}:${plan.id}`);
+  const names = [...people.keys()];
+  const person = root.pick(names);
+  const photos = people.get(person) ?? [];
+  const [portraitFile, selfieFile] = pickTwo(root, photos);
+  const sex = sexOfPerson(person);
+  const record = createDocumentRecord(root.fork('record'), plan.documentType, sex, options.referenceDate);
+  const attacked = attackRecord(root.fork('attack'), plan.attack, record, options.referenceDate);
+  const attackDetails: Record<string, unknown> = { ...attacked.details };
+
+  // Whose face is where.
+  let documentPortrait = portraitFile;
+  let facePhoto = selfieFile;
+  let facePerson = person;
+  if (plan.attack === 'portrait_swap') {
+    const other = otherPerson(root, names, person);
+    documentPortrait = root.pick(people.get(other) ?? []);
+    attackDetails.portraitPerson = other;
+    attackDetails.portraitPhoto = path.basename(documentPortrait);
+  }
+  if (plan.attack === 'other_person') {
+    facePerson = otherPerson(root, names, person);
+    facePhoto = root.pick(people.get(facePerson) ?? []);
+    attackDetails.facePerson = facePerson;
+  }
+
+  const dir = path.join(options.outDir, plan.id);
+  await mkdir(path.join(dir, 'frames'), { recursive: true });
+  const rel = (file: string) => path.posix.join(plan.id, file);
+
+  // Document photos.
+  const capture: Record<string, unknown> = {};
+  const sides = hasBackSide(plan.documentType) ? (['front', 'back'] as const) : (['front'] as const);
+  const files: SampleFiles = {
+    front: rel('front.jpg'),
+    back: null,
+    selfie: rel('selfie.jpg'),
+    frames: [],
+    video: null,
+  };
+  for (const side of sides) {
+    const sideRandom = root.fork(side);
+    const sideRecord = side === 'front' ? attacked.front : attacked.back;
+    const layoutOptions =
+      side === 'front' && attacked.editedField ? { editedField: attacked.editedField } : {};
+    const flat = await renderDocumentSide(sideRecord, side, documentPortrait, layoutOptions);
+    if (!flat) continue;
+    const params = drawCaptureParameters(sideRandom, plan.quality, options.captureWidth);
+    const { jpeg, details } = await photographSide(sideRandom, plan.attack, flat, params);
+    await writeFile(path.join(dir, `${side}.jpg`), jpeg);
+    capture[side] = { ...params, ...details };
+    if (side === 'back') files.back = rel('back.jpg');
+  }
+
+  // Selfie.
+  const selfieParams = drawSelfieParameters(root.fork('selfie'), options.selfieWidth);
+  await writeFile(path.join(dir, 'selfie.jpg'), await renderSelfie(facePhoto, selfieParams));
+
+  // Liveness capture.
+  const liveRandom = root.fork('liveness');
+  const challenge = shuffled(liveRandom, LIVENESS_STEPS);
+  let order: LivenessStep[] = challenge;
+  let render: LivenessRender = 'head_3d';
+  let swap: { photoFile: string; at: number } | undefined;
+  if (plan.attack === 'replayed_frames') {
+    do order = shuffled(liveRandom, LIVENESS_STEPS);
+    while (order.join() === challenge.join());
+    attackDetails.recordedOrder = order;
+  }
+  if (plan.attack === 'static_photo') render = 'static_photo';
+  if (plan.attack === 'warped_photo') render = 'flat_photo';
+  if (plan.attack === 'face_swap_midway') {
+    const other = otherPerson(liveRandom, names, person);
+    const timeline = livenessTimeline(order);
+    // Swap at the start of the third movement.
+    const at = timeline[1 + 4 * 2]?.t ?? 5;
+    swap = { photoFile: liveRandom.pick(people.get(other) ?? []), at };
+    attackDetails.swapPerson = other;
+    attackDetails.swapPhoto = path.basename(swap.photoFile);
+    attackDetails.swapAt = at;
+  }
+  const scene = livenessScene(liveRandom);
+  const noise = Math.round(liveRandom.range(1, 3) * 100) / 100;
+  const live = await captureLiveness({
+    photoFile: facePhoto,
+    swap,
+    render,
+    order,
+    scene,
+    noise,
+    noiseSeed: liveRandom.int(0, 2 ** 30),
+    jpegQuality: 88,
+    fps: FPS,
+    video: options.video,
+  });
+  for (const [i, still] of live.stills.entries()) {
+    const file = `frames/${String(i).padStart(2, '0')}.jpg`;
+    await writeFile(path.join(dir, file), still.jpeg);
+    files.frames.push({ file: rel(file), t: still.t, pose: { name: still.name, ...still.pose } });
+  }
+  if (live.video) {
+    await writeFile(path.join(dir, 'capture.y4m'), Buffer.concat(live.video));
+    files.video = rel('capture.y4m');
+  }
+
+  return {
+    id: plan.id,
+    person,
+    documentType: plan.documentType,
+    attack: plan.attack,
+    quality: plan.quality,
+    files,
+    truth: {
+      ...truthOf(attacked.front),
+      portraitPhoto: path.basename(documentPortrait),
+      capture,
+      selfie: { person: facePerson, photo: path.basename(facePhoto), ...selfieParams },
+      liveness: {
+        person: facePerson,
+        photo: path.basename(facePhoto),
+        render,
+        challenge,
+        shownOrder: order,
+        fps: FPS,
+        duration: live.duration,
+        videoFrames: live.frameCount,
+        width: scene.width,
+        height: scene.height,
+        scene,
+        noise,
+        sourcePose: live.sourcePose,
+        poseConvention: POSE_CONVENTION,
+      },
+      attackDetails: plan.attack ? attackDetails : null,
+    },
+  };
+}
+
+/** Generate the corpus into options.outDir and return its manifest (also written as manifest.json). */
+export async function generateCorpus(options: CorpusOptions): Promise<Manifest> {
+  const resolved = {
+    outDir: options.outDir,
+    seed: options.seed,
+    video: options.video ?? true,
+    captureWidth: options.captureWidth ?? 1280,
+    selfieWidth: options.selfieWidth ?? 480,
+    referenceDate: options.referenceDate ?? REFERENCE_DATE,
+  };
+  const people = listFacePeople(options.facesDir ?? defaultFacesDir());
+  const plan = planCorpus(options.count).filter((p) => !options.only || options.only.includes(p.id));
+  await mkdir(options.outDir, { recursive: true });
+  const samples: Sample[] = [];
+  for (const [i, p] of plan.entries()) {
+    options.onSample?.(p.id, i, plan.length);
+    samples.push(await generateSample(p, resolved, people));
+  }
+  const manifest: Manifest = {
+    generator: 'mimoto synth',
+    version: MANIFEST_VERSION,
+    seed: options.seed,
+    count: options.count,
+    referenceDate: resolved.referenceDate,
+    poseConvention: POSE_CONVENTION,
+    samples,
+  };
+  await writeFile(path.join(options.outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}

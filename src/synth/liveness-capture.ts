@@ -1,0 +1,194 @@
+// Liveness captures (issue 4 item 5): the head turns, nods and comes closer, rendered from a
+// textured 3D face; frames carry timestamps and the pose they show, and a 4:2:0 .y4m of the
+// whole capture feeds Chromium's fake camera. Face attacks change what is rendered, not how.
+import sharp from 'sharp';
+import { buildFaceModel, type FaceModel, type HeadPose, renderFaceModel } from './face-model.ts';
+import { composeFaceScene, type FaceSceneParameters } from './face-scene.ts';
+import { type RgbImage, renderBackground } from './photograph-document.ts';
+import { Random } from './random.ts';
+import { y4mFrame, y4mHeader } from './y4m.ts';
+
+export const LIVENESS_STEPS = ['turn_left', 'turn_right', 'look_up', 'look_down', 'closer'] as const;
+export type LivenessStep = (typeof LIVENESS_STEPS)[number];
+export type PoseName = 'center' | LivenessStep;
+
+/**
+ * Target poses, degrees as Human reports them: yaw > 0 is the subject turned to their right
+ * (nose towards the image's left, camera not mirrored), pitch > 0 is looking down.
+ */
+export const POSES: Record<PoseName, HeadPose> = {
+  center: { yaw: 0, pitch: 0, roll: 0, scale: 1 },
+  turn_left: { yaw: -20, pitch: 0, roll: 0, scale: 1 },
+  turn_right: { yaw: 20, pitch: 0, roll: 0, scale: 1 },
+  look_up: { yaw: 0, pitch: -15, roll: 0, scale: 1 },
+  look_down: { yaw: 0, pitch: 15, roll: 0, scale: 1 },
+  closer: { yaw: 0, pitch: 0, roll: 0, scale: 1.35 },
+};
+
+export const POSE_CONVENTION =
+  'degrees as Human face mesh reports them: yaw > 0 = subject turned to their right (nose towards image left, camera not mirrored); pitch > 0 = looking down; scale > 1 = closer';
+
+export type Keyframe = { t: number; name: PoseName; pose: HeadPose };
+
+// Seconds: centre hold at start, then per step move, hold, return, rest.
+const START_HOLD = 1.2;
+const MOVE = 0.4;
+const HOLD = 0.7;
+const RETURN = 0.4;
+const REST = 0.1;
+
+/** Keyframes for a capture that performs `order`; it lasts 1.2 + 1.6 per step seconds (≥ 8 s for 5 steps). */
+export function livenessTimeline(order: readonly LivenessStep[]): Keyframe[] {
+  const frames: Keyframe[] = [
+    { t: 0, name: 'center', pose: POSES.center },
+    { t: START_HOLD, name: 'center', pose: POSES.center },
+  ];
+  let t = START_HOLD;
+  for (const step of order) {
+    frames.push({ t: round3(t + MOVE), name: step, pose: POSES[step] });
+    frames.push({ t: round3(t + MOVE + HOLD), name: step, pose: POSES[step] });
+    frames.push({ t: round3(t + MOVE + HOLD + RETURN), name: 'center', pose: POSES.center });
+    t += MOVE + HOLD + RETURN + REST;
+    frames.push({ t: round3(t), name: 'center', pose: POSES.center });
+  }
+  return frames;
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+export function timelineDuration(timeline: Keyframe[]): number {
+  return timeline[timeline.length - 1]?.t ?? 0;
+}
+
+/** The pose at time t, eased between keyframes. */
+export function poseAt(timeline: Keyframe[], t: number): HeadPose {
+  for (let i = 1; i < timeline.length; i++) {
+    const a = timeline[i - 1] as Keyframe;
+    const b = timeline[i] as Keyframe;
+    if (t <= b.t) {
+      const span = b.t - a.t;
+      let f = span > 0 ? (t - a.t) / span : 1;
+      f = f * f * (3 - 2 * f);
+      const mix = (x: number, y: number) => Math.round((x + (y - x) * f) * 100) / 100;
+      return {
+        yaw: mix(a.pose.yaw, b.pose.yaw),
+        pitch: mix(a.pose.pitch, b.pose.pitch),
+        roll: mix(a.pose.roll, b.pose.roll),
+        scale: mix(a.pose.scale, b.pose.scale),
+      };
+    }
+  }
+  return (timeline[timeline.length - 1] as Keyframe).pose;
+}
+
+/** The still frames listed in the manifest: the start and the middle of every hold. */
+export function stillTimes(timeline: Keyframe[]): { t: number; name: PoseName }[] {
+  const out: { t: number; name: PoseName }[] = [{ t: round3(START_HOLD / 2), name: 'center' }];
+  for (let i = 1; i < timeline.length; i++) {
+    const a = timeline[i - 1] as Keyframe;
+    const b = timeline[i] as Keyframe;
+    if (a.name === b.name && a.name !== 'center') out.push({ t: round3((a.t + b.t) / 2), name: a.name });
+  }
+  return out;
+}
+
+export type LivenessRender = 'head_3d' | 'static_photo' | 'flat_photo';
+
+export type LivenessSpec = {
+  photoFile: string;
+  /** face_swap_midway: another person's photo shown from `swapAt` seconds on. */
+  swap?: { photoFile: string; at: number };
+  render: LivenessRender;
+  /** Order of the movements the frames show (the challenge order, except for replayed_frames). */
+  order: readonly LivenessStep[];
+  scene: FaceSceneParameters;
+  noise: number;
+  noiseSeed: number;
+  jpegQuality: number;
+  fps: number;
+  /** Also encode the whole capture as y4m. */
+  video: boolean;
+};
+
+export type LivenessResult = {
+  stills: { t: number; name: PoseName; pose: HeadPose; jpeg: Buffer }[];
+  video: Buffer[] | null;
+  frameCount: number;
+  duration: number;
+  sourcePose: HeadPose;
+};
+
+const models = new Map<string, Promise<FaceModel | null>>();
+
+/** The 3D (or flat) face of a photo in a scene, built once per photo, scene and kind. */
+export async function faceModelFor(
+  photoFile: string,
+  scene: FaceSceneParameters,
+  flat: boolean,
+): Promise<FaceModel> {
+  const key = JSON.stringify([photoFile, scene, flat]);
+  let model = models.get(key);
+  if (!model) {
+    model = composeFaceScene(photoFile, scene).then((texture) =>
+      buildFaceModel(texture, flat ? { depthScale: 0, frontalise: false } : {}),
+    );
+    models.set(key, model);
+  }
+  const built = await model;
+  if (!built) throw new Error(`Human found no face in ${photoFile}`);
+  return built;
+}
+
+function addNoise(image: RgbImage, sigma: number, random: Random): RgbImage {
+  if (sigma <= 0) return image;
+  const data = Buffer.from(image.data);
+  for (let i = 0; i < data.length; i++) {
+    const v = (data[i] ?? 0) + random.normal() * sigma;
+    data[i] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+  }
+  return { ...image, data };
+}
+
+/** Render one image of `photoFile`'s head at `pose` (exported for tests and other tools). */
+export async function renderHeadPose(
+  photoFile: string,
+  pose: HeadPose,
+  scene: FaceSceneParameters,
+): Promise<RgbImage> {
+  const model = await faceModelFor(photoFile, scene, false);
+  return renderFaceModel(model, pose, renderBackground(scene));
+}
+
+/** Render the capture: stills as JPEG and, when asked, the y4m video as chunks. */
+export async function captureLiveness(spec: LivenessSpec): Promise<LivenessResult> {
+  const timeline = livenessTimeline(spec.order);
+  const duration = timelineDuration(timeline);
+  const background = renderBackground(spec.scene);
+  const flat = spec.render === 'flat_photo';
+  const main = await faceModelFor(spec.photoFile, spec.scene, flat);
+  const swapped = spec.swap ? await faceModelFor(spec.swap.photoFile, spec.scene, flat) : null;
+  const random = new Random(spec.noiseSeed);
+  const shownPose = (t: number): HeadPose =>
+    spec.render === 'static_photo' ? POSES.center : poseAt(timeline, t);
+  const draw = (t: number): RgbImage => {
+    const model = swapped && spec.swap && t >= spec.swap.at ? swapped : main;
+    return addNoise(renderFaceModel(model, shownPose(t), background), spec.noise, random);
+  };
+  const stills: LivenessResult['stills'] = [];
+  for (const { t, name } of stillTimes(timeline)) {
+    const image = draw(t);
+    const jpeg = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+      .jpeg({ quality: spec.jpegQuality, chromaSubsampling: '4:2:0' })
+      .toBuffer();
+    stills.push({ t, name: spec.render === 'static_photo' ? 'center' : name, pose: shownPose(t), jpeg });
+  }
+  const frameCount = Math.ceil(duration * spec.fps) + 1;
+  let video: Buffer[] | null = null;
+  if (spec.video) {
+    video = [y4mHeader({ width: spec.scene.width, height: spec.scene.height, fps: spec.fps })];
+    for (let i = 0; i < frameCount; i++) video.push(y4mFrame(draw(i / spec.fps)));
+  }
+  return { stills, video, frameCount: spec.video ? frameCount : 0, duration, sourcePose: main.sourcePose };
+}
