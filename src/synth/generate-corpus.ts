@@ -338,6 +338,10 @@ function livenessScene(random: Random): FaceSceneParameters {
 
 const FPS = 15;
 
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
 async function generateSample(
   plan: PlannedSample,
   options: Required<
@@ -475,7 +479,11 @@ async function generateSample(
         height: scene.height,
         scene,
         noise,
-        sourcePose: live.sourcePose,
+        sourcePose: {
+          yaw: round2(live.sourcePose.yaw),
+          pitch: round2(live.sourcePose.pitch),
+          roll: round2(live.sourcePose.roll),
+        },
         poseConvention: POSE_CONVENTION,
       },
       attackDetails: plan.attack ? attackDetails : null,

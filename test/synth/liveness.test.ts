@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { detectFaceMesh } from '../../src/platform/ml/human.ts';
+import type { FaceSceneParameters } from '../../src/synth/face-scene.ts';
+import {
+  defaultFacesDir,
+  generateCorpus,
+  POSES,
+  readY4mInfo,
+  renderHeadPose,
+} from '../../src/synth/index.ts';
+
+const scene: FaceSceneParameters = {
+  width: 320,
+  height: 240,
+  faceWidth: 0.54,
+  centre: [0.5, 0.5],
+  background: { kind: 'stone', colour: [200, 196, 188], seed: 7 },
+};
+
+// Two people, one whose photo is itself turned (amy1: Human measures about 15° yaw), so the
+// frontalisation is exercised too.
+for (const photo of ['amy1.png', 'howard3.png']) {
+  test(`rendered poses of ${photo} read back from Human's face mesh with the right sign and size (±10°)`, async () => {
+    const file = path.join(defaultFacesDir(), photo);
+    const measure = async (name: keyof typeof POSES) => {
+      const image = await renderHeadPose(file, POSES[name], scene);
+      const mesh = await detectFaceMesh({ ...image, channels: 3 });
+      assert.ok(mesh, `${photo} ${name}: a face is found`);
+      return mesh;
+    };
+    const centre = await measure('center');
+    assert.ok(
+      Math.abs(centre.rotation.yaw) <= 10 && Math.abs(centre.rotation.pitch) <= 10,
+      'centre is frontal',
+    );
+    for (const name of ['turn_left', 'turn_right', 'look_up', 'look_down'] as const) {
+      const mesh = await measure(name);
+      const want = POSES[name];
+      const got = mesh.rotation;
+      const axis = want.yaw !== 0 ? 'yaw' : 'pitch';
+      assert.equal(
+        Math.sign(got[axis]),
+        Math.sign(want[axis]),
+        `${photo} ${name} ${axis} sign: got ${got[axis].toFixed(1)}`,
+      );
+      assert.ok(
+        Math.abs(got[axis] - want[axis]) <= 10,
+        `${photo} ${name} ${axis}: want ${want[axis]}, got ${got[axis].toFixed(1)}`,
+      );
+    }
+    // Closer: the face spans more of the frame (landmark extent; Human's box is padded and clipped).
+    const closer = await measure('closer');
+    const span = (m: typeof centre) =>
+      Math.max(...m.landmarks.map((p) => p.x)) - Math.min(...m.landmarks.map((p) => p.x));
+    assert.ok(span(closer) > span(centre) * 1.2, `closer face is bigger: ${span(closer)} vs ${span(centre)}`);
+  });
+}
+
+test('the liveness video is a 4:2:0 y4m at 15–30 fps lasting at least 8 s, matching the manifest', async () => {
+  const out = await mkdtemp(path.join(tmpdir(), 'synth-video-'));
+  try {
+    const manifest = await generateCorpus({
+      outDir: out,
+      seed: 3,
+      count: 1,
+      captureWidth: 320,
+      only: ['drivers_license-genuine-0'],
+    });
+    const sample = manifest.samples[0];
+    assert.ok(sample?.files.video);
+    const bytes = await readFile(path.join(out, sample.files.video));
+    const header = bytes.subarray(0, bytes.indexOf(0x0a)).toString('ascii');
+    assert.match(header, /^YUV4MPEG2 W320 H240 F15:1 Ip A1:1 C420jpeg$/);
+    const info = readY4mInfo(bytes);
+    const live = sample.truth.liveness as { videoFrames: number; fps: number; duration: number };
+    assert.equal(info.frames, live.videoFrames, 'whole number of frames, as many as the truth says');
+    assert.ok(info.fps >= 15 && info.fps <= 30);
+    assert.ok(info.frames / info.fps >= 8, `lasts ${info.frames / info.fps} s`);
+    // Every frame starts with its FRAME marker.
+    const frameBytes = 6 + 320 * 240 * 1.5;
+    const start = bytes.indexOf(0x0a) + 1;
+    for (const i of [0, Math.floor(info.frames / 2), info.frames - 1]) {
+      assert.equal(
+        bytes.subarray(start + i * frameBytes, start + i * frameBytes + 6).toString('ascii'),
+        'FRAME\n',
+      );
+    }
+    // The frames of the manifest cover every pose of the challenge.
+    const names = new Set(sample.files.frames.map((f) => f.pose.name));
+    for (const step of ['turn_left', 'turn_right', 'look_up', 'look_down', 'closer'])
+      assert.ok(names.has(step), step);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
