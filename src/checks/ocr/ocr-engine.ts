@@ -18,6 +18,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Worker as NodeWorker } from 'node:worker_threads';
+import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 
 const require = createRequire(import.meta.url);
@@ -73,11 +75,32 @@ export interface RecognizeOptions {
   charWhitelist?: string;
 }
 
+/** Test hook: the engine's node:worker_threads Workers, to simulate a thread dying. */
+export const WORKER_THREADS: unique symbol = Symbol('ocr worker threads');
+
 export interface OcrEngine {
   /** The languages and model files, to record with a result (interface §2.6: model). */
   readonly model: string;
+  /** One Tesseract pass over the image (or a rectangle of it). */
   recognize(image: Buffer, options?: RecognizeOptions): Promise<OcrRecognition>;
+  /**
+   * Finds the text lines with a page pass, then reads each line again on its own (a crop with a
+   * margin, single-line mode). Slower (one extra small pass per line) but more exact: on a whole
+   * page the jpn model drops a "1" standing between kanji (7月15日 → 7月5日, 7番1号 → 7番号),
+   * which the line pass reads correctly. Boxes are in the coordinates of the whole image.
+   */
+  readLines(image: Buffer, options?: ReadLinesOptions): Promise<OcrRecognition>;
+  /** False once terminated or once a worker thread has died (calls then reject). */
+  readonly isHealthy: boolean;
+  readonly [WORKER_THREADS]: readonly NodeWorker[];
   terminate(): Promise<void>;
+}
+
+export interface ReadLinesOptions {
+  /** Only look for lines inside this part of the image. */
+  rectangle?: RecognizeOptions['rectangle'];
+  /** Margin around each line box, in pixels; default 8. */
+  padding?: number;
 }
 
 export interface CreateOcrEngineOptions {
@@ -119,10 +142,38 @@ interface PooledWorker {
   /** Calls on one worker run one after another, so a psm set for one call never leaks into another. */
   queue: Promise<unknown>;
   pending: number;
+  /** Rejects if the worker thread dies (wasm abort, out of memory): calls in flight fail instead of hanging. */
+  died: Promise<never>;
+}
+
+function threadOf(worker: Tesseract.Worker): NodeWorker | undefined {
+  return (worker as unknown as { worker?: NodeWorker | null }).worker ?? undefined;
+}
+
+function watchThread(worker: Tesseract.Worker, onDeath: () => void): Promise<never> {
+  // tesseract.js keeps the node:worker_threads Worker on the object it returns but neither types
+  // it nor listens for its exit, so a dead thread would leave its promises pending forever.
+  const thread = threadOf(worker);
+  const died = new Promise<never>((_, reject) => {
+    thread?.once('exit', (code) => {
+      onDeath();
+      reject(new Error(`OCR worker thread exited (code ${code})`));
+    });
+    thread?.once('error', (error) => {
+      onDeath();
+      reject(new Error(`OCR worker thread failed: ${error.message}`));
+    });
+  });
+  died.catch(() => {});
+  return died;
 }
 
 function toBox(b: Tesseract.Bbox): BoundingBox {
   return { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 };
+}
+
+function shiftBox(b: BoundingBox, dx: number, dy: number): BoundingBox {
+  return { x0: b.x0 + dx, y0: b.y0 + dy, x1: b.x1 + dx, y1: b.y1 + dy };
 }
 
 function collectLines(page: Tesseract.Page): OcrLine[] {
@@ -150,8 +201,8 @@ async function startWorker(languages: readonly OcrLanguage[]): Promise<Tesseract
     cacheMethod: 'readOnly',
     workerPath: resolveWorkerPath(),
     corePath: resolveCorePath(),
-    // Tesseract's wasm build prints warnings through console.error when this is on; the errors that
-    // matter reject the promise anyway.
+    // Without a handler tesseract.js rethrows a failed job inside its message listener, which
+    // crashes the process; the job's own promise is rejected either way.
     errorHandler: () => {},
   });
 }
@@ -165,16 +216,26 @@ export async function createOcrEngine(options: CreateOcrEngineOptions = {}): Pro
   if (languages.length === 0) throw new Error('createOcrEngine: at least one language is needed');
   const count = Math.max(1, options.workers ?? 1);
   const pool: PooledWorker[] = [];
+  let terminated = false;
+  let isDead = false;
+  const markDead = () => {
+    if (!terminated) isDead = true;
+  };
   try {
     // Sequentially: two wasm compiles at once only compete for the same cores.
     for (let i = 0; i < count; i++) {
-      pool.push({ worker: await startWorker(languages), queue: Promise.resolve(), pending: 0 });
+      const worker = await startWorker(languages);
+      pool.push({
+        worker,
+        queue: Promise.resolve(),
+        pending: 0,
+        died: watchThread(worker, () => markDead()),
+      });
     }
   } catch (error) {
     await Promise.allSettled(pool.map((p) => p.worker.terminate()));
     throw new Error(`OCR engine failed to load (${languages.join('+')}): ${String(error)}`);
   }
-  let terminated = false;
 
   async function recognizeOn(
     slot: PooledWorker,
@@ -200,21 +261,68 @@ export async function createOcrEngine(options: CreateOcrEngineOptions = {}): Pro
     };
   }
 
+  function recognize(image: Buffer, opts: RecognizeOptions = {}): Promise<OcrRecognition> {
+    if (terminated) return Promise.reject(new Error('OCR engine was terminated'));
+    if (isDead) return Promise.reject(new Error('OCR engine lost a worker thread; create a new engine'));
+    let slot = pool[0] as PooledWorker;
+    for (const p of pool) if (p.pending < slot.pending) slot = p;
+    slot.pending++;
+    const run = slot.queue.then(() => Promise.race([recognizeOn(slot, image, opts), slot.died]));
+    slot.queue = run
+      .catch(() => {})
+      .finally(() => {
+        slot.pending--;
+      });
+    return run;
+  }
+
+  async function readLines(image: Buffer, opts: ReadLinesOptions = {}): Promise<OcrRecognition> {
+    const layout = await recognize(image, opts.rectangle ? { rectangle: opts.rectangle } : {});
+    const { width = 0, height = 0 } = await sharp(image).metadata();
+    const padding = opts.padding ?? 8;
+    const lines = await Promise.all(
+      layout.lines.map(async (line) => {
+        const left = Math.max(0, line.bbox.x0 - padding);
+        const top = Math.max(0, line.bbox.y0 - padding);
+        const crop = {
+          left,
+          top,
+          width: Math.min(width, line.bbox.x1 + padding) - left,
+          height: Math.min(height, line.bbox.y1 + padding) - top,
+        };
+        if (crop.width <= 0 || crop.height <= 0) return line;
+        // Cropped here rather than passed as `rectangle`: the worker would decode the whole
+        // image again for every line.
+        const png = await sharp(image).extract(crop).png().toBuffer();
+        const reread = await recognize(png, { psm: PAGE_SEGMENTATION.singleLine });
+        const words = reread.words.map((w) => ({ ...w, bbox: shiftBox(w.bbox, left, top) }));
+        if (words.length === 0) return line;
+        return {
+          text: reread.text.replace(/\n+$/, ''),
+          confidence: reread.confidence,
+          bbox: line.bbox,
+          words,
+        };
+      }),
+    );
+    return {
+      text: lines.map((l) => l.text).join('\n'),
+      confidence: lines.length === 0 ? 0 : lines.reduce((sum, l) => sum + l.confidence, 0) / lines.length,
+      words: lines.flatMap((l) => l.words),
+      lines,
+    };
+  }
+
   return {
     model: `${MODEL_DESCRIPTION} (${languages.join('+')})`,
-    recognize(image, opts = {}) {
-      if (terminated) return Promise.reject(new Error('OCR engine was terminated'));
-      let slot = pool[0] as PooledWorker;
-      for (const p of pool) if (p.pending < slot.pending) slot = p;
-      slot.pending++;
-      const run = slot.queue.then(() => recognizeOn(slot, image, opts));
-      slot.queue = run
-        .catch(() => {})
-        .finally(() => {
-          slot.pending--;
-        });
-      return run;
+    get isHealthy() {
+      return !terminated && !isDead;
     },
+    get [WORKER_THREADS]() {
+      return pool.flatMap((p) => threadOf(p.worker) ?? []);
+    },
+    recognize,
+    readLines,
     async terminate() {
       if (terminated) return;
       terminated = true;
@@ -224,17 +332,31 @@ export async function createOcrEngine(options: CreateOcrEngineOptions = {}): Pro
 }
 
 let shared: Promise<OcrEngine> | undefined;
+let sharedEngine: OcrEngine | undefined;
 
 /**
  * The process-wide engine (issue 6: models load once per worker process). The first call loads
- * it; later calls get the same engine. A failed load is not cached, so the next call retries.
+ * it; later calls get the same engine. A failed load is not kept, so the next call retries; an
+ * engine that lost a worker thread is replaced by a fresh one.
  */
 export function getOcrEngine(): Promise<OcrEngine> {
+  if (sharedEngine && !sharedEngine.isHealthy) {
+    const broken = sharedEngine;
+    sharedEngine = undefined;
+    shared = undefined;
+    void broken.terminate();
+  }
   if (!shared) {
-    shared = createOcrEngine();
-    shared.catch(() => {
-      shared = undefined;
-    });
+    const loading = createOcrEngine();
+    shared = loading;
+    loading.then(
+      (engine) => {
+        if (shared === loading) sharedEngine = engine;
+      },
+      () => {
+        if (shared === loading) shared = undefined;
+      },
+    );
   }
   return shared;
 }
@@ -243,5 +365,6 @@ export function getOcrEngine(): Promise<OcrEngine> {
 export async function terminateOcrEngine(): Promise<void> {
   const current = shared;
   shared = undefined;
+  sharedEngine = undefined;
   if (current) await (await current).terminate();
 }

@@ -11,6 +11,7 @@ import {
   type OcrEngine,
   PAGE_SEGMENTATION,
   terminateOcrEngine,
+  WORKER_THREADS,
 } from '../../../src/checks/ocr/ocr-engine.ts';
 import { parseJapaneseDate } from '../../../src/japanese/index.ts';
 import { renderTextImage } from './render-text-image.ts';
@@ -120,6 +121,30 @@ describe('OCR engine (tesseract.js, jpn+eng from local files)', () => {
     assert.ok(compact(page.text).startsWith('氏名山田太郎'), page.text);
   });
 
+  it('readLines re-reads each line and gets the "1" between kanji that a page pass drops', async () => {
+    const lines = [
+      '氏名 高橋 恵子',
+      '昭和55年7月15日生',
+      '住所 愛知県名古屋市中村区名駅4丁目7番1号',
+      '番号 555512345678',
+    ];
+    const png = await renderTextImage(
+      lines.map((text, k) => ({ text, x: 40, y: 80 + k * 70, size: k === 0 ? 40 : 32 })),
+      1000,
+      630,
+      '#f4f1e8',
+    );
+    const result = await engine.readLines(png);
+    assert.deepEqual(
+      result.lines.map((l) => compact(l.text)),
+      lines.map(compact),
+    );
+    assert.equal(parseJapaneseDate(result.lines[1]?.text ?? ''), '1980-07-15');
+    // Word boxes are in whole-image coordinates, on the line they belong to.
+    const number = result.words.find((w) => w.text === '555512345678');
+    assert.ok(number && number.bbox.y0 > 250 && number.bbox.y1 < 300, JSON.stringify(number?.bbox));
+  });
+
   it('leaves the models directory as it was (read-only cache)', () => {
     assert.deepEqual(readdirSync(modelsDir).sort(), modelsBefore);
   });
@@ -144,6 +169,19 @@ describe('getOcrEngine', () => {
     assert.equal(a, b);
     assert.equal(await getOcrEngine(), a);
     assert.match(a.model, /jpn\+eng/);
+  });
+
+  it('fails calls in flight when a worker thread dies, then replaces the engine', async () => {
+    const engine = await getOcrEngine();
+    const png = await renderTextImage([{ text: '山田 123', x: 20, y: 60, size: 40 }], 300, 90);
+    const inFlight = engine.recognize(png);
+    await Promise.all(engine[WORKER_THREADS].map((thread) => thread.terminate()));
+    await assert.rejects(inFlight, /worker thread/);
+    assert.equal(engine.isHealthy, false);
+    await assert.rejects(engine.recognize(png), /lost a worker thread/);
+    const fresh = await getOcrEngine();
+    assert.notEqual(fresh, engine);
+    assert.equal(compact((await fresh.recognize(png)).text), '山田123');
   });
 });
 
