@@ -247,16 +247,21 @@ export async function createOcrEngine(options: CreateOcrEngineOptions = {}): Pro
       tessedit_char_whitelist: opts.charWhitelist ?? '',
       // Tesseract's DPI guess on a bare PNG is poor and it warns; ID cards are scanned near 300.
       user_defined_dpi: '300',
+      // Tesseract's tprintf chatter ("Detected 20 diacritics", "Estimating resolution") would go to
+      // the process's stdout; send it to the wasm file system's /dev/null instead.
+      debug_file: '/dev/null',
     });
     const { data } = await slot.worker.recognize(image, opts.rectangle ? { rectangle: opts.rectangle } : {}, {
       text: true,
       blocks: true,
     });
     const lines = collectLines(data);
+    const words = lines.flatMap((l) => l.words);
     return {
       text: data.text,
-      confidence: data.confidence,
-      words: lines.flatMap((l) => l.words),
+      // Tesseract reports 95 for a page where it found nothing at all; nothing read is no confidence.
+      confidence: words.length === 0 ? 0 : data.confidence,
+      words,
       lines,
     };
   }

@@ -145,6 +145,13 @@ describe('OCR engine (tesseract.js, jpn+eng from local files)', () => {
     assert.ok(number && number.bbox.y0 > 250 && number.bbox.y1 < 300, JSON.stringify(number?.bbox));
   });
 
+  it('reports zero confidence when there is no text at all', async () => {
+    const blank = await renderTextImage([], 1000, 630, '#f4f1e8');
+    const result = await engine.recognize(blank);
+    assert.equal(result.words.length, 0);
+    assert.equal(result.confidence, 0);
+  });
+
   it('leaves the models directory as it was (read-only cache)', () => {
     assert.deepEqual(readdirSync(modelsDir).sort(), modelsBefore);
   });
