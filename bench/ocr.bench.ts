@@ -1,17 +1,27 @@
 // OCR engine figures: load time, time per recognition (p50/p95) and character accuracy on
 // card-sized (1000x630) images of Japanese identity text, clean and degraded (640 px, blur, noise, JPEG).
 //
-//   node --import tsx bench/ocr.bench.ts [--images N] [--workers N]
+//   node --import tsx bench/ocr.bench.ts [--images N] [--workers N] [--corpus]
+//
+// --corpus also runs the raw engine on the front image of every sample in
+// test/fixtures/corpus/manifest.json (made by `mimoto synth`): photographs, not rectified, so the
+// figures are a baseline for what the OCR check's own preprocessing has to add.
 //
 // Images are rendered with Noto Sans JP (npm) so the figures do not depend on system fonts.
 
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { createOcrEngine, type OcrEngine } from '../src/checks/ocr/ocr-engine.ts';
+import { findJapaneseDates, normalizeJapaneseText } from '../src/japanese/index.ts';
 import { renderTextImage } from '../test/checks/ocr/render-text-image.ts';
 
 const { values } = parseArgs({
-  options: { images: { type: 'string', default: '8' }, workers: { type: 'string', default: '2' } },
+  options: {
+    images: { type: 'string', default: '8' },
+    workers: { type: 'string', default: '2' },
+    corpus: { type: 'boolean', default: false },
+  },
 });
 const imageCount = Number(values.images);
 const poolSize = Number(values.workers);
@@ -183,4 +193,53 @@ async function main() {
   );
 }
 
+interface CorpusSample {
+  id: string;
+  quality: string;
+  files: { front: string };
+  truth: { lastName: string; firstName: string; birthDate: string; documentNumber: string };
+}
+
+/** Share of corpus fronts whose raw OCR text contains each true field, by capture quality. */
+async function corpusBaseline() {
+  const root = new URL('../test/fixtures/corpus/', import.meta.url);
+  const manifestUrl = new URL('manifest.json', root);
+  if (!existsSync(manifestUrl)) {
+    console.log('  corpus: test/fixtures/corpus/manifest.json not found, skipped');
+    return;
+  }
+  const samples = (JSON.parse(readFileSync(manifestUrl, 'utf8')) as { samples: CorpusSample[] }).samples;
+  const engine = await createOcrEngine();
+  const tally = new Map<
+    string,
+    { n: number; last: number; first: number; birth: number; number: number; ms: number[] }
+  >();
+  for (const sample of samples) {
+    const image = readFileSync(new URL(sample.files.front, root));
+    const t = performance.now();
+    const result = await engine.readLines(image);
+    const elapsed = performance.now() - t;
+    const text = normalizeJapaneseText(result.text);
+    const has = (v: string) => (text.includes(normalizeJapaneseText(v)) ? 1 : 0);
+    const row = tally.get(sample.quality) ?? { n: 0, last: 0, first: 0, birth: 0, number: 0, ms: [] };
+    row.n++;
+    row.last += has(sample.truth.lastName);
+    row.first += has(sample.truth.firstName);
+    row.birth += findJapaneseDates(result.text).some((d) => d.date === sample.truth.birthDate) ? 1 : 0;
+    row.number += has(sample.truth.documentNumber);
+    row.ms.push(elapsed);
+    tally.set(sample.quality, row);
+  }
+  await engine.terminate();
+  console.log('  corpus fronts, raw readLines (no card detection or rectification):');
+  for (const [quality, r] of tally) {
+    const pct = (k: number) => `${((k / r.n) * 100).toFixed(0)} %`;
+    const sorted = [...r.ms].sort((a, b) => a - b);
+    console.log(
+      `    ${quality.padEnd(8)} n=${r.n}: lastName ${pct(r.last)}, firstName ${pct(r.first)}, birthDate ${pct(r.birth)}, documentNumber ${pct(r.number)}; p50 ${ms(percentile(sorted, 50))}`,
+    );
+  }
+}
+
 await main();
+if (values.corpus) await corpusBaseline();
