@@ -1,15 +1,42 @@
 // `mimoto <command> …`: every operator command. Each command module is loaded only when used,
 // so `mimoto synth` does not load the database and `mimoto start` does not load the corpus tools.
+import { type Config, ConfigError, parseConfig } from '../config.ts';
+import { DatabaseInUseError } from '../platform/db/lock-data-directory.ts';
+import { AppError } from '../platform/http/app-error.ts';
+
 type Command = (args: string[]) => Promise<number>;
+type ConfiguredCommand = (config: Config, args: string[]) => Promise<number>;
+
+const configured =
+  (load: () => Promise<ConfiguredCommand>): (() => Promise<Command>) =>
+  async () => {
+    const run = await load();
+    return (args) => run(parseConfig(), args);
+  };
+const operator = () => import('./operator-commands.ts');
 
 const commands: Record<string, () => Promise<Command>> = {
+  start: configured(async () => (await operator()).startCommand),
+  migrate: configured(async () => (await operator()).migrateCommand),
+  tenant: configured(async () => (await operator()).tenantCommand),
+  key: configured(async () => (await operator()).keyCommand),
   synth: async () => (await import('../synth/synth.command.ts')).synthCommand,
 };
 
 const usage = `usage: mimoto <command> [options]
 
 commands:
-  synth     write a synthetic identity corpus (mimoto synth --out DIR --seed N --count K)
+  start [--role all|api|worker]       run the service (npm start)
+  migrate                             apply database migrations
+  tenant create --name NAME --callback-url-prefix URL [--callback-url-prefix URL …] [--json]
+  tenant allow-callback --tenant ID --callback-url-prefix URL
+  tenant show --tenant ID [--json]
+  key create --tenant ID [--label L] [--json]
+  key list --tenant ID [--json]
+  key disable --key ID
+  synth --out DIR --seed N --count K  write a synthetic identity corpus
+
+configuration comes from the environment: see .env.example
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -20,9 +47,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = commands[name];
   if (!load) {
-    process.stderr.write(`mimoto: unknown command '${name}'\n${usage}`);
+    process.stderr.write(`mimoto: unknown command '${name}'\n\n${usage}`);
     return 2;
   }
-  const run = await load();
-  return run(rest);
+  try {
+    return await (await load())(rest);
+  } catch (error) {
+    if ((error as Error).name === 'UsageError') {
+      process.stderr.write(`mimoto ${name}: ${(error as Error).message}\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof DatabaseInUseError || error instanceof AppError) {
+      process.stderr.write(`mimoto ${name}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
 }

@@ -26,7 +26,12 @@ export { type ResolveHost, type UrlVetting, vetWebhookUrl, type WebhookEnvironme
 export { verifyWebhookSignature } from './verify-webhook-signature.ts';
 export {
   DECISION_REASON_CODES,
+  DecisionMetadataSchema,
   type DecisionReasonCode,
+  FaceMatchSchema,
+  FraudSignalAnalysisSchema,
+  OcrResultSchema,
+  SpoofCheckSchema,
   WEBHOOK_EVENTS,
   WEBHOOK_PAYLOAD_SCHEMA_ID,
   type WebhookEvent,

@@ -1,0 +1,83 @@
+// buildApp: every plugin, route and the one error handler, separate from the process that listens
+// (style.md), so tests drive it with app.inject().
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { requireApiKey } from './api-keys/index.ts';
+import { renderApiReference } from './platform/http/api-reference-page.ts';
+import { installErrorHandler } from './platform/http/error-handler.ts';
+import { registerMetrics } from './platform/http/metrics.ts';
+import { registerOpenApi } from './platform/http/openapi.ts';
+import { parseJsonBody } from './platform/http/parse-json-body.ts';
+import type { Platform } from './platform/platform.ts';
+import { registerSessionRoutes } from './sessions/session.routes.ts';
+import { WEBHOOK_PAYLOAD_SCHEMA_ID, WebhookPayloadSchema } from './webhooks/index.ts';
+
+/** Issue 3: JSON bodies over 64 KB are refused with 413. */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export async function buildApp(platform: Platform): Promise<FastifyInstance> {
+  const { config } = platform;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Never log keys, cookies or the one-time token in /verify links.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      serializers: {
+        req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+      },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT,
+    ajv: {
+      customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false },
+    },
+    return503OnClosing: true,
+    requestIdHeader: false,
+  });
+  installErrorHandler(app);
+
+  // Only JSON (strict parser) at the root; the hosted flow adds its own parsers in its scope.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  await app.register(helmet, { global: true });
+  await registerOpenApi(app, config.publicUrl);
+  registerMetrics(app);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await platform.database.executeSql('SELECT 1');
+      return { status: 'ready' };
+    } catch {
+      reply.code(503);
+      return { status: 'unavailable', message: 'database unreachable' };
+    }
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type('text/html; charset=utf-8');
+    reply.header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    );
+    return renderApiReference(app.swagger() as unknown as Parameters<typeof renderApiReference>[0]);
+  });
+  app.get(WEBHOOK_PAYLOAD_SCHEMA_ID, { schema: { hide: true } }, async (_request, reply) => {
+    reply.type('application/schema+json');
+    return WebhookPayloadSchema;
+  });
+
+  // The tenant API (interface §4): server-to-server, so no CORS headers at all, preflight included.
+  await app.register(async (v1) => {
+    requireApiKey(v1, platform);
+    registerSessionRoutes(v1, platform);
+  });
+  return app;
+}

@@ -1,0 +1,157 @@
+// Operator commands (issue 3 item 4). They open the database like the server does; with the
+// embedded database that works only while the server is stopped (lock-data-directory.ts).
+import { parseArgs } from 'node:util';
+import { createApiKey, disableTenantApiKey, listTenantApiKeys } from '../api-keys/index.ts';
+import type { Config, Role } from '../config.ts';
+import { migrate } from '../platform/db/migrate.ts';
+import { openDatabase } from '../platform/db/open-database.ts';
+import { allowCallbackPrefix, createTenant, showTenant } from '../tenants/index.ts';
+import { databaseLocation, type OpenPlatform, openPlatform } from './open-platform.ts';
+import { runServer } from './server.ts';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
+
+function parse<T extends Options>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as {
+      [K in keyof T]?: T[K]['multiple'] extends true
+        ? string[]
+        : T[K]['type'] extends 'boolean'
+          ? boolean
+          : string;
+    };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(value: unknown, flag: string): string {
+  if (typeof value !== 'string' || value === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+async function withPlatform<T>(config: Config, run: (platform: OpenPlatform) => Promise<T>): Promise<T> {
+  const platform = await openPlatform(config, { supervise: false });
+  try {
+    return await run(platform);
+  } finally {
+    await platform.close();
+  }
+}
+
+const print = (text: string) => process.stdout.write(`${text}\n`);
+
+export async function startCommand(config: Config, args: string[]): Promise<number> {
+  const { role = 'all' } = parse(args, { role: { type: 'string' } });
+  if (!['all', 'api', 'worker'].includes(role as string))
+    throw new UsageError('--role must be all, api or worker');
+  await runServer(config, role as Role);
+  return 0;
+}
+
+export async function migrateCommand(config: Config, args: string[]): Promise<number> {
+  parse(args, {});
+  const database = await openDatabase(databaseLocation(config));
+  try {
+    const applied = await migrate(database);
+    print(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
+  } finally {
+    await database.close();
+  }
+  return 0;
+}
+
+export async function tenantCommand(config: Config, args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  const flags = parse(rest, {
+    name: { type: 'string' },
+    'callback-url-prefix': { type: 'string', multiple: true },
+    tenant: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const prefixes = (flags['callback-url-prefix'] as string[] | undefined) ?? [];
+  return withPlatform(config, async (platform) => {
+    if (action === 'create') {
+      const created = await createTenant(platform, {
+        name: required(flags.name, '--name'),
+        callbackUrlPrefixes: prefixes,
+      });
+      print(
+        flags.json
+          ? JSON.stringify(created)
+          : `tenant id:      ${created.tenantId}\nwebhook secret: ${created.webhookSecret}\n(the secret is shown only now)`,
+      );
+      return 0;
+    }
+    const tenantId = required(flags.tenant, '--tenant');
+    if (action === 'allow-callback') {
+      if (prefixes.length !== 1) throw new UsageError('give exactly one --callback-url-prefix');
+      const tenant = await allowCallbackPrefix(platform, tenantId, prefixes[0]!);
+      print(
+        flags.json
+          ? JSON.stringify(tenant)
+          : `allowed callback URL prefixes:\n  ${tenant.callbackUrlPrefixes.join('\n  ')}`,
+      );
+      return 0;
+    }
+    if (action === 'show') {
+      const tenant = await showTenant(platform, tenantId);
+      print(
+        flags.json
+          ? JSON.stringify(tenant)
+          : `tenant id: ${tenant.tenantId}\nname:      ${tenant.name}\ncreated:   ${tenant.createdAt}\n` +
+              `allowed callback URL prefixes:\n  ${tenant.callbackUrlPrefixes.join('\n  ')}`,
+      );
+      return 0;
+    }
+    throw new UsageError('tenant commands: create, allow-callback, show');
+  });
+}
+
+export async function keyCommand(config: Config, args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  const flags = parse(rest, {
+    tenant: { type: 'string' },
+    label: { type: 'string' },
+    key: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  return withPlatform(config, async (platform) => {
+    if (action === 'create') {
+      const created = await createApiKey(
+        platform,
+        required(flags.tenant, '--tenant'),
+        flags.label as string | undefined,
+      );
+      print(
+        flags.json
+          ? JSON.stringify(created)
+          : `key id:  ${created.keyId}\nAPI key: ${created.apiKey}\n(the key is shown only now; keep it on your server)`,
+      );
+      return 0;
+    }
+    if (action === 'list') {
+      const keys = await listTenantApiKeys(platform, required(flags.tenant, '--tenant'));
+      if (flags.json) print(JSON.stringify(keys));
+      else
+        for (const key of keys) {
+          const state = key.disabledAt ? `disabled ${key.disabledAt}` : 'active';
+          print(
+            `${key.keyId}  ${key.hint}  ${state}  last used ${key.lastUsedAt ?? 'never'}  ${key.label ?? ''}`,
+          );
+        }
+      return 0;
+    }
+    if (action === 'disable') {
+      const keyId = required(flags.key, '--key');
+      await disableTenantApiKey(platform, keyId);
+      print(`disabled ${keyId}`);
+      return 0;
+    }
+    throw new UsageError('key commands: create, list, disable');
+  });
+}

@@ -1,0 +1,34 @@
+// Identifiers and secrets (design.md "IDs", "API keys").
+import { createHash, randomBytes } from 'node:crypto';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export type IdPrefix = 'vs' | 'tn' | 'key' | 'rv' | 'evt' | 'usr' | 'job';
+
+/** `<prefix>_` + 26 Crockford base32 characters holding 128 random bits. */
+export function newId(prefix: IdPrefix): string {
+  let value = 0n;
+  for (const byte of randomBytes(16)) value = (value << 8n) | BigInt(byte);
+  let out = '';
+  for (let i = 0; i < 26; i++) {
+    out = CROCKFORD[Number(value & 31n)] + out;
+    value >>= 5n;
+  }
+  return `${prefix}_${out}`;
+}
+
+/** Uniform base62 characters by rejection sampling (no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}

@@ -1,0 +1,85 @@
+// One typed SQL layer over PostgreSQL (DATABASE_URL) or the embedded PGlite (design.md).
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { lockDataDirectory } from './lock-data-directory.ts';
+import { Mutex } from './mutex.ts';
+import { PgliteDialect } from './pglite-dialect.ts';
+import type { Tables } from './schema.ts';
+
+export type Db = Kysely<Tables>;
+
+export interface SqlResult {
+  rows: Record<string, unknown>[];
+}
+/** Runs raw SQL; text without parameters may hold several statements. The shape pg-boss asks for. */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<SqlResult>;
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  readonly executeSql: ExecuteSql;
+  /** PGlite only: the whole data directory as a tarball (test templates, backups). */
+  dumpDataDir?(): Promise<Blob>;
+  close(): Promise<void>;
+}
+
+export type DatabaseLocation =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  /** `directory` undefined: in memory, for tests, optionally starting from a dumped data directory. */
+  | { kind: 'pglite'; directory?: string; loadDataDir?: Blob };
+
+/** `executeSql` bound to a Kysely connection or transaction, so pg-boss can enqueue inside it. */
+export function executeSqlOn(db: Kysely<Tables>): ExecuteSql {
+  return async (text, values = []) => {
+    const result = await db.executeQuery(CompiledQuery.raw(text, values));
+    return { rows: result.rows as Record<string, unknown>[] };
+  };
+}
+
+export async function openDatabase(location: DatabaseLocation): Promise<Database> {
+  if (location.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 });
+    // An idle client that loses its server must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    return { kind: 'postgres', db, executeSql: executeSqlOn(db), close: () => db.destroy() };
+  }
+
+  let unlock = () => {};
+  let client: PGlite;
+  if (location.directory) {
+    fs.mkdirSync(location.directory, { recursive: true });
+    unlock = lockDataDirectory(location.directory);
+    try {
+      client = await PGlite.create(path.join(location.directory, 'pgdata'));
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  } else {
+    client = await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {});
+  }
+  const mutex = new Mutex();
+  const db = new Kysely<Tables>({ dialect: new PgliteDialect(client, mutex) });
+  return {
+    kind: 'pglite',
+    db,
+    executeSql: executeSqlOn(db),
+    dumpDataDir: async () => {
+      const release = await mutex.lock();
+      try {
+        return (await client.dumpDataDir('none')) as Blob;
+      } finally {
+        release();
+      }
+    },
+    close: async () => {
+      await db.destroy();
+      await client.close();
+      unlock();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// The tables as the migrations leave them, for Kysely's typed queries.
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  callback_url_prefixes: string[];
+  webhook_secret_enc: string;
+  settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  tenant_id: string;
+  label: string | null;
+  environment: 'live' | 'test';
+  key_hash: string;
+  key_hint: string;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+  disabled_at: Date | null;
+}
+
+export type SessionStatus =
+  | 'pending'
+  | 'in_progress'
+  | 'liveness_success'
+  | 'completed'
+  | 'expired'
+  | 'failed';
+export type VerificationStatus = 'processing' | 'approved' | 'rejected' | 'pending_review';
+
+export interface VerificationSessionsTable {
+  id: string;
+  tenant_id: string;
+  status: Generated<SessionStatus>;
+  callback_url: string;
+  client_ip: string | null;
+  state: string | null;
+  pre_registered_info_enc: string | null;
+  link_token_hash: string;
+  verification_url_enc: string;
+  verification_url_expires_at: Date;
+  link_used_at: Date | null;
+  document_type: string | null;
+  submitted_at: Date | null;
+  verification_status: VerificationStatus | null;
+  failure_reason: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  expires_at: Date;
+}
+
+export interface Tables {
+  tenants: TenantsTable;
+  api_keys: ApiKeysTable;
+  verification_sessions: VerificationSessionsTable;
+}

@@ -1,0 +1,40 @@
+// pg-boss on the same database as everything else (design.md), so a job can be enqueued in the
+// same transaction as the data it is about.
+import type { Kysely } from 'kysely';
+import PgBoss from 'pg-boss';
+import { type Database, executeSqlOn } from '../db/open-database.ts';
+import type { Tables } from '../db/schema.ts';
+
+export type JobQueue = PgBoss;
+
+export interface StartJobQueueOptions {
+  /** Workers and the maintenance loop run only where jobs are processed. */
+  supervise: boolean;
+  queues: readonly string[];
+}
+
+export async function startJobQueue(database: Database, options: StartJobQueueOptions): Promise<JobQueue> {
+  const boss = new PgBoss({
+    db: { executeSql: database.executeSql },
+    schema: 'pgboss',
+    supervise: options.supervise,
+    schedule: options.supervise,
+  });
+  boss.on('error', () => {});
+  await boss.start();
+  for (const name of options.queues) {
+    if (!(await boss.getQueue(name))) await boss.createQueue(name);
+  }
+  return boss;
+}
+
+/** Enqueues inside the caller's transaction: the job exists if and only if the transaction commits. */
+export async function enqueueInTransaction(
+  boss: JobQueue,
+  trx: Kysely<Tables>,
+  name: string,
+  data: object,
+  options: PgBoss.SendOptions = {},
+): Promise<string | null> {
+  return boss.send(name, data, { ...options, db: { executeSql: executeSqlOn(trx) } });
+}

@@ -1,0 +1,40 @@
+// GET /v1/verification-sessions/{sessionId} (interface §4.2, §2.1). Fields that do not exist yet
+// are null (documented in the OpenAPI document).
+import type { ApiCaller } from '../api-keys/index.ts';
+import { decryptJson, decryptText } from '../platform/crypto/encryption.ts';
+import type { Platform } from '../platform/platform.ts';
+import { preRegisteredInfoContext, verificationUrlContext } from './create-session.ts';
+import type { PreRegisteredInfo, SessionDetail } from './session.schemas.ts';
+import { effectiveStatus, loadCallerSession } from './session-access.ts';
+
+export async function getSessionDetail(
+  platform: Platform,
+  caller: ApiCaller,
+  sessionId: string,
+): Promise<SessionDetail> {
+  const session = await loadCallerSession(platform.database.db, caller, sessionId);
+  const { keyring } = platform;
+  return {
+    sessionId: session.id,
+    status: effectiveStatus(session, platform.now()),
+    callbackUrl: session.callback_url,
+    verificationUrl: decryptText(keyring, session.verification_url_enc, verificationUrlContext(session.id)),
+    verificationUrlExpiresAt: session.verification_url_expires_at.toISOString(),
+    createdAt: session.created_at.toISOString(),
+    updatedAt: session.updated_at.toISOString(),
+    expiresAt: session.expires_at.toISOString(),
+    documentType: session.document_type,
+    preRegisteredInfo: session.pre_registered_info_enc
+      ? decryptJson<PreRegisteredInfo>(
+          keyring,
+          session.pre_registered_info_enc,
+          preRegisteredInfoContext(session.id),
+        )
+      : null,
+    userInput: null,
+    documents: null,
+    liveness: null,
+    ocrResult: null,
+    verification: null,
+  };
+}

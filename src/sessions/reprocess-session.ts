@@ -1,0 +1,29 @@
+// POST /v1/verification-sessions/{sessionId}/reprocess (interface §4.3; design.md "Reprocess queues").
+import type { ApiCaller } from '../api-keys/index.ts';
+import { CHECK_IDS, type CheckId } from '../checks/check.ts';
+import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/check-queues.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { ReprocessBody, ReprocessResult } from './session.schemas.ts';
+import { loadCallerSession } from './session-access.ts';
+
+export async function reprocessSession(
+  platform: Platform,
+  caller: ApiCaller,
+  sessionId: string,
+  body: ReprocessBody,
+): Promise<ReprocessResult> {
+  const queues: readonly CheckId[] = body.queues?.length ? body.queues : CHECK_IDS;
+  const queuedAt = platform.now().toISOString();
+  await platform.database.db.transaction().execute(async (trx) => {
+    const session = await loadCallerSession(trx, caller, sessionId);
+    if (!session.submitted_at) throw new AppError('SessionNotSubmitted');
+    // The jobs exist only if this transaction commits, so a failed request leaves nothing queued.
+    for (const id of queues) {
+      const data: CheckJobData = { sessionId, tenantId: caller.tenantId, reprocessReason: body.reason ?? '' };
+      await enqueueInTransaction(platform.jobs, trx, checkQueue(id), data, CHECK_JOB_OPTIONS);
+    }
+  });
+  return { sessionId, queuedAt, queued: queues.map((queue) => ({ queue, queuedAt })) };
+}

@@ -1,0 +1,24 @@
+// Reading a session on behalf of an API caller: 404 unknown, 403 another tenant's (interface §7).
+import type { Kysely } from 'kysely';
+import type { ApiCaller } from '../api-keys/index.ts';
+import type { Tables } from '../platform/db/schema.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import { EXPIRABLE_STATUSES, findSession, type SessionRow } from './session-repository.ts';
+
+export async function loadCallerSession(
+  db: Kysely<Tables>,
+  caller: ApiCaller,
+  sessionId: string,
+): Promise<SessionRow> {
+  const session = await findSession(db, sessionId);
+  if (!session) throw new AppError('NotFound', 'No verification session with that id');
+  if (session.tenant_id !== caller.tenantId) throw new AppError('Forbidden');
+  return session;
+}
+
+/** The status as it is now, even before the expiry sweep has written it. */
+export function effectiveStatus(session: SessionRow, now: Date): SessionRow['status'] {
+  const canExpire =
+    (EXPIRABLE_STATUSES as readonly string[]).includes(session.status) && !session.submitted_at;
+  return canExpire && session.expires_at.getTime() <= now.getTime() ? 'expired' : session.status;
+}

@@ -1,0 +1,170 @@
+// Request and response schemas of the session endpoints (interface §2, §4): one source for
+// validation, TypeScript types and the OpenAPI document.
+import { type Static, Type } from '@sinclair/typebox';
+import { CHECK_IDS, type CheckId } from '../checks/check.ts';
+import {
+  DecisionMetadataSchema,
+  FaceMatchSchema,
+  FraudSignalAnalysisSchema,
+  OcrResultSchema,
+  SpoofCheckSchema,
+} from '../webhooks/index.ts';
+
+export const SESSION_STATUSES = [
+  'pending',
+  'in_progress',
+  'liveness_success',
+  'completed',
+  'expired',
+  'failed',
+] as const;
+
+/** No C0/C1 control characters: they have no place in names, addresses or opaque state. */
+const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: NO_CONTROL_CHARACTERS, description });
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+export const SessionIdParams = Type.Object({
+  sessionId: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'Session identifier (interface §4.2, §8)',
+  }),
+});
+
+export const PreRegisteredInfo = Type.Object(
+  {
+    birthDate: Type.Optional(
+      Type.String({
+        format: 'date',
+        pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+        description: 'YYYY-MM-DD, a real date',
+      }),
+    ),
+    lastName: Type.Optional(Text(100)),
+    firstName: Type.Optional(Text(100)),
+    address: Type.Optional(Text(300, 'A partial address is acceptable for matching')),
+  },
+  { additionalProperties: false, description: 'Data to compare with the OCR result (interface §2.2)' },
+);
+export type PreRegisteredInfo = Static<typeof PreRegisteredInfo>;
+
+export const CreateSessionBody = Type.Object(
+  {
+    callbackUrl: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      pattern: NO_CONTROL_CHARACTERS,
+      description: "Absolute http(s) URL on the tenant's allow list; https only in production",
+    }),
+    clientIpAddress: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          "The end user's IPv4 address, checked at first use of the link; an IPv6 address is ignored",
+      }),
+    ),
+    state: Type.Optional(Text(512, 'Opaque CSRF value, returned in the callback redirect')),
+    preRegisteredInfo: Type.Optional(PreRegisteredInfo),
+  },
+  { additionalProperties: false },
+);
+export type CreateSessionBody = Static<typeof CreateSessionBody>;
+
+export const CreatedSession = Type.Object({
+  sessionId: Type.String(),
+  verificationUrl: Type.String({ description: 'Hosted page; carries sessionId and a one-time token' }),
+  verificationUrlExpiresAt: Timestamp,
+  expiresAt: Timestamp,
+});
+export type CreatedSession = Static<typeof CreatedSession>;
+
+const UserInput = Type.Object({
+  lastName: Type.Optional(Type.String()),
+  firstName: Type.Optional(Type.String()),
+  lastNameKana: Type.Optional(Type.String()),
+  firstNameKana: Type.Optional(Type.String()),
+  birthDate: Type.Optional(Type.String()),
+  address: Type.Optional(Type.String()),
+});
+
+const Documents = Type.Object({
+  frontUploaded: Type.Boolean(),
+  backUploaded: Type.Boolean(),
+  frontImageUrl: Type.Optional(Type.String({ description: 'Needs the API key' })),
+  backImageUrl: Type.Optional(Type.String({ description: 'Needs the API key' })),
+});
+
+const Liveness = Type.Object({
+  status: Type.String(),
+  confidence: Type.Optional(Type.Number()),
+  referenceImageUrl: Type.Optional(Type.String({ description: 'Needs the API key' })),
+});
+
+const Verification = Type.Object({
+  verificationId: Type.String(),
+  status: Type.String({ description: 'processing, approved, rejected or pending_review (interface §3.2)' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  decision: Type.Optional(
+    Type.Object({ status: Type.String(), reason: Type.String(), metadata: DecisionMetadataSchema }),
+  ),
+  results: Type.Optional(
+    Type.Object({
+      ocr: Type.Optional(OcrResultSchema),
+      documentSpoofCheck: Type.Optional(SpoofCheckSchema),
+      selfieSpoofCheck: Type.Optional(SpoofCheckSchema),
+      faceMatch: Type.Optional(FaceMatchSchema),
+      fraudSignalAnalysis: Type.Optional(FraudSignalAnalysisSchema),
+    }),
+  ),
+  preRegisteredInfoMatch: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  userInputMatch: Type.Optional(Type.Boolean()),
+});
+
+export const SessionDetail = Type.Object({
+  sessionId: Type.String(),
+  status: Type.Unsafe<(typeof SESSION_STATUSES)[number]>(
+    Type.String({ enum: [...SESSION_STATUSES], description: 'Session status (interface §3.1)' }),
+  ),
+  callbackUrl: Type.String(),
+  verificationUrl: Type.String(),
+  verificationUrlExpiresAt: Timestamp,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  expiresAt: Timestamp,
+  documentType: Nullable(Type.String(), 'null until the user chooses a document'),
+  preRegisteredInfo: Nullable(PreRegisteredInfo, 'null when none was given at creation'),
+  userInput: Nullable(UserInput, 'null until the user submits (interface §2.3)'),
+  documents: Nullable(Documents, 'null until the user chooses a document (interface §2.4)'),
+  liveness: Nullable(Liveness, 'null until a live face check was attempted (interface §2.5)'),
+  ocrResult: Nullable(OcrResultSchema, 'null until OCR has run (interface §2.6)'),
+  verification: Nullable(Verification, 'null until the user submits (interface §2.7)'),
+});
+export type SessionDetail = Static<typeof SessionDetail>;
+
+export const ReprocessBody = Type.Object(
+  {
+    queues: Type.Optional(
+      Type.Array(Type.Unsafe<CheckId>(Type.String({ enum: [...CHECK_IDS] })), {
+        maxItems: CHECK_IDS.length,
+        uniqueItems: true,
+        description:
+          'Checks to run again; empty or missing means all. The decision is taken again afterwards.',
+      }),
+    ),
+    reason: Type.Optional(Text(1000)),
+  },
+  { additionalProperties: false },
+);
+export type ReprocessBody = Static<typeof ReprocessBody>;
+
+export const ReprocessResult = Type.Object({
+  sessionId: Type.String(),
+  queuedAt: Timestamp,
+  queued: Type.Array(Type.Object({ queue: Type.String(), queuedAt: Timestamp })),
+});
+export type ReprocessResult = Static<typeof ReprocessResult>;

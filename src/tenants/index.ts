@@ -1,0 +1,9 @@
+export { callbackUrlProblem, isCallbackUrlAllowed } from './callback-url-policy.ts';
+export { findTenant } from './tenant-repository.ts';
+export {
+  allowCallbackPrefix,
+  createTenant,
+  readWebhookSecret,
+  showTenant,
+  type TenantView,
+} from './tenant-service.ts';

@@ -1,0 +1,76 @@
+// Tenant setup for operators (issue 3 item 4: the CLI; the console reuses these functions).
+import { decryptText, encryptText } from '../platform/crypto/encryption.ts';
+import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import type { Platform } from '../platform/platform.ts';
+import { callbackUrlProblem, normaliseCallbackPrefix } from './callback-url-policy.ts';
+import { addCallbackPrefix, findTenant, insertTenant } from './tenant-repository.ts';
+
+export interface TenantView {
+  tenantId: string;
+  name: string;
+  callbackUrlPrefixes: string[];
+  createdAt: string;
+}
+
+const secretContext = (tenantId: string) => `tenants.webhook_secret:${tenantId}`;
+
+function checkPrefixes(platform: Platform, prefixes: string[]): string[] {
+  if (prefixes.length === 0)
+    throw new AppError('ValidationFailed', 'at least one callback URL prefix is required');
+  return prefixes.map((prefix) => {
+    const problem = callbackUrlProblem(prefix, platform.config.env);
+    if (problem) throw new AppError('ValidationFailed', `callback URL prefix '${prefix}' ${problem}`);
+    return normaliseCallbackPrefix(prefix);
+  });
+}
+
+export async function createTenant(
+  platform: Platform,
+  input: { name: string; callbackUrlPrefixes: string[] },
+): Promise<{ tenantId: string; webhookSecret: string }> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 200) {
+    throw new AppError('ValidationFailed', 'the tenant name must have 1 to 200 characters');
+  }
+  const prefixes = checkPrefixes(platform, input.callbackUrlPrefixes);
+  const tenantId = newId('tn');
+  const webhookSecret = `whsec_${randomBase62(40)}`;
+  await insertTenant(platform.database.db, {
+    id: tenantId,
+    name,
+    callbackUrlPrefixes: [...new Set(prefixes)],
+    webhookSecretEnc: encryptText(platform.keyring, webhookSecret, secretContext(tenantId)),
+  });
+  return { tenantId, webhookSecret };
+}
+
+export async function allowCallbackPrefix(
+  platform: Platform,
+  tenantId: string,
+  prefix: string,
+): Promise<TenantView> {
+  const [normalised] = checkPrefixes(platform, [prefix]);
+  if (!(await addCallbackPrefix(platform.database.db, tenantId, normalised!))) {
+    throw new AppError('NotFound', `no tenant '${tenantId}'`);
+  }
+  return showTenant(platform, tenantId);
+}
+
+export async function showTenant(platform: Platform, tenantId: string): Promise<TenantView> {
+  const tenant = await findTenant(platform.database.db, tenantId);
+  if (!tenant) throw new AppError('NotFound', `no tenant '${tenantId}'`);
+  return {
+    tenantId: tenant.id,
+    name: tenant.name,
+    callbackUrlPrefixes: tenant.callbackUrlPrefixes,
+    createdAt: tenant.createdAt.toISOString(),
+  };
+}
+
+/** The secret that signs this tenant's webhooks (interface §6.4). */
+export async function readWebhookSecret(platform: Platform, tenantId: string): Promise<string> {
+  const tenant = await findTenant(platform.database.db, tenantId);
+  if (!tenant) throw new AppError('NotFound', `no tenant '${tenantId}'`);
+  return decryptText(platform.keyring, tenant.webhookSecretEnc, secretContext(tenantId));
+}
