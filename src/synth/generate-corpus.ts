@@ -4,6 +4,7 @@
 // subset of samples can be regenerated alone.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { detectFaceMesh } from '../platform/ml/human.ts';
 import {
   type CaptureParameters,
   drawCaptureParameters,
@@ -25,7 +26,7 @@ import {
   hasBackSide,
   withFreshMrz,
 } from './document-record.ts';
-import type { FaceSceneParameters } from './face-scene.ts';
+import { composeFaceScene, type FaceSceneParameters } from './face-scene.ts';
 import { defaultFacesDir, listFacePeople, sexOfPerson } from './faces.ts';
 import { addDays, addYears } from './japanese-date.ts';
 import {
@@ -142,14 +143,6 @@ export function planCorpus(count: number): PlannedSample[] {
     }
   });
   return plan;
-}
-
-/** Two different items of a list. */
-function pickTwo<T>(random: Random, items: readonly T[]): [T, T] {
-  const a = random.int(0, items.length - 1);
-  let b = random.int(0, items.length - 2);
-  if (b >= a) b++;
-  return [items[a] as T, items[b] as T];
 }
 
 function shuffled<T>(random: Random, items: readonly T[]): T[] {
@@ -338,6 +331,40 @@ function livenessScene(random: Random): FaceSceneParameters {
 
 const FPS = 15;
 
+// Photos whose head is turned far from the camera make poor 3D faces (the hidden side is
+// stretched when frontalised), so selfies and liveness captures use the more frontal photos.
+const MAX_SOURCE_ANGLE = 13;
+const sourceAngles = new Map<string, Promise<number>>();
+const PROBE_SCENE: FaceSceneParameters = {
+  width: 320,
+  height: 240,
+  faceWidth: 0.54,
+  centre: [0.5, 0.5],
+  background: { kind: 'stone', colour: [200, 196, 188], seed: 7 },
+};
+
+function sourceAngle(photoFile: string): Promise<number> {
+  let angle = sourceAngles.get(photoFile);
+  if (!angle) {
+    angle = composeFaceScene(photoFile, PROBE_SCENE)
+      .then((scene) => detectFaceMesh({ ...scene, channels: 3 }))
+      .then((mesh) => (mesh ? Math.hypot(mesh.rotation.yaw, mesh.rotation.pitch) : Number.POSITIVE_INFINITY));
+    sourceAngles.set(photoFile, angle);
+  }
+  return angle;
+}
+
+/** The photos frontal enough for a selfie and liveness capture (at least the most frontal one). */
+async function frontalPhotos(files: readonly string[]): Promise<string[]> {
+  const angles: number[] = [];
+  // One at a time: Human runs one detection at a time.
+  for (const file of files) angles.push(await sourceAngle(file));
+  const frontal = files.filter((_, i) => (angles[i] ?? Number.POSITIVE_INFINITY) <= MAX_SOURCE_ANGLE);
+  if (frontal.length > 0) return frontal;
+  const best = angles.indexOf(Math.min(...angles));
+  return [files[best] as string];
+}
+
 function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
@@ -353,7 +380,8 @@ async function generateSample(
   const names = [...people.keys()];
   const person = root.pick(names);
   const photos = people.get(person) ?? [];
-  const [portraitFile, selfieFile] = pickTwo(root, photos);
+  const portraitFile = root.pick(photos);
+  const selfieFile = root.pick(await frontalPhotos(photos.filter((f) => f !== portraitFile)));
   const sex = sexOfPerson(person);
   const record = createDocumentRecord(root.fork('record'), plan.documentType, sex, options.referenceDate);
   const attacked = attackRecord(root.fork('attack'), plan.attack, record, options.referenceDate);
@@ -371,7 +399,7 @@ async function generateSample(
   }
   if (plan.attack === 'other_person') {
     facePerson = otherPerson(root, names, person);
-    facePhoto = root.pick(people.get(facePerson) ?? []);
+    facePhoto = root.pick(await frontalPhotos(people.get(facePerson) ?? []));
     attackDetails.facePerson = facePerson;
   }
 
@@ -425,7 +453,7 @@ async function generateSample(
     const timeline = livenessTimeline(order);
     // Swap at the start of the third movement.
     const at = timeline[1 + 4 * 2]?.t ?? 5;
-    swap = { photoFile: liveRandom.pick(people.get(other) ?? []), at };
+    swap = { photoFile: liveRandom.pick(await frontalPhotos(people.get(other) ?? [])), at };
     attackDetails.swapPerson = other;
     attackDetails.swapPhoto = path.basename(swap.photoFile);
     attackDetails.swapAt = at;

@@ -141,11 +141,22 @@ export async function faceModelFor(
   return built;
 }
 
-function addNoise(image: RgbImage, sigma: number, random: Random): RgbImage {
+const NOISE_TABLE_SIZE = 1 << 18;
+
+/** Standard normal samples drawn once per capture; each frame reads them from a random offset. */
+function noiseTable(random: Random): Float32Array {
+  const table = new Float32Array(NOISE_TABLE_SIZE);
+  for (let i = 0; i < table.length; i++) table[i] = random.normal();
+  return table;
+}
+
+function addNoise(image: RgbImage, sigma: number, table: Float32Array, random: Random): RgbImage {
   if (sigma <= 0) return image;
   const data = Buffer.from(image.data);
+  const mask = NOISE_TABLE_SIZE - 1;
+  const offset = random.int(0, mask);
   for (let i = 0; i < data.length; i++) {
-    const v = (data[i] ?? 0) + random.normal() * sigma;
+    const v = (data[i] ?? 0) + (table[(offset + i) & mask] ?? 0) * sigma;
     data[i] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
   }
   return { ...image, data };
@@ -170,11 +181,12 @@ export async function captureLiveness(spec: LivenessSpec): Promise<LivenessResul
   const main = await faceModelFor(spec.photoFile, spec.scene, flat);
   const swapped = spec.swap ? await faceModelFor(spec.swap.photoFile, spec.scene, flat) : null;
   const random = new Random(spec.noiseSeed);
+  const table = noiseTable(random);
   const shownPose = (t: number): HeadPose =>
     spec.render === 'static_photo' ? POSES.center : poseAt(timeline, t);
   const draw = (t: number): RgbImage => {
     const model = swapped && spec.swap && t >= spec.swap.at ? swapped : main;
-    return addNoise(renderFaceModel(model, shownPose(t), background), spec.noise, random);
+    return addNoise(renderFaceModel(model, shownPose(t), background), spec.noise, table, random);
   };
   const stills: LivenessResult['stills'] = [];
   for (const { t, name } of stillTimes(timeline)) {

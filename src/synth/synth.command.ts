@@ -15,6 +15,7 @@ options:
   --no-video           skip the .y4m liveness videos (about 14 MB each)
   --capture-width PX   width of document photos (default 1280; 320-4000)
   --only ID[,ID...]    generate only these sample ids
+  --contact-sheets DIR also write contact-sheet PNGs (corpus-*.png) into DIR
 `;
 
 function fail(message: string): number {
@@ -35,6 +36,7 @@ export async function synthCommand(args: string[]): Promise<number> {
         'no-video': { type: 'boolean' },
         'capture-width': { type: 'string' },
         only: { type: 'string' },
+        'contact-sheets': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -71,6 +73,12 @@ export async function synthCommand(args: string[]): Promise<number> {
     only,
     onSample: (id, i, total) => process.stderr.write(`[${i + 1}/${total}] ${id}\n`),
   });
+  const sheetsDir = values['contact-sheets'];
+  if (typeof sheetsDir === 'string') {
+    const { writeContactSheets } = await import('./contact-sheet.ts');
+    const written = await writeContactSheets(manifest, out, sheetsDir);
+    process.stdout.write(`wrote ${written.length} contact sheets to ${sheetsDir}\n`);
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(`wrote ${manifest.samples.length} samples to ${out}/manifest.json in ${seconds} s\n`);
   return 0;
