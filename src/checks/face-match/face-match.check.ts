@@ -1,0 +1,161 @@
+// faceMatch (interface §2.9, issue 6 item 2): is the person in the document portrait the person of
+// the liveness reference image? face-api descriptors, Euclidean distance, a documented
+// distance→similarity calibration (docs/face-match.md), the tenant's similarity threshold.
+import {
+  computeFaceDescriptor,
+  FACE_NETS,
+  type FaceBox,
+  type FaceDescription,
+  FaceImageError,
+  faceDescriptorDistance,
+  loadFaceApi,
+} from '../../platform/ml/face-api.ts';
+import { type Check, PROVIDER } from '../check.ts';
+import {
+  FACE_SIMILARITY_CALIBRATION,
+  type SimilarityCalibration,
+  similarityFromDistance,
+} from './similarity-calibration.ts';
+
+/** Service defaults (design.md "Pipeline and decision": per-tenant thresholds with service defaults). */
+export const FACE_MATCH_DEFAULTS = Object.freeze({
+  /** isSamePerson when similarity ≥ threshold; 0.5 is the calibration's midpoint (the fixtures' EER distance). */
+  threshold: 0.5,
+  /** |similarity − threshold| < band is a close call: reason face_similarity_near_threshold. */
+  nearThresholdBand: 0.1,
+});
+
+export interface FaceMatchInput {
+  /** The portrait on the identity document (a crop of it, or the whole document side). */
+  documentPortrait: Buffer;
+  /** The liveness check's reference image (the selfie). */
+  referenceImage: Buffer;
+  /** Tenant threshold on similarity, in [0,1]. */
+  threshold?: number;
+  nearThresholdBand?: number;
+}
+
+/** 'success' when both pictures show a face and were compared. */
+export type FaceMatchStatus = 'success' | 'no_face_document' | 'no_face_selfie';
+
+/**
+ * face_match: same person, clear of the band · face_similarity_near_threshold: within the band on
+ * either side (the decision sends it to review, interface §3.2) · face_mismatch: below the band ·
+ * face_not_detected: one picture shows no face (status says which).
+ */
+export type FaceMatchReason =
+  | 'face_match'
+  | 'face_similarity_near_threshold'
+  | 'face_mismatch'
+  | 'face_not_detected';
+
+export interface FaceSide {
+  detectionScore: number;
+  faceCount: number;
+  box: FaceBox;
+}
+
+export interface FaceMatchResult {
+  // interface §2.9 faceMatch
+  similarity: number;
+  isSamePerson: boolean;
+  status: FaceMatchStatus;
+  reason: FaceMatchReason;
+  // provenance and the numbers behind the result (issue 6: explainable)
+  provider: typeof PROVIDER;
+  model: string;
+  version: string;
+  /** Euclidean distance of the two 128-d descriptors; null when a face is missing. */
+  distance: number | null;
+  threshold: number;
+  nearThresholdBand: number;
+  calibration: SimilarityCalibration;
+  document: FaceSide | null;
+  selfie: FaceSide | null;
+}
+
+/** A picture could not be decoded. Permanent: retrying the job will not help. */
+export class FaceMatchImageError extends Error {
+  readonly code = 'face_image_unreadable';
+  readonly isPermanent = true;
+  override readonly name = 'FaceMatchImageError';
+  constructor(
+    readonly input: 'documentPortrait' | 'referenceImage',
+    cause: FaceImageError,
+  ) {
+    super(`faceMatch: ${input} is not a readable image (${cause.message})`, { cause });
+  }
+}
+
+const VERSION = '1.0.0';
+
+function checkUnitInterval(name: string, value: number): number {
+  if (!(Number.isFinite(value) && value >= 0 && value <= 1))
+    throw new RangeError(`${name} must be in [0,1], got ${value}`);
+  return value;
+}
+
+async function describe(
+  image: Buffer,
+  input: 'documentPortrait' | 'referenceImage',
+): Promise<FaceDescription | null> {
+  try {
+    return await computeFaceDescriptor(image);
+  } catch (error) {
+    if (error instanceof FaceImageError) throw new FaceMatchImageError(input, error);
+    throw error;
+  }
+}
+
+const side = (d: FaceDescription | null): FaceSide | null =>
+  d && { detectionScore: d.detectionScore, faceCount: d.faceCount, box: d.box };
+
+export function reasonFor(similarity: number, threshold: number, band: number): FaceMatchReason {
+  if (Math.abs(similarity - threshold) < band) return 'face_similarity_near_threshold';
+  return similarity >= threshold ? 'face_match' : 'face_mismatch';
+}
+
+export const faceMatchCheck: Check<FaceMatchInput, FaceMatchResult> = {
+  id: 'faceMatch',
+  version: VERSION,
+  async run(input) {
+    const threshold = checkUnitInterval('threshold', input.threshold ?? FACE_MATCH_DEFAULTS.threshold);
+    const nearThresholdBand = checkUnitInterval(
+      'nearThresholdBand',
+      input.nearThresholdBand ?? FACE_MATCH_DEFAULTS.nearThresholdBand,
+    );
+    const { version: faceApiVersion } = await loadFaceApi();
+    const document = await describe(input.documentPortrait, 'documentPortrait');
+    const selfie = await describe(input.referenceImage, 'referenceImage');
+    const common: Omit<FaceMatchResult, 'similarity' | 'isSamePerson' | 'status' | 'reason' | 'distance'> = {
+      provider: PROVIDER,
+      model: `@vladmandic/face-api@${faceApiVersion} ${FACE_NETS}`,
+      version: VERSION,
+      threshold,
+      nearThresholdBand,
+      calibration: FACE_SIMILARITY_CALIBRATION,
+      document: side(document),
+      selfie: side(selfie),
+    };
+    if (!document || !selfie) {
+      return {
+        ...common,
+        similarity: 0,
+        isSamePerson: false,
+        status: document ? 'no_face_selfie' : 'no_face_document',
+        reason: 'face_not_detected',
+        distance: null,
+      };
+    }
+    const distance = faceDescriptorDistance(document.descriptor, selfie.descriptor);
+    const similarity = similarityFromDistance(distance);
+    return {
+      ...common,
+      similarity,
+      isSamePerson: similarity >= threshold,
+      status: 'success',
+      reason: reasonFor(similarity, threshold, nearThresholdBand),
+      distance,
+    };
+  },
+};

@@ -1,0 +1,18 @@
+// The faceMatch check as other capabilities (the job handlers, the decision, the accuracy report) use it.
+export {
+  FACE_MATCH_DEFAULTS,
+  FaceMatchImageError,
+  type FaceMatchInput,
+  type FaceMatchReason,
+  type FaceMatchResult,
+  type FaceMatchStatus,
+  faceMatchCheck,
+} from './face-match.check.ts';
+export { computeRoc, equalErrorRate, type RocPoint, tarAtFar } from './roc.ts';
+export {
+  distanceFromSimilarity,
+  FACE_SIMILARITY_CALIBRATION,
+  fitSimilarityCalibration,
+  type SimilarityCalibration,
+  similarityFromDistance,
+} from './similarity-calibration.ts';

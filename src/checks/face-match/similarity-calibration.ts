@@ -1,0 +1,67 @@
+// From descriptor distance to the similarity in [0,1] that results.faceMatch.similarity and
+// decision.metadata.faceMatchSimilarity carry (interface §2.8, §2.9). The map and how its numbers
+// were fitted are written down in docs/face-match.md; the bench refits them on every run.
+import { equalErrorRate } from './roc.ts';
+
+/**
+ * similarity(d) = 1 / (1 + exp((d − midpoint) / scale)): 1 for identical descriptors, 0.5 at the
+ * midpoint (the distance that separates genuine from impostor pairs best), falling off over `scale`.
+ */
+export interface SimilarityCalibration {
+  midpoint: number;
+  scale: number;
+  /** Where the numbers come from, stored with each result so a similarity can be re-derived. */
+  fittedOn: string;
+}
+
+/**
+ * Fitted by `npm run bench:faces` on the 40 face fixtures (80 genuine, 700 impostor pairs) with the
+ * default face search (docs/face-match.md has the run). Change only with a new bench run, and bump
+ * the check's version.
+ */
+export const FACE_SIMILARITY_CALIBRATION: Readonly<SimilarityCalibration> = Object.freeze({
+  midpoint: 0.553,
+  scale: 0.0881,
+  fittedOn: 'face fixtures 2024: 80 genuine / 700 impostor pairs',
+});
+
+export function similarityFromDistance(
+  distance: number,
+  calibration: SimilarityCalibration = FACE_SIMILARITY_CALIBRATION,
+): number {
+  if (!Number.isFinite(distance) || distance < 0)
+    throw new RangeError(`invalid descriptor distance ${distance}`);
+  return 1 / (1 + Math.exp((distance - calibration.midpoint) / calibration.scale));
+}
+
+/** The inverse map: the distance at which the similarity equals `similarity` (0 < similarity < 1). */
+export function distanceFromSimilarity(
+  similarity: number,
+  calibration: SimilarityCalibration = FACE_SIMILARITY_CALIBRATION,
+): number {
+  if (!(similarity > 0 && similarity < 1))
+    throw new RangeError(`similarity must be in (0,1), got ${similarity}`);
+  return calibration.midpoint + calibration.scale * Math.log(1 / similarity - 1);
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/**
+ * midpoint = the EER distance (the centre of the gap when genuine and impostor pairs separate);
+ * scale such that the genuine median maps to 0.9 and the impostor median to 0.1
+ * (the two medians are 2·ln 9 scales apart).
+ */
+export function fitSimilarityCalibration(
+  genuine: readonly number[],
+  impostor: readonly number[],
+  fittedOn: string,
+): SimilarityCalibration {
+  const { threshold } = equalErrorRate(genuine, impostor);
+  const spread = median(impostor) - median(genuine);
+  if (!(spread > 0)) throw new Error('impostor pairs are not farther apart than genuine pairs');
+  return { midpoint: threshold, scale: spread / (2 * Math.log(9)), fittedOn };
+}

@@ -1,0 +1,405 @@
+// Face detection and 128-d face descriptors with @vladmandic/face-api (design.md "faces"), on the
+// process's one tfjs runtime (src/platform/ml/tfjs.ts). Nets are loaded once per process (per
+// worker thread: each thread has its own module state) from the model files inside the npm package;
+// nothing is fetched at run time (Node's fetch cannot read file://, so we use face-api's own
+// `loadFromDisk`, which reads through fs).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as Tf from '@tensorflow/tfjs';
+import type * as FaceApi from '@vladmandic/face-api';
+import sharp from 'sharp';
+import { loadTfjs } from './tfjs.ts';
+
+const require = createRequire(import.meta.url);
+
+export type FaceDetectorName = 'ssdMobilenetv1' | 'tinyFaceDetector';
+
+/** A border added around the picture before detection (see `FaceSearchOptions.borders`). */
+export interface FaceBorder {
+  /** Width of the border on each side, as a fraction of the picture's longer side. */
+  ratio: number;
+  /** Neutral grey, or the edge pixels repeated outwards. */
+  fill: 'grey' | 'copy';
+}
+
+export interface FaceSearchOptions {
+  /** Detector net; the default is chosen by measurement (docs/face-match.md). */
+  detector?: FaceDetectorName;
+  /** Lowest detector score accepted as a face. */
+  minScore?: number;
+  /** tinyFaceDetector's input side (a multiple of 32): larger finds smaller faces, slower. */
+  tinyInputSize?: number;
+  /**
+   * Whole-photo detectors miss or mis-box faces that fill the frame (a tight 150x150 crop, a
+   * document portrait cut to the face): the box of a face cut by the frame misplaces the landmark
+   * alignment and spoils the descriptor. So the picture is first searched as given; when no face
+   * is found there clear of the frame's edges, these bordered views are searched in turn and the
+   * first with a face wins; failing all, a face touching the edge found as given is used.
+   */
+  borders?: readonly FaceBorder[];
+  /** Search the picture as given first (false: only the bordered views; for measurement). */
+  searchAsGiven?: boolean;
+  /** A face closer than this fraction of the picture's side to an edge counts as cut by it. */
+  edgeMargin?: number;
+  /** A face wider than this share of the picture's shorter side fills the frame (a close crop). */
+  maxFaceShare?: number;
+  /** Detector score from which a face found in a view ends the search. */
+  sureScore?: number;
+  /** Average the descriptors of the aligned face and its mirror image (test-time augmentation). */
+  flipAverage?: boolean;
+  /** Scale factors of the aligned box whose descriptors are averaged ([1]: the box alone). */
+  jitter?: readonly number[];
+}
+
+export const DEFAULT_FACE_SEARCH: Readonly<Required<FaceSearchOptions>> = Object.freeze({
+  detector: 'tinyFaceDetector',
+  minScore: 0.25,
+  tinyInputSize: 416,
+  borders: Object.freeze([
+    { ratio: 1, fill: 'grey' },
+    { ratio: 1, fill: 'copy' },
+  ]) as readonly FaceBorder[],
+  searchAsGiven: true,
+  edgeMargin: 0.02,
+  maxFaceShare: 0.5,
+  sureScore: 0.5,
+  flipAverage: true,
+  jitter: Object.freeze([0.9, 1.1]) as readonly number[],
+});
+
+/** Longer side pictures are shrunk to before detection: bounds the time, keeps faces large enough. */
+const MAX_SIDE = 1024;
+
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface DetectedFace {
+  /** In pixels of the (auto-oriented) input picture. */
+  box: FaceBox;
+  score: number;
+  /** The 68 landmark points, in pixels of the input picture. */
+  landmarks: Array<{ x: number; y: number }>;
+}
+
+export interface FaceDescription {
+  descriptor: Float32Array;
+  box: FaceBox;
+  detectionScore: number;
+  /** How many faces the picture holds; the largest one is described. */
+  faceCount: number;
+}
+
+/** The picture cannot be decoded (corrupt, truncated, not an image). Retrying will not help. */
+export class FaceImageError extends Error {
+  readonly code = 'face_image_unreadable';
+  override readonly name = 'FaceImageError';
+}
+
+export interface LoadedFaceApi {
+  faceapi: typeof FaceApi;
+  tf: typeof Tf;
+  /** The @vladmandic/face-api package version (recorded in check results). */
+  version: string;
+  modelDir: string;
+  /** Wall time of the first load (tfjs, wasm, nets), for the speed report. */
+  loadMs: number;
+}
+
+/** The nets behind a descriptor with the default options, as recorded in check results. */
+export const FACE_NETS = 'tinyFaceDetector+faceLandmark68Net+faceRecognitionNet';
+
+let loaded: Promise<LoadedFaceApi> | undefined;
+
+/** Load tfjs, face-api and its nets once per process; later calls share the same promise. */
+export function loadFaceApi(): Promise<LoadedFaceApi> {
+  loaded ??= (async () => {
+    const started = performance.now();
+    // face-api's node-wasm build requires @tensorflow/tfjs and the wasm backend itself, so tfjs
+    // must already be on the wasm backend with its .wasm paths set (loadTfjs does both).
+    const tf = await loadTfjs();
+    // The node-wasm build is not in the package's export map: resolve its file path.
+    const faceapi = require(
+      require.resolve('@vladmandic/face-api/dist/face-api.node-wasm.js'),
+    ) as typeof FaceApi;
+    const packageDir = path.dirname(require.resolve('@vladmandic/face-api/package.json'));
+    const modelDir = path.join(packageDir, 'model');
+    // ssdMobilenetv1 (5.4 MB) is loaded only if asked for: it is not the default detector.
+    await Promise.all([
+      faceapi.nets.tinyFaceDetector.loadFromDisk(modelDir),
+      faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir),
+      faceapi.nets.faceRecognitionNet.loadFromDisk(modelDir),
+    ]);
+    const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    return { faceapi, tf, version, modelDir, loadMs: performance.now() - started };
+  })();
+  loaded.catch(() => {
+    loaded = undefined;
+  });
+  return loaded;
+}
+
+interface DecodedImage {
+  pixels: Buffer;
+  width: number;
+  height: number;
+  /** Input pixels per decoded pixel (the picture may have been shrunk to MAX_SIDE). */
+  scale: number;
+}
+
+async function decodeImage(image: Buffer): Promise<DecodedImage> {
+  try {
+    const meta = await sharp(image).metadata();
+    const { data, info } = await sharp(image, { failOn: 'error' })
+      .rotate() // EXIF orientation: a phone selfie is often stored sideways
+      .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`expected 3 channels, got ${info.channels}`);
+    const orientedWidth =
+      (meta.orientation ?? 1) >= 5 ? (meta.height ?? info.width) : (meta.width ?? info.width);
+    return { pixels: data, width: info.width, height: info.height, scale: orientedWidth / info.width };
+  } catch (error) {
+    throw new FaceImageError(`cannot decode image: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+interface View {
+  input: Tf.Tensor3D;
+  /** Border width in decoded pixels (0 for the picture as given). */
+  pad: number;
+  detections: FaceApi.FaceDetection[];
+}
+
+async function borderImage(
+  img: DecodedImage,
+  border: FaceBorder,
+): Promise<{ pixels: Buffer; width: number; height: number; pad: number }> {
+  const pad = Math.round(Math.max(img.width, img.height) * border.ratio);
+  const { data, info } = await sharp(img.pixels, {
+    raw: { width: img.width, height: img.height, channels: 3 },
+  })
+    .extend({
+      top: pad,
+      bottom: pad,
+      left: pad,
+      right: pad,
+      ...(border.fill === 'grey' ? { background: '#808080' } : { extendWith: 'copy' as const }),
+    })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height, pad };
+}
+
+const area = (d: FaceApi.FaceDetection) => d.box.width * d.box.height;
+
+async function detectInView(
+  api: LoadedFaceApi,
+  pixels: Buffer,
+  width: number,
+  height: number,
+  pad: number,
+  options: Required<FaceSearchOptions>,
+): Promise<View> {
+  const { faceapi, tf } = api;
+  if (options.detector === 'ssdMobilenetv1' && !faceapi.nets.ssdMobilenetv1.isLoaded) {
+    await faceapi.nets.ssdMobilenetv1.loadFromDisk(api.modelDir);
+  }
+  const input = tf.tensor3d(pixels, [height, width, 3], 'int32');
+  try {
+    const detectorOptions =
+      options.detector === 'ssdMobilenetv1'
+        ? new faceapi.SsdMobilenetv1Options({ minConfidence: options.minScore, maxResults: 10 })
+        : new faceapi.TinyFaceDetectorOptions({
+            inputSize: options.tinyInputSize,
+            scoreThreshold: options.minScore,
+          });
+    // face-api bundles its own copy of the tfjs typings; the tensor is the same runtime object.
+    const detections = await faceapi.detectAllFaces(asFaceApiTensor(input), detectorOptions);
+    return { input, pad, detections: detections.sort((a, b) => area(b) - area(a)) };
+  } catch (error) {
+    input.dispose();
+    throw error;
+  }
+}
+
+function asFaceApiTensor(t: Tf.Tensor3D): FaceApi.tf.Tensor3D {
+  return t as unknown as FaceApi.tf.Tensor3D;
+}
+
+/**
+ * A face found in a view is taken at once when the detector is sure of it and, in the picture as
+ * given, it neither touches the frame nor fills it (then it is probably cut, and its box would
+ * misplace the alignment).
+ */
+function isConfident(
+  view: View,
+  width: number,
+  height: number,
+  options: Required<FaceSearchOptions>,
+): boolean {
+  const d = view.detections[0];
+  if (!d || d.score < options.sureScore) return false;
+  if (view.pad > 0) return true;
+  const m = options.edgeMargin;
+  const { x, y, right, bottom } = d.box;
+  const isClear = x >= m * width && y >= m * height && right <= (1 - m) * width && bottom <= (1 - m) * height;
+  return isClear && d.box.width <= options.maxFaceShare * Math.min(width, height);
+}
+
+/**
+ * Pick the view whose detections are used (see FaceSearchOptions.borders): the first confident
+ * one, else the one whose best face scores highest. The caller disposes the chosen view's tensor.
+ */
+async function chooseView(img: DecodedImage, options: Required<FaceSearchOptions>): Promise<View | null> {
+  const api = await loadFaceApi();
+  let best: View | null = null;
+  const consider = (view: View): boolean => {
+    const score = view.detections[0]?.score ?? 0;
+    if (score > (best?.detections[0]?.score ?? 0)) {
+      best?.input.dispose();
+      best = view;
+    } else {
+      view.input.dispose();
+    }
+    return best === view && isConfident(view, img.width, img.height, options);
+  };
+  if (options.searchAsGiven) {
+    if (consider(await detectInView(api, img.pixels, img.width, img.height, 0, options))) return best;
+  }
+  for (const border of options.borders) {
+    const b = await borderImage(img, border);
+    if (consider(await detectInView(api, b.pixels, b.width, b.height, b.pad, options))) return best;
+  }
+  return best;
+}
+
+function toInputBox(box: FaceApi.Box, img: DecodedImage, pad: number): FaceBox {
+  // Back to the input picture's pixels, clipped to it (a face cut by the frame extends into the border).
+  const x0 = Math.max(0, box.x - pad);
+  const y0 = Math.max(0, box.y - pad);
+  const x1 = Math.min(img.width, box.x + box.width - pad);
+  const y1 = Math.min(img.height, box.y + box.height - pad);
+  const s = img.scale;
+  return { x: x0 * s, y: y0 * s, width: Math.max(0, x1 - x0) * s, height: Math.max(0, y1 - y0) * s };
+}
+
+/**
+ * The recognition net's descriptor of the face inside `rect` (the landmark-aligned box, as face-api
+ * computes it), averaged over `jitter` (the box grown by each factor around its centre) and, with
+ * `flipAverage`, over each crop's mirror image.
+ */
+async function describeAlignedFace(
+  input: Tf.Tensor3D,
+  rect: FaceApi.Rect,
+  options: Required<FaceSearchOptions>,
+): Promise<Float32Array> {
+  const { faceapi, tf } = await loadFaceApi();
+  const rects = options.jitter.map((f) => {
+    const w = rect.width * f;
+    const h = rect.height * f;
+    return new faceapi.Rect(rect.x + (rect.width - w) / 2, rect.y + (rect.height - h) / 2, w, h);
+  });
+  const chips = (await faceapi.extractFaceTensors(asFaceApiTensor(input), rects)) as unknown as Tf.Tensor3D[];
+  const sum = new Float32Array(128);
+  let count = 0;
+  const net = faceapi.nets.faceRecognitionNet;
+  try {
+    for (const chip of chips) {
+      const views = options.flipAverage ? [chip, tf.reverse(chip, 1)] : [chip];
+      for (const view of views) {
+        const d = (await net.computeFaceDescriptor(asFaceApiTensor(view))) as Float32Array;
+        for (let i = 0; i < sum.length; i++) sum[i]! += d[i]!;
+        count++;
+        if (view !== chip) view.dispose();
+      }
+    }
+  } finally {
+    for (const chip of chips) chip.dispose();
+  }
+  return sum.map((v) => v / count);
+}
+
+/** Every face in the picture, largest first. Throws FaceImageError when the picture cannot be decoded. */
+export async function detectFaces(image: Buffer, search: FaceSearchOptions = {}): Promise<DetectedFace[]> {
+  const options = { ...DEFAULT_FACE_SEARCH, ...search };
+  const img = await decodeImage(image);
+  const view = await chooseView(img, options);
+  if (!view) return [];
+  try {
+    const { faceapi } = await loadFaceApi();
+    const faces = await new faceapi.DetectAllFaceLandmarksTask(
+      Promise.resolve(view.detections.map((detection) => ({ detection }))),
+      asFaceApiTensor(view.input),
+      false,
+    );
+    return faces.map((f) => ({
+      box: toInputBox(f.detection.box, img, view.pad),
+      score: f.detection.score,
+      landmarks: f.landmarks.positions.map((p) => ({
+        x: (p.x - view.pad) * img.scale,
+        y: (p.y - view.pad) * img.scale,
+      })),
+    }));
+  } finally {
+    view.input.dispose();
+  }
+}
+
+/**
+ * The 128-d descriptor of the largest face in the picture (a selfie may show people behind the
+ * user; a document shows one portrait), or null when the picture holds no face.
+ * Throws FaceImageError when the picture cannot be decoded.
+ */
+export async function computeFaceDescriptor(
+  image: Buffer,
+  search: FaceSearchOptions = {},
+): Promise<FaceDescription | null> {
+  const options = { ...DEFAULT_FACE_SEARCH, ...search };
+  const img = await decodeImage(image);
+  const view = await chooseView(img, options);
+  const largest = view?.detections[0];
+  if (!view || !largest) return null;
+  try {
+    const { faceapi } = await loadFaceApi();
+    const withLandmarks = await new faceapi.DetectSingleFaceLandmarksTask(
+      Promise.resolve({ detection: largest }),
+      asFaceApiTensor(view.input),
+      false,
+    );
+    if (!withLandmarks) return null;
+    const descriptor = await describeAlignedFace(
+      view.input,
+      withLandmarks.landmarks.align(null, { useDlibAlignment: true }),
+      options,
+    );
+    return {
+      descriptor,
+      box: toInputBox(largest.box, img, view.pad),
+      detectionScore: largest.score,
+      faceCount: view.detections.length,
+    };
+  } finally {
+    view.input.dispose();
+  }
+}
+
+/** Euclidean distance between two descriptors: face-api's customary same-person cut-off is 0.6. */
+export function faceDescriptorDistance(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) throw new Error(`descriptor lengths differ: ${a.length} vs ${b.length}`);
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = a[i]! - b[i]!;
+    sum += d * d;
+  }
+  return Math.sqrt(sum);
+}
