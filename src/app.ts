@@ -1,10 +1,11 @@
 // buildApp: every plugin, route and the one error handler, separate from the process that listens
 // (style.md), so tests drive it with app.inject().
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { requireApiKey } from './api-keys/index.ts';
 import { renderApiReference } from './platform/http/api-reference-page.ts';
-import { installErrorHandler } from './platform/http/error-handler.ts';
+import { AppError } from './platform/http/app-error.ts';
+import { installErrorHandler, sendError } from './platform/http/error-handler.ts';
 import { registerMetrics } from './platform/http/metrics.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { parseJsonBody } from './platform/http/parse-json-body.ts';
@@ -32,6 +33,12 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false },
     },
     return503OnClosing: true,
+    // Errors the router raises before any route runs (a path parameter too long, a bad URL).
+    frameworkErrors: (error, _request, reply) => {
+      const code = error.statusCode === 414 ? 'UriTooLong' : 'BadRequest';
+      const appError = new AppError(code, code === 'UriTooLong' ? undefined : 'The request URL is not valid');
+      (reply as FastifyReply).code(appError.statusCode).send(sendError(appError));
+    },
     requestIdHeader: false,
   });
   installErrorHandler(app);

@@ -66,7 +66,7 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
       },
       // A reprocess of everything needs no body at all.
       preValidation: async (request) => {
-        request.body ??= {};
+        if (request.body === undefined) request.body = {};
       },
     },
     async (request) => reprocessSession(platform, apiCaller(request), request.params.sessionId, request.body),

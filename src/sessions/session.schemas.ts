@@ -31,6 +31,7 @@ export const SessionIdParams = Type.Object({
   sessionId: Type.String({
     minLength: 1,
     maxLength: 64,
+    pattern: '^[A-Za-z0-9_-]+$',
     description: 'Session identifier (interface §4.2, §8)',
   }),
 });

@@ -10,6 +10,7 @@ export const ERRORS = {
   SessionNotSubmitted: { status: 409, message: 'The session has no submission to process yet' },
   DecisionFinal: { status: 409, message: "A reviewer's decision is final" },
   PayloadTooLarge: { status: 413, message: 'The request body is too large' },
+  UriTooLong: { status: 414, message: 'The request URL is too long' },
   UnsupportedMediaType: { status: 415, message: 'The request body must be application/json' },
   CallbackUrlNotAllowed: { status: 422, message: "callbackUrl is not on the tenant's allow list" },
   TooManyRequests: { status: 429, message: 'Too many requests' },

@@ -25,8 +25,12 @@ function nestingDepth(text: string, limit: number): number {
   return deepest;
 }
 
-function dropPrototypeKeys(key: string, value: unknown) {
-  return key === '__proto__' || key === 'constructor' || key === 'prototype' ? undefined : value;
+class ForbiddenKeyError extends Error {}
+
+/** Keys that could reach an object's prototype in careless code are refused outright. */
+function refusePrototypeKeys(key: string, value: unknown) {
+  if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new ForbiddenKeyError(key);
+  return value;
 }
 
 export function parseJsonBody(body: Buffer): unknown {
@@ -41,8 +45,11 @@ export function parseJsonBody(body: Buffer): unknown {
     throw new AppError('BadRequest', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   try {
-    return JSON.parse(text, dropPrototypeKeys);
-  } catch {
+    return JSON.parse(text, refusePrototypeKeys);
+  } catch (error) {
+    if (error instanceof ForbiddenKeyError) {
+      throw new AppError('BadRequest', `The request body may not contain the key '${error.message}'`);
+    }
     throw new AppError('BadRequest');
   }
 }

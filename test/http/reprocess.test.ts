@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CHECK_IDS } from '../../src/checks/check.ts';
+import { checkQueue } from '../../src/checks/check-queues.ts';
+import { ApiClient, CALLBACK_PREFIX, countWrites, createTestTenant } from '../helpers/api-client.ts';
+import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+
+describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
+  let platform: TestPlatform;
+  let api: ApiClient;
+  let otherTenantKey: string;
+
+  before(async () => {
+    platform = await createTestPlatform();
+    api = await ApiClient.start(platform, (await createTestTenant(platform)).apiKey);
+    otherTenantKey = (await createTestTenant(platform)).apiKey;
+  });
+  after(async () => {
+    await api.app.close();
+    await platform.close();
+  });
+
+  const newSession = async () =>
+    (await api.createSession({ callbackUrl: CALLBACK_PREFIX })).json().sessionId as string;
+  /** What the hosted flow's submission will do; until it exists, tests mark the row directly. */
+  const markSubmitted = (sessionId: string) =>
+    platform.database.db
+      .updateTable('verification_sessions')
+      .set({ status: 'liveness_success', submitted_at: new Date(), verification_status: 'processing' })
+      .where('id', '=', sessionId)
+      .execute();
+  const queuedJobs = async (sessionId: string) => {
+    const { rows } = await platform.database.executeSql(
+      "SELECT name FROM pgboss.job WHERE data->>'sessionId' = $1 ORDER BY name",
+      [sessionId],
+    );
+    return rows.map((r) => r.name as string);
+  };
+
+  it('answers 409 for a session with no submission yet, and queues nothing', async () => {
+    const sessionId = await newSession();
+    const res = await api.reprocess(sessionId, { queues: ['ocr'] });
+    assert.equal(res.statusCode, 409);
+    assert.equal(res.json().error, 'SessionNotSubmitted');
+    assert.deepEqual(await queuedJobs(sessionId), []);
+  });
+
+  it('queues the named checks as pg-boss jobs and answers with the interface §4.3 shape', async () => {
+    const sessionId = await newSession();
+    await markSubmitted(sessionId);
+    const res = await api.reprocess(sessionId, { queues: ['ocr', 'faceMatch'], reason: 'new model' });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.deepEqual(Object.keys(body).sort(), ['queued', 'queuedAt', 'sessionId']);
+    assert.equal(body.sessionId, sessionId);
+    assert.deepEqual(
+      body.queued.map((q: { queue: string }) => q.queue),
+      ['ocr', 'faceMatch'],
+    );
+    for (const q of body.queued) assert.equal(q.queuedAt, body.queuedAt);
+    assert.deepEqual(await queuedJobs(sessionId), [checkQueue('faceMatch'), checkQueue('ocr')]);
+  });
+
+  it('queues every check when the body is missing or the list empty', async () => {
+    for (const body of [undefined, {}, { queues: [] }]) {
+      const sessionId = await newSession();
+      await markSubmitted(sessionId);
+      const res = await api.reprocess(sessionId, body);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(
+        res.json().queued.map((q: { queue: string }) => q.queue),
+        [...CHECK_IDS],
+      );
+      assert.equal((await queuedJobs(sessionId)).length, CHECK_IDS.length);
+    }
+  });
+
+  for (const [label, body] of [
+    ['an unknown queue', { queues: ['ocr', 'decision'] }],
+    ['a repeated queue', { queues: ['ocr', 'ocr'] }],
+    ['queues not an array', { queues: 'ocr' }],
+    ['a reason that is not a string', { reason: 42 }],
+    ['an unknown field', { queue: ['ocr'] }],
+  ] as const) {
+    it(`answers 400 for ${label} and queues nothing`, async () => {
+      const sessionId = await newSession();
+      await markSubmitted(sessionId);
+      const before = await countWrites(platform);
+      const res = await api.reprocess(sessionId, body);
+      assert.equal(res.statusCode, 400);
+      assert.deepEqual(await countWrites(platform), before);
+    });
+  }
+
+  it("answers 403 for another tenant's session and 404 for an unknown one", async () => {
+    const sessionId = await newSession();
+    await markSubmitted(sessionId);
+    const foreign = await api.reprocess(sessionId, {}, otherTenantKey);
+    assert.equal(foreign.statusCode, 403);
+    assert.deepEqual(foreign.json(), { error: 'Forbidden', message: 'Access denied to this resource' });
+    assert.deepEqual(await queuedJobs(sessionId), []);
+    assert.equal((await api.reprocess('vs_unknown', {})).statusCode, 404);
+  });
+});
