@@ -365,8 +365,10 @@ similarity(d) = 1 / (1 + exp((d − ${cal.midpoint}) / ${cal.scale}))
 - **midpoint ${cal.midpoint}**: the distance with equal FAR and FRR on the fixtures (the centre of the
   gap between the largest genuine and the smallest impostor distance), so similarity 0.5 is the
   point that separates the fixtures' genuine and impostor pairs.
-- **scale ${cal.scale}**: the genuine median distance maps to similarity 0.9 and the impostor median
-  to 0.1 (the medians are 2·ln 9 scales apart).
+- **scale ${cal.scale}**: (impostor median − genuine median) / (2·ln 9), so that medians lying
+  halfway either side of the midpoint would map to similarities 0.9 and 0.1. On the fixtures the
+  genuine median (${f3(quantile(genuine, 0.5))}) maps to ${f3(similarityFromDistance(quantile(genuine, 0.5)))} and the impostor median (${f3(quantile(impostor, 0.5))}) to
+  ${f3(similarityFromDistance(quantile(impostor, 0.5)))}.
 - Fitted by \`fitSimilarityCalibration\` (\`src/checks/face-match/similarity-calibration.ts\`); this
   run refits to midpoint ${f3(fit.midpoint)}, scale ${fit.scale.toFixed(4)}. The constants in use are stored
   with every result (\`calibration\`), with the raw \`distance\`, so any similarity can be re-derived.

@@ -52,8 +52,8 @@ const median = (xs: readonly number[]) => {
 
 /**
  * midpoint = the EER distance (the centre of the gap when genuine and impostor pairs separate);
- * scale such that the genuine median maps to 0.9 and the impostor median to 0.1
- * (the two medians are 2·ln 9 scales apart).
+ * scale = (impostor median − genuine median) / (2·ln 9): were the midpoint halfway between the
+ * medians, they would map to similarities 0.9 and 0.1.
  */
 export function fitSimilarityCalibration(
   genuine: readonly number[],

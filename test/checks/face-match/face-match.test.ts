@@ -1,0 +1,208 @@
+// faceMatch on the face fixtures (shared/fixtures/faces): the outcomes a tenant sees in
+// results.faceMatch (interface §2.9) for same and different people, pictures without a face,
+// and pictures that are not images.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import {
+  FACE_MATCH_DEFAULTS,
+  FaceMatchImageError,
+  faceMatchCheck,
+} from '../../../src/checks/face-match/index.ts';
+import { computeFaceDescriptor, detectFaces, loadFaceApi } from '../../../src/platform/ml/face-api.ts';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const facesDir = path.resolve(repoRoot, '../shared/fixtures/faces');
+const face = (name: string) => readFileSync(path.join(facesDir, `${name}.png`));
+
+/** A fixture face placed in a larger scene, the way a selfie frames a face: clear of the edges. */
+async function faceInScene(name: string, left: number, top: number): Promise<Buffer> {
+  return sharp({ create: { width: 640, height: 480, channels: 3, background: '#b8c4cc' } })
+    .composite([{ input: face(name), left, top }])
+    .jpeg()
+    .toBuffer();
+}
+
+/** A picture with no face in it: a smooth gradient. */
+async function noFacePicture(): Promise<Buffer> {
+  const width = 320;
+  const height = 240;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      pixels[i] = (x * 255) / width;
+      pixels[i + 1] = (y * 255) / height;
+      pixels[i + 2] = 128;
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+before(async () => {
+  await loadFaceApi();
+});
+
+describe('faceMatch: same person', () => {
+  // Pairs include the fixtures' hardest genuine pair (stuart1–stuart5, a half-profile, dark crop).
+  for (const [a, b] of [
+    ['amy1', 'amy3'],
+    ['sheldon2', 'sheldon4'],
+    ['stuart1', 'stuart5'],
+  ] as const) {
+    it(`${a} vs ${b} is the same person`, async () => {
+      const r = await faceMatchCheck.run({ documentPortrait: face(a), referenceImage: face(b) });
+      assert.equal(r.status, 'success');
+      assert.equal(r.isSamePerson, true, `similarity ${r.similarity} distance ${r.distance}`);
+      assert.ok(r.similarity >= FACE_MATCH_DEFAULTS.threshold && r.similarity <= 1);
+      assert.notEqual(r.reason, 'face_mismatch');
+      assert.equal(r.provider, 'mimoto');
+      assert.match(r.model, /face-api@\d/);
+      assert.equal(r.version, faceMatchCheck.version);
+    });
+  }
+});
+
+describe('faceMatch: different people', () => {
+  // Includes the fixtures' closest impostor pair (bernadette3–penny3).
+  for (const [a, b] of [
+    ['leonard1', 'raj2'],
+    ['penny2', 'amy2'],
+    ['bernadette3', 'penny3'],
+  ] as const) {
+    it(`${a} vs ${b} are different people`, async () => {
+      const r = await faceMatchCheck.run({ documentPortrait: face(a), referenceImage: face(b) });
+      assert.equal(r.status, 'success');
+      assert.equal(r.isSamePerson, false, `similarity ${r.similarity} distance ${r.distance}`);
+      assert.ok(r.similarity < FACE_MATCH_DEFAULTS.threshold && r.similarity >= 0);
+      assert.notEqual(r.reason, 'face_match');
+    });
+  }
+
+  it('a clear mismatch is reason face_mismatch, with the numbers behind it', async () => {
+    const r = await faceMatchCheck.run({ documentPortrait: face('howard1'), referenceImage: face('penny1') });
+    assert.equal(r.reason, 'face_mismatch');
+    assert.ok(r.distance !== null && r.distance > r.calibration.midpoint);
+    assert.equal(r.threshold, FACE_MATCH_DEFAULTS.threshold);
+    assert.ok(r.document && r.document.detectionScore > 0);
+    assert.ok(r.selfie && r.selfie.detectionScore > 0);
+  });
+});
+
+describe('faceMatch: tenant threshold', () => {
+  it('a stricter tenant threshold turns a match into a mismatch, a band around it into a close call', async () => {
+    const input = { documentPortrait: face('raj1'), referenceImage: face('raj4') };
+    const loose = await faceMatchCheck.run(input);
+    assert.equal(loose.isSamePerson, true);
+    const strict = await faceMatchCheck.run({
+      ...input,
+      threshold: Math.min(1, loose.similarity + 0.01),
+      nearThresholdBand: 0,
+    });
+    assert.equal(strict.isSamePerson, false);
+    assert.equal(strict.reason, 'face_mismatch');
+    const near = await faceMatchCheck.run({
+      ...input,
+      threshold: loose.similarity - 0.01,
+      nearThresholdBand: 0.05,
+    });
+    assert.equal(near.isSamePerson, true);
+    assert.equal(near.reason, 'face_similarity_near_threshold');
+  });
+
+  it('refuses a threshold outside [0,1]', async () => {
+    await assert.rejects(
+      faceMatchCheck.run({ documentPortrait: face('amy1'), referenceImage: face('amy2'), threshold: 1.5 }),
+      RangeError,
+    );
+  });
+});
+
+describe('faceMatch: pictures without a face', () => {
+  it('a selfie without a face is status no_face_selfie, not a match', async () => {
+    const r = await faceMatchCheck.run({
+      documentPortrait: face('penny1'),
+      referenceImage: await noFacePicture(),
+    });
+    assert.equal(r.status, 'no_face_selfie');
+    assert.equal(r.reason, 'face_not_detected');
+    assert.equal(r.isSamePerson, false);
+    assert.equal(r.similarity, 0);
+    assert.equal(r.distance, null);
+    assert.ok(r.document);
+    assert.equal(r.selfie, null);
+  });
+
+  it('a document without a face is status no_face_document', async () => {
+    const r = await faceMatchCheck.run({
+      documentPortrait: await noFacePicture(),
+      referenceImage: face('penny1'),
+    });
+    assert.equal(r.status, 'no_face_document');
+    assert.equal(r.isSamePerson, false);
+  });
+});
+
+describe('faceMatch: unreadable pictures', () => {
+  it('bytes that are not an image give a clear, permanent error naming the input', async () => {
+    const error = await faceMatchCheck
+      .run({ documentPortrait: face('amy1'), referenceImage: Buffer.from('this is not an image') })
+      .then(
+        () => assert.fail('expected an error'),
+        (e: unknown) => e,
+      );
+    assert.ok(error instanceof FaceMatchImageError);
+    assert.equal(error.code, 'face_image_unreadable');
+    assert.equal(error.input, 'referenceImage');
+    assert.equal(error.isPermanent, true);
+    assert.match(error.message, /referenceImage is not a readable image/);
+  });
+
+  it('a truncated PNG is an error too, and the next check still works', async () => {
+    const truncated = face('amy1').subarray(0, 2000);
+    await assert.rejects(faceMatchCheck.run({ documentPortrait: truncated, referenceImage: face('amy2') }), {
+      name: 'FaceMatchImageError',
+      input: 'documentPortrait',
+    });
+    const r = await faceMatchCheck.run({ documentPortrait: face('amy1'), referenceImage: face('amy2') });
+    assert.equal(r.isSamePerson, true);
+  });
+});
+
+describe('face-api: faces in larger pictures', () => {
+  it('finds a face placed in a scene where it was placed, and it still matches the person', async () => {
+    const scene = await faceInScene('leonard2', 300, 120);
+    const faces = await detectFaces(scene);
+    assert.equal(faces.length, 1);
+    const { box } = faces[0]!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    assert.ok(Math.abs(cx - 375) < 40 && Math.abs(cy - 195) < 40, `box ${JSON.stringify(box)}`);
+    assert.equal(faces[0]!.landmarks.length, 68);
+
+    const r = await faceMatchCheck.run({ documentPortrait: face('leonard4'), referenceImage: scene });
+    assert.equal(r.isSamePerson, true, `similarity ${r.similarity}`);
+  });
+
+  it('a check leaves no tensors behind (a worker runs thousands of them)', async () => {
+    const { tf } = await loadFaceApi();
+    const input = { documentPortrait: face('raj2'), referenceImage: await faceInScene('raj5', 100, 200) };
+    await faceMatchCheck.run(input);
+    const before = tf.memory().numTensors;
+    await faceMatchCheck.run(input);
+    await faceMatchCheck.run({ ...input, referenceImage: await noFacePicture() });
+    assert.equal(tf.memory().numTensors, before);
+  });
+
+  it('describes a face with a 128-number descriptor', async () => {
+    const d = await computeFaceDescriptor(face('howard2'));
+    assert.ok(d);
+    assert.equal(d.descriptor.length, 128);
+    assert.ok(d.descriptor.every(Number.isFinite));
+  });
+});
