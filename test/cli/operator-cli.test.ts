@@ -1,0 +1,202 @@
+// The operator CLI as an operator runs it: a separate process, on the embedded database in a
+// temporary data directory, or on a fresh PostgreSQL database when DATABASE_URL is set.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { POSTGRES_URL, TEST_ENCRYPTION_KEY } from '../helpers/test-platform.ts';
+
+const BIN = path.resolve('bin/mimoto.js');
+
+function run(args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  if (!POSTGRES_URL) return undefined;
+  const name = `mimoto_cli_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Starts `mimoto start` and resolves once it listens. */
+function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [BIN, 'start'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('listening on')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+function stopServer(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.on('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+describe('mimoto CLI', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let drop = async () => {};
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mimoto-cli-'));
+    env = { MIMOTO_DATA_DIR: dataDir, MIMOTO_LOG_LEVEL: 'silent' };
+    const fresh = await freshDatabaseUrl();
+    if (fresh) {
+      env.DATABASE_URL = fresh.url;
+      env.MIMOTO_ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;
+      drop = fresh.drop;
+    }
+  });
+  after(async () => {
+    await drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrate applies the migrations once', () => {
+    const first = run(['migrate'], env);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /applied: 0001_/);
+    const second = run(['migrate'], env);
+    assert.equal(second.status, 0, second.stderr);
+    assert.match(second.stdout, /up to date/);
+  });
+
+  it('sets up a tenant with keys from start to finish', () => {
+    const created = run(
+      ['tenant', 'create', '--name', 'Acme 株式会社', '--callback-url-prefix', 'https://acme.example/kyc', '--json'],
+      env,
+    );
+    assert.equal(created.status, 0, created.stderr);
+    const tenant = JSON.parse(created.stdout);
+    assert.deepEqual(Object.keys(tenant).sort(), ['tenantId', 'webhookSecret']);
+    assert.match(tenant.tenantId, /^tn_[0-9A-Z]{26}$/);
+    assert.match(tenant.webhookSecret, /^whsec_[0-9A-Za-z]{40}$/);
+
+    const allowed = run(
+      ['tenant', 'allow-callback', '--tenant', tenant.tenantId, '--callback-url-prefix', 'http://localhost:4000/cb'],
+      env,
+    );
+    assert.equal(allowed.status, 0, allowed.stderr);
+    const shown = JSON.parse(run(['tenant', 'show', '--tenant', tenant.tenantId, '--json'], env).stdout);
+    assert.equal(shown.name, 'Acme 株式会社');
+    assert.deepEqual(shown.callbackUrlPrefixes, ['https://acme.example/kyc', 'http://localhost:4000/cb']);
+    assert.ok(!JSON.stringify(shown).includes(tenant.webhookSecret), 'the secret is never shown again');
+
+    const key = JSON.parse(run(['key', 'create', '--tenant', tenant.tenantId, '--label', 'backend', '--json'], env).stdout);
+    assert.deepEqual(Object.keys(key).sort(), ['apiKey', 'keyId']);
+    assert.match(key.apiKey, /^mmt_test_[0-9A-Za-z]{32}$/);
+    const listed = JSON.parse(run(['key', 'list', '--tenant', tenant.tenantId, '--json'], env).stdout);
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0].label, 'backend');
+    assert.equal(listed[0].disabledAt, null);
+    assert.ok(!JSON.stringify(listed).includes(key.apiKey), 'the key is never shown again');
+
+    const disabled = run(['key', 'disable', '--key', key.keyId], env);
+    assert.equal(disabled.status, 0, disabled.stderr);
+    const after = JSON.parse(run(['key', 'list', '--tenant', tenant.tenantId, '--json'], env).stdout);
+    assert.ok(after[0].disabledAt);
+  });
+
+  it('explains unknown tenants, keys and bad usage with a non-zero exit', () => {
+    const unknown = run(['tenant', 'show', '--tenant', 'tn_nope'], env);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /no tenant 'tn_nope'/);
+    assert.equal(run(['key', 'disable', '--key', 'key_nope'], env).status, 1);
+    const missing = run(['tenant', 'create', '--callback-url-prefix', 'https://a.example/'], env);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /--name is required/);
+    assert.equal(run(['tenant', 'create', '--bogus'], env).status, 2);
+    assert.equal(run(['frobnicate'], env).status, 2);
+    const noPrefix = run(['tenant', 'create', '--name', 'x'], env);
+    assert.equal(noPrefix.status, 1);
+    assert.match(noPrefix.stderr, /at least one callback URL prefix/);
+  });
+
+  it('refuses an http callback prefix in production', () => {
+    const prod = {
+      ...env,
+      MIMOTO_ENV: 'production',
+      MIMOTO_PUBLIC_URL: 'https://id.example',
+      MIMOTO_ENCRYPTION_KEY: env.MIMOTO_ENCRYPTION_KEY ?? fs.readFileSync(path.join(dataDir, 'encryption.key'), 'utf8').trim(),
+    };
+    const refused = run(['tenant', 'create', '--name', 'P', '--callback-url-prefix', 'http://localhost:3000/'], prod);
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, /https in production/);
+  });
+
+  it('reports every invalid setting at once and exits non-zero', () => {
+    const result = run(['migrate'], { ...env, PORT: '-1', MIMOTO_ENV: 'qa', MIMOTO_TRUST_PROXY: 'perhaps' });
+    assert.equal(result.status, 1);
+    for (const name of ['PORT', 'MIMOTO_ENV', 'MIMOTO_TRUST_PROXY']) assert.match(result.stderr, new RegExp(name));
+  });
+
+  it('serves the API from `mimoto start` and stops cleanly on SIGTERM', async () => {
+    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const tenant = JSON.parse(
+      run(['tenant', 'create', '--name', 'Live', '--callback-url-prefix', 'https://live.example/', '--json'], env).stdout,
+    );
+    const key = JSON.parse(run(['key', 'create', '--tenant', tenant.tenantId, '--json'], env).stdout);
+    const server = await startServer({ ...env, PORT: port });
+    try {
+      const create = () =>
+        fetch(`http://127.0.0.1:${port}/v1/verification-sessions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ callbackUrl: 'https://live.example/done' }),
+        });
+      assert.equal((await create()).status, 201);
+
+      const second = run(['key', 'list', '--tenant', tenant.tenantId], env);
+      if (env.DATABASE_URL) {
+        // Another process disables the key: the running server refuses it on the next request.
+        assert.equal(run(['key', 'disable', '--key', key.keyId], env).status, 0);
+        assert.equal((await create()).status, 401);
+      } else {
+        // The embedded database belongs to the running server; a second process gets a clear error.
+        assert.equal(second.status, 1);
+        assert.match(second.stderr, /in use by another mimoto process/);
+      }
+    } finally {
+      assert.equal(await stopServer(server), 0);
+    }
+  });
+});
