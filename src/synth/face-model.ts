@@ -1,7 +1,7 @@
 // A textured 3D face built from Human's face mesh of a photo, re-rendered at other head poses
 // (issue 4 item 5). The 468 landmarks carry depth (z); two rings around the face oval stand in
 // for hair, ears and neck and fade into the static background, so the head turns in front of it.
-import { detectFaceMesh, type MeshPoint } from '../platform/ml/human.ts';
+import { detectFaceMesh, faceMeshTriangulation, type MeshPoint } from '../platform/ml/human.ts';
 import { triangulate } from './delaunay.ts';
 import type { Point } from './homography.ts';
 import type { RgbImage } from './photograph-document.ts';
@@ -30,7 +30,13 @@ const FACE_OVAL = [
   150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
 ];
 
+// Inner lip contour, upper then lower.
+const INNER_LIPS = [
+  78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95,
+];
+
 const DEG = Math.PI / 180;
+const MESH_POINTS = 468;
 
 // Human's landmark z is flatter than the real face; this stretch makes a rendered rotation read
 // back from Human's mesh at about its own size (measured on the fixture faces).
@@ -89,7 +95,6 @@ export async function buildFaceModel(
   const cy = lm.reduce((s, p) => s + p.y, 0) / lm.length;
   const meanZ = lm.reduce((s, p) => s + p.z, 0) / lm.length;
   const faceWidth = Math.max(...oval.map((p) => p.x)) - Math.min(...oval.map((p) => p.x));
-  const rimZ = Math.max(...oval.map((p) => p.z));
   const depthScale = options.depthScale ?? DEPTH_SCALE;
   const pivotZ = meanZ + 0.3 * faceWidth;
   const uv: Point[] = [];
@@ -109,7 +114,9 @@ export async function buildFaceModel(
       const x = cx + (p.x - cx) * scale;
       const y = cy + (p.y - cy) * scale;
       uv.push([x, y]);
-      const ringZ = (rimZ - meanZ) * depthScale + meanZ + (depthScale > 0 ? back * faceWidth : 0);
+      // Each ring point sits a little behind its own oval point: one common depth for the ring
+      // would fold the surface over the forehead and chin once the head turns.
+      const ringZ = (p.z - meanZ) * depthScale + meanZ + (depthScale > 0 ? back * faceWidth : 0);
       pos.push([x - cx, y - cy, ringZ - pivotZ]);
       alpha.push(a);
     }
@@ -119,7 +126,23 @@ export async function buildFaceModel(
     options.frontalise === false
       ? pos
       : pos.map((p) => apply(transpose(poseMatrix(sourcePose.yaw, sourcePose.pitch, sourcePose.roll)), p));
-  return { texture, uv, positions, alpha, triangles: triangulate(uv), pivot: [cx, cy], sourcePose };
+  // The face itself uses Human's mesh triangulation (the surface's real topology); a Delaunay
+  // triangulation of the photo's 2D points would join points that crowd together on the side of
+  // the face turned away, which then fold into jagged strips when the face is frontalised.
+  const meshTriangles: [number, number, number][] = [];
+  const reference = await faceMeshTriangulation();
+  for (let i = 0; i + 2 < reference.length; i += 3) {
+    meshTriangles.push([reference[i] ?? 0, reference[i + 1] ?? 0, reference[i + 2] ?? 0]);
+  }
+  // The reference triangulation leaves the mouth opening empty; close it (teeth, lips' inside).
+  const mouth = INNER_LIPS.map((i) => uv[i] as Point);
+  const mouthTriangles = triangulate(mouth).map(
+    (t) => t.map((k) => INNER_LIPS[k] ?? 0) as [number, number, number],
+  );
+  meshTriangles.push(...mouthTriangles);
+  const ringTriangles = triangulate(uv).filter((t) => t.some((i) => i >= MESH_POINTS));
+  const triangles = [...meshTriangles, ...ringTriangles];
+  return { texture, uv, positions, alpha, triangles, pivot: [cx, cy], sourcePose };
 }
 
 /**
@@ -137,7 +160,19 @@ export function renderFaceModel(model: FaceModel, pose: HeadPose, background: Rg
     return [px + x * pose.scale, py + y * pose.scale, z * pose.scale] as Vec3;
   });
   const tex = model.texture;
-  for (const [ia, ib, ic] of model.triangles) {
+  // Two layers: first the rings (hair, ears, neck), then the face mesh over them with its own
+  // depth test. One shared depth test lets the ring, stretched when the head turns, poke through
+  // the face in jagged strips where the two surfaces are at similar depths.
+  const ringFirst = [
+    ...model.triangles.filter((t) => t.some((i) => i >= MESH_POINTS)),
+    ...model.triangles.filter((t) => t.every((i) => i < MESH_POINTS)),
+  ];
+  let faceLayer = false;
+  for (const [ia, ib, ic] of ringFirst) {
+    if (!faceLayer && ia < MESH_POINTS && ib < MESH_POINTS && ic < MESH_POINTS) {
+      faceLayer = true;
+      zbuf.fill(Number.POSITIVE_INFINITY);
+    }
     const a = projected[ia] as Vec3;
     const b = projected[ib] as Vec3;
     const c = projected[ic] as Vec3;
