@@ -2,7 +2,13 @@
 // interface, so a test can run one on a fixture without a server).
 
 /** The check names are the keys of `results` (interface §2.9) and the reprocess queue names (design.md). */
-export const CHECK_IDS = ['ocr', 'documentSpoofCheck', 'selfieSpoofCheck', 'faceMatch', 'fraudSignalAnalysis'] as const;
+export const CHECK_IDS = [
+  'ocr',
+  'documentSpoofCheck',
+  'selfieSpoofCheck',
+  'faceMatch',
+  'fraudSignalAnalysis',
+] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 export interface Check<Input, Result> {

@@ -102,7 +102,15 @@ describe('mimoto CLI', () => {
 
   it('sets up a tenant with keys from start to finish', () => {
     const created = run(
-      ['tenant', 'create', '--name', 'Acme 株式会社', '--callback-url-prefix', 'https://acme.example/kyc', '--json'],
+      [
+        'tenant',
+        'create',
+        '--name',
+        'Acme 株式会社',
+        '--callback-url-prefix',
+        'https://acme.example/kyc',
+        '--json',
+      ],
       env,
     );
     assert.equal(created.status, 0, created.stderr);
@@ -112,7 +120,14 @@ describe('mimoto CLI', () => {
     assert.match(tenant.webhookSecret, /^whsec_[0-9A-Za-z]{40}$/);
 
     const allowed = run(
-      ['tenant', 'allow-callback', '--tenant', tenant.tenantId, '--callback-url-prefix', 'http://localhost:4000/cb'],
+      [
+        'tenant',
+        'allow-callback',
+        '--tenant',
+        tenant.tenantId,
+        '--callback-url-prefix',
+        'http://localhost:4000/cb',
+      ],
       env,
     );
     assert.equal(allowed.status, 0, allowed.stderr);
@@ -121,7 +136,9 @@ describe('mimoto CLI', () => {
     assert.deepEqual(shown.callbackUrlPrefixes, ['https://acme.example/kyc', 'http://localhost:4000/cb']);
     assert.ok(!JSON.stringify(shown).includes(tenant.webhookSecret), 'the secret is never shown again');
 
-    const key = JSON.parse(run(['key', 'create', '--tenant', tenant.tenantId, '--label', 'backend', '--json'], env).stdout);
+    const key = JSON.parse(
+      run(['key', 'create', '--tenant', tenant.tenantId, '--label', 'backend', '--json'], env).stdout,
+    );
     assert.deepEqual(Object.keys(key).sort(), ['apiKey', 'keyId']);
     assert.match(key.apiKey, /^mmt_test_[0-9A-Za-z]{32}$/);
     const listed = JSON.parse(run(['key', 'list', '--tenant', tenant.tenantId, '--json'], env).stdout);
@@ -156,9 +173,13 @@ describe('mimoto CLI', () => {
       ...env,
       MIMOTO_ENV: 'production',
       MIMOTO_PUBLIC_URL: 'https://id.example',
-      MIMOTO_ENCRYPTION_KEY: env.MIMOTO_ENCRYPTION_KEY ?? fs.readFileSync(path.join(dataDir, 'encryption.key'), 'utf8').trim(),
+      MIMOTO_ENCRYPTION_KEY:
+        env.MIMOTO_ENCRYPTION_KEY ?? fs.readFileSync(path.join(dataDir, 'encryption.key'), 'utf8').trim(),
     };
-    const refused = run(['tenant', 'create', '--name', 'P', '--callback-url-prefix', 'http://localhost:3000/'], prod);
+    const refused = run(
+      ['tenant', 'create', '--name', 'P', '--callback-url-prefix', 'http://localhost:3000/'],
+      prod,
+    );
     assert.notEqual(refused.status, 0);
     assert.match(refused.stderr, /https in production/);
   });
@@ -166,13 +187,17 @@ describe('mimoto CLI', () => {
   it('reports every invalid setting at once and exits non-zero', () => {
     const result = run(['migrate'], { ...env, PORT: '-1', MIMOTO_ENV: 'qa', MIMOTO_TRUST_PROXY: 'perhaps' });
     assert.equal(result.status, 1);
-    for (const name of ['PORT', 'MIMOTO_ENV', 'MIMOTO_TRUST_PROXY']) assert.match(result.stderr, new RegExp(name));
+    for (const name of ['PORT', 'MIMOTO_ENV', 'MIMOTO_TRUST_PROXY'])
+      assert.match(result.stderr, new RegExp(name));
   });
 
   it('serves the API from `mimoto start` and stops cleanly on SIGTERM', async () => {
     const port = String(20_000 + Math.floor(Math.random() * 20_000));
     const tenant = JSON.parse(
-      run(['tenant', 'create', '--name', 'Live', '--callback-url-prefix', 'https://live.example/', '--json'], env).stdout,
+      run(
+        ['tenant', 'create', '--name', 'Live', '--callback-url-prefix', 'https://live.example/', '--json'],
+        env,
+      ).stdout,
     );
     const key = JSON.parse(run(['key', 'create', '--tenant', tenant.tenantId, '--json'], env).stdout);
     const server = await startServer({ ...env, PORT: port });

@@ -58,7 +58,13 @@ describe('service routes', () => {
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
-    for (const text of ['POST /v1/verification-sessions', 'GET /v1/verification-sessions/{sessionId}', 'reprocess', 'CallbackUrlNotAllowed', 'preRegisteredInfo.birthDate']) {
+    for (const text of [
+      'POST /v1/verification-sessions',
+      'GET /v1/verification-sessions/{sessionId}',
+      'reprocess',
+      'CallbackUrlNotAllowed',
+      'preRegisteredInfo.birthDate',
+    ]) {
       assert.ok(res.body.includes(text), `page mentions ${text}`);
     }
     assert.ok(!/<script/i.test(res.body), 'no scripts');
@@ -77,7 +83,10 @@ describe('service routes', () => {
     const res = await get('/metrics');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
-    assert.match(res.body, /mimoto_http_request_duration_seconds_count\{method="POST",route="\/v1\/verification-sessions",status="201"\} [1-9]/);
+    assert.match(
+      res.body,
+      /mimoto_http_request_duration_seconds_count\{method="POST",route="\/v1\/verification-sessions",status="201"\} [1-9]/,
+    );
     assert.match(res.body, /mimoto_process_cpu_seconds_total/);
   });
 

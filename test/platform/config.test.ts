@@ -37,7 +37,14 @@ describe('parseConfig', () => {
     } catch (error) {
       assert.ok(error instanceof ConfigError);
       const text = error.problems.join('\n');
-      for (const name of ['PORT', 'MIMOTO_ENV', 'DATABASE_URL', 'MIMOTO_TRUST_PROXY', 'MIMOTO_PUBLIC_URL', 'MIMOTO_ENCRYPTION_KEY']) {
+      for (const name of [
+        'PORT',
+        'MIMOTO_ENV',
+        'DATABASE_URL',
+        'MIMOTO_TRUST_PROXY',
+        'MIMOTO_PUBLIC_URL',
+        'MIMOTO_ENCRYPTION_KEY',
+      ]) {
         assert.match(text, new RegExp(name), `mentions ${name}`);
       }
       assert.equal(error.problems.length, 6);
@@ -45,12 +52,19 @@ describe('parseConfig', () => {
   });
 
   it('requires an encryption key and an https public URL in production', () => {
-    assert.throws(() => parseConfig({ MIMOTO_ENV: 'production', MIMOTO_PUBLIC_URL: 'http://id.example' }), (error) => {
-      assert.ok(error instanceof ConfigError);
-      assert.equal(error.problems.length, 2);
-      return true;
+    assert.throws(
+      () => parseConfig({ MIMOTO_ENV: 'production', MIMOTO_PUBLIC_URL: 'http://id.example' }),
+      (error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 2);
+        return true;
+      },
+    );
+    const ok = parseConfig({
+      MIMOTO_ENV: 'production',
+      MIMOTO_PUBLIC_URL: 'https://id.example',
+      MIMOTO_ENCRYPTION_KEY: KEY,
     });
-    const ok = parseConfig({ MIMOTO_ENV: 'production', MIMOTO_PUBLIC_URL: 'https://id.example', MIMOTO_ENCRYPTION_KEY: KEY });
     assert.equal(ok.env, 'production');
   });
 
@@ -58,12 +72,20 @@ describe('parseConfig', () => {
     const short = `a:${Buffer.alloc(16).toString('base64')}`;
     assert.throws(() => parseConfig({ MIMOTO_ENCRYPTION_KEY: short }), /32 bytes/);
     assert.throws(() => parseConfig({ MIMOTO_ENCRYPTION_KEY: `${KEY},${KEY}` }), /twice/);
-    assert.equal(parseConfig({ MIMOTO_ENCRYPTION_KEY: `${KEY},k0:${Buffer.alloc(32, 2).toString('base64')}` }).encryptionKeys?.split(',').length, 2);
+    assert.equal(
+      parseConfig({
+        MIMOTO_ENCRYPTION_KEY: `${KEY},k0:${Buffer.alloc(32, 2).toString('base64')}`,
+      }).encryptionKeys?.split(',').length,
+      2,
+    );
   });
 
   it('turns the rate limit off with 0 and refuses a burst below the rate', () => {
     assert.equal(parseConfig({ MIMOTO_RATE_LIMIT_PER_SECOND: '0' }).rateLimit, null);
-    assert.throws(() => parseConfig({ MIMOTO_RATE_LIMIT_PER_SECOND: '50', MIMOTO_RATE_LIMIT_BURST: '10' }), ConfigError);
+    assert.throws(
+      () => parseConfig({ MIMOTO_RATE_LIMIT_PER_SECOND: '50', MIMOTO_RATE_LIMIT_BURST: '10' }),
+      ConfigError,
+    );
   });
 
   it('treats empty variables as unset', () => {

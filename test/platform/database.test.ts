@@ -27,7 +27,9 @@ describe('migrations', () => {
   it('roll back a failing migration whole and report it', async () => {
     const platform = await createTestPlatform();
     try {
-      const broken = [{ id: '9999_broken', sql: 'CREATE TABLE half_done (x int); SELECT * FROM no_such_table;' }];
+      const broken = [
+        { id: '9999_broken', sql: 'CREATE TABLE half_done (x int); SELECT * FROM no_such_table;' },
+      ];
       await assert.rejects(migrate(platform.database, broken), /no_such_table/);
       const { rows } = await platform.database.executeSql("SELECT to_regclass('half_done') AS t");
       assert.equal(rows[0]?.t, null, 'nothing of it remains');
@@ -80,7 +82,9 @@ describe('embedded database lock', () => {
 
   it('takes over the lock of a process that died', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mimoto-lock-'));
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
     fs.writeFileSync(path.join(dir, 'pgdata.lock'), dead.stdout);
     const release = lockDataDirectory(dir);
     assert.equal(fs.readFileSync(path.join(dir, 'pgdata.lock'), 'utf8'), String(process.pid));
