@@ -15,10 +15,12 @@
 // not there, so it falls through to `${langPath}/eng.traineddata.gz` in the npm package
 // (`gzip: true`). tesseract.js gunzips by magic number, so the uncompressed jpn file is read as is.
 
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker as NodeWorker } from 'node:worker_threads';
+import { gunzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 
@@ -193,8 +195,46 @@ function collectLines(page: Tesseract.Page): OcrLine[] {
   return lines;
 }
 
+function languageFile(language: OcrLanguage): string {
+  // Where tesseract.js will look first (the read-only cache), else the npm package (see the top).
+  const committed = join(MODELS_DIR, `${language}.traineddata`);
+  return existsSync(committed) ? committed : join(resolveEnglishLangPath(), `${language}.traineddata.gz`);
+}
+
+/**
+ * Throws unless the file looks like Tesseract language data: a gzip member, or a tessdata header
+ * (little-endian int32 entry count, then one int64 offset per entry, -1 or inside the file). This
+ * catches a missing, truncated or placeholder file (a Git LFS pointer) before tesseract.js sees it.
+ */
+export function assertTrainedData(language: OcrLanguage, file: string): void {
+  if (!existsSync(file)) throw new Error(`no traineddata for ${language}: ${file} is missing`);
+  let data = readFileSync(file);
+  if (data[0] === 0x1f && data[1] === 0x8b) data = gunzipSync(data);
+  const entries = data.length >= 4 ? data.readUInt32LE(0) : 0;
+  const headerEnd = 4 + 8 * entries;
+  const isHeaderSane =
+    entries >= 1 &&
+    entries <= 64 &&
+    data.length > headerEnd &&
+    Array.from({ length: entries }, (_, i) => data.readBigInt64LE(4 + 8 * i)).every(
+      (offset) => offset === -1n || (offset >= BigInt(headerEnd) && offset < BigInt(data.length)),
+    );
+  if (!isHeaderSane) throw new Error(`${file} is not Tesseract language data (${data.length} bytes)`);
+}
+
 async function startWorker(languages: readonly OcrLanguage[]): Promise<Tesseract.Worker> {
-  return Tesseract.createWorker([...languages], Tesseract.OEM.LSTM_ONLY, {
+  // tesseract.js 7 never settles createWorker when a language fails to load, and when one fails to
+  // initialise it sends a second reply that crashes the process in its message listener; so check
+  // the files first, with a clear error...
+  for (const language of languages) assertTrainedData(language, languageFile(language));
+  // ...and turn any other start-up job failure into a rejection through errorHandler (the thread of
+  // such a failed start cannot be reached to terminate it).
+  let isStarted = false;
+  let failStart: (error: Error) => void = () => {};
+  const startFailed = new Promise<never>((_, reject) => {
+    failStart = reject;
+  });
+  const starting = Tesseract.createWorker([...languages], Tesseract.OEM.LSTM_ONLY, {
     langPath: resolveEnglishLangPath(),
     gzip: true,
     cachePath: MODELS_DIR,
@@ -202,9 +242,14 @@ async function startWorker(languages: readonly OcrLanguage[]): Promise<Tesseract
     workerPath: resolveWorkerPath(),
     corePath: resolveCorePath(),
     // Without a handler tesseract.js rethrows a failed job inside its message listener, which
-    // crashes the process; the job's own promise is rejected either way.
-    errorHandler: () => {},
+    // crashes the process. After start-up the job's own promise carries the error.
+    errorHandler: (error: unknown) => {
+      if (!isStarted) failStart(new Error(String(error)));
+    },
   });
+  const worker = await Promise.race([starting, startFailed]);
+  isStarted = true;
+  return worker;
 }
 
 /**

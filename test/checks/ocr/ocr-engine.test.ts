@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
+  assertTrainedData,
   createOcrEngine,
   getOcrEngine,
   type OcrEngine,
+  type OcrLanguage,
   PAGE_SEGMENTATION,
   terminateOcrEngine,
   WORKER_THREADS,
@@ -165,6 +167,40 @@ describe('OCR engine (tesseract.js, jpn+eng from local files)', () => {
     assert.ok(compact(result.text).includes('123456789012'));
     await short.terminate();
     await assert.rejects(short.recognize(card), /terminated/);
+  });
+});
+
+describe('language data checks', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mimoto-ocr-data-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('accepts the committed jpn file and the npm eng file', () => {
+    assertTrainedData('jpn', join(modelsDir, 'jpn.traineddata'));
+    const eng = join(repoRoot, 'node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz');
+    assertTrainedData('eng', eng);
+  });
+
+  it('rejects a Git LFS pointer, random bytes and a missing file with the file named', () => {
+    const pointer = join(dir, 'pointer.traineddata');
+    writeFileSync(pointer, 'version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 2471260\n');
+    assert.throws(
+      () => assertTrainedData('jpn', pointer),
+      /pointer\.traineddata is not Tesseract language data/,
+    );
+    const noise = join(dir, 'noise.traineddata');
+    writeFileSync(noise, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 97 + 13) % 256)));
+    assert.throws(() => assertTrainedData('jpn', noise), /not Tesseract language data/);
+    assert.throws(() => assertTrainedData('jpn', join(dir, 'absent.traineddata')), /is missing/);
+  });
+
+  it('fails to start, instead of hanging, when a language has no data', async () => {
+    await assert.rejects(
+      createOcrEngine({ languages: ['fra' as OcrLanguage] }),
+      /failed to load \(fra\).*missing/,
+    );
   });
 });
 
