@@ -70,7 +70,7 @@ export type CorpusOptions = {
   seed: number;
   count: number;
   facesDir?: string;
-  /** Write the .y4m video of each liveness capture (large: ~14 MB each). Default true. */
+  /** Write the .y4m video of each liveness capture (large: ~16 MB each). Default true. */
   video?: boolean;
   /** Width of document photos in px (height is 3/4 of it). Default 1280. */
   captureWidth?: number;

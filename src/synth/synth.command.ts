@@ -12,7 +12,7 @@ options:
   --seed N             integer seed; the same arguments give the same bytes
   --count K            bundles per document type and per attack type (1-1000)
   --faces DIR          face photos <person><n>.png (default: ../shared/fixtures/faces beside the repo)
-  --no-video           skip the .y4m liveness videos (about 14 MB each)
+  --no-video           skip the .y4m liveness videos (about 16 MB each)
   --capture-width PX   width of document photos (default 1280; 320-4000)
   --only ID[,ID...]    generate only these sample ids
   --contact-sheets DIR also write contact-sheet PNGs (corpus-*.png) into DIR
