@@ -2,12 +2,11 @@
 // temporary data directory, or on a fresh PostgreSQL database when DATABASE_URL is set.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
+import { createFreshPostgres } from '../helpers/fresh-postgres.ts';
 import { POSTGRES_URL, TEST_ENCRYPTION_KEY } from '../helpers/test-platform.ts';
 
 const BIN = path.resolve('bin/mimoto.js');
@@ -19,26 +18,6 @@ function run(args: string[], env: Record<string, string>) {
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  if (!POSTGRES_URL) return undefined;
-  const name = `mimoto_cli_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 /** Starts `mimoto start` and resolves once it listens. */
@@ -79,7 +58,7 @@ describe('mimoto CLI', () => {
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mimoto-cli-'));
     env = { MIMOTO_DATA_DIR: dataDir, MIMOTO_LOG_LEVEL: 'silent' };
-    const fresh = await freshDatabaseUrl();
+    const fresh = POSTGRES_URL ? await createFreshPostgres(POSTGRES_URL, 'mimoto_cli') : undefined;
     if (fresh) {
       env.DATABASE_URL = fresh.url;
       env.MIMOTO_ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;

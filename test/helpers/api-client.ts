@@ -1,9 +1,10 @@
 // Tests speak to the app through app.inject() (style.md), as a tenant's server would.
+import { after, before } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createApiKey } from '../../src/api-keys/index.ts';
 import { buildApp } from '../../src/app.ts';
 import { createTenant } from '../../src/tenants/index.ts';
-import type { TestPlatform } from './test-platform.ts';
+import { createTestPlatform, type TestPlatform, type TestPlatformOptions } from './test-platform.ts';
 
 export const CALLBACK_PREFIX = 'https://tenant.example/kyc/callback';
 
@@ -73,4 +74,28 @@ export async function countWrites(platform: TestPlatform): Promise<{ sessions: n
   const sessions = await platform.database.executeSql('SELECT count(*)::int AS n FROM verification_sessions');
   const jobs = await platform.database.executeSql('SELECT count(*)::int AS n FROM pgboss.job');
   return { sessions: Number(sessions.rows[0]?.n), jobs: Number(jobs.rows[0]?.n) };
+}
+
+export interface TestApi {
+  platform: TestPlatform;
+  api: ApiClient;
+  tenant: TestTenant;
+}
+
+/**
+ * Inside a describe(): a platform, a tenant with a key and an app for the block's tests, closed
+ * after them. The fields are filled in by the time the tests run.
+ */
+export function useTestApi(options: TestPlatformOptions & { prefixes?: string[] } = {}): TestApi {
+  const context = {} as TestApi;
+  before(async () => {
+    context.platform = await createTestPlatform(options);
+    context.tenant = await createTestTenant(context.platform, options.prefixes);
+    context.api = await ApiClient.start(context.platform, context.tenant.apiKey);
+  });
+  after(async () => {
+    await context.api?.app.close();
+    await context.platform?.close();
+  });
+  return context;
 }

@@ -1,10 +1,9 @@
 // A real database for every test file (never a mock): in-memory PGlite started from a migrated
 // template, or — when DATABASE_URL is set — a fresh PostgreSQL database dropped afterwards.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { PIPELINE_QUEUES } from '../../src/checks/check-queues.ts';
 import { type Config, parseConfig } from '../../src/config.ts';
 import { parseKeyring } from '../../src/platform/crypto/encryption.ts';
@@ -12,6 +11,7 @@ import { migrate, readMigrations } from '../../src/platform/db/migrate.ts';
 import { type Database, openDatabase } from '../../src/platform/db/open-database.ts';
 import { startJobQueue } from '../../src/platform/jobs/job-queue.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import { createFreshPostgres } from './fresh-postgres.ts';
 
 export const TEST_ENCRYPTION_KEY = `test:${Buffer.alloc(32, 7).toString('base64')}`;
 
@@ -48,25 +48,6 @@ async function pgliteTemplate(): Promise<Blob> {
   return new Blob([fs.readFileSync(file)]);
 }
 
-async function freshPostgres(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `mimoto_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    url: target.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 export interface TestPlatformOptions {
   env?: Record<string, string>;
   supervise?: boolean;
@@ -86,7 +67,7 @@ export async function createTestPlatform(options: TestPlatformOptions = {}): Pro
   let drop = async () => {};
   let database: Database;
   if (POSTGRES_URL) {
-    const fresh = await freshPostgres(POSTGRES_URL);
+    const fresh = await createFreshPostgres(POSTGRES_URL);
     drop = fresh.drop;
     database = await openDatabase({ kind: 'postgres', url: fresh.url });
     await migrate(database);

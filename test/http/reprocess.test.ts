@@ -1,36 +1,27 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { CHECK_IDS } from '../../src/checks/check.ts';
 import { checkQueue } from '../../src/checks/check-queues.ts';
-import { ApiClient, CALLBACK_PREFIX, countWrites, createTestTenant } from '../helpers/api-client.ts';
-import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+import { CALLBACK_PREFIX, countWrites, createTestTenant, useTestApi } from '../helpers/api-client.ts';
 
 describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
-  let platform: TestPlatform;
-  let api: ApiClient;
+  const t = useTestApi();
   let otherTenantKey: string;
-
   before(async () => {
-    platform = await createTestPlatform();
-    api = await ApiClient.start(platform, (await createTestTenant(platform)).apiKey);
-    otherTenantKey = (await createTestTenant(platform)).apiKey;
-  });
-  after(async () => {
-    await api.app.close();
-    await platform.close();
+    otherTenantKey = (await createTestTenant(t.platform)).apiKey;
   });
 
   const newSession = async () =>
-    (await api.createSession({ callbackUrl: CALLBACK_PREFIX })).json().sessionId as string;
+    (await t.api.createSession({ callbackUrl: CALLBACK_PREFIX })).json().sessionId as string;
   /** What the hosted flow's submission will do; until it exists, tests mark the row directly. */
   const markSubmitted = (sessionId: string) =>
-    platform.database.db
+    t.platform.database.db
       .updateTable('verification_sessions')
       .set({ status: 'liveness_success', submitted_at: new Date(), verification_status: 'processing' })
       .where('id', '=', sessionId)
       .execute();
   const queuedJobs = async (sessionId: string) => {
-    const { rows } = await platform.database.executeSql(
+    const { rows } = await t.platform.database.executeSql(
       "SELECT name FROM pgboss.job WHERE data->>'sessionId' = $1 ORDER BY name",
       [sessionId],
     );
@@ -39,7 +30,7 @@ describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
 
   it('answers 409 for a session with no submission yet, and queues nothing', async () => {
     const sessionId = await newSession();
-    const res = await api.reprocess(sessionId, { queues: ['ocr'] });
+    const res = await t.api.reprocess(sessionId, { queues: ['ocr'] });
     assert.equal(res.statusCode, 409);
     assert.equal(res.json().error, 'SessionNotSubmitted');
     assert.deepEqual(await queuedJobs(sessionId), []);
@@ -48,7 +39,7 @@ describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
   it('queues the named checks as pg-boss jobs and answers with the interface §4.3 shape', async () => {
     const sessionId = await newSession();
     await markSubmitted(sessionId);
-    const res = await api.reprocess(sessionId, { queues: ['ocr', 'faceMatch'], reason: 'new model' });
+    const res = await t.api.reprocess(sessionId, { queues: ['ocr', 'faceMatch'], reason: 'new model' });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.deepEqual(Object.keys(body).sort(), ['queued', 'queuedAt', 'sessionId']);
@@ -65,7 +56,7 @@ describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
     for (const body of [undefined, {}, { queues: [] }]) {
       const sessionId = await newSession();
       await markSubmitted(sessionId);
-      const res = await api.reprocess(sessionId, body);
+      const res = await t.api.reprocess(sessionId, body);
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(
         res.json().queued.map((q: { queue: string }) => q.queue),
@@ -85,20 +76,20 @@ describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
     it(`answers 400 for ${label} and queues nothing`, async () => {
       const sessionId = await newSession();
       await markSubmitted(sessionId);
-      const before = await countWrites(platform);
-      const res = await api.reprocess(sessionId, body);
+      const before = await countWrites(t.platform);
+      const res = await t.api.reprocess(sessionId, body);
       assert.equal(res.statusCode, 400);
-      assert.deepEqual(await countWrites(platform), before);
+      assert.deepEqual(await countWrites(t.platform), before);
     });
   }
 
   it("answers 403 for another tenant's session and 404 for an unknown one", async () => {
     const sessionId = await newSession();
     await markSubmitted(sessionId);
-    const foreign = await api.reprocess(sessionId, {}, otherTenantKey);
+    const foreign = await t.api.reprocess(sessionId, {}, otherTenantKey);
     assert.equal(foreign.statusCode, 403);
     assert.deepEqual(foreign.json(), { error: 'Forbidden', message: 'Access denied to this resource' });
     assert.deepEqual(await queuedJobs(sessionId), []);
-    assert.equal((await api.reprocess('vs_unknown', {})).statusCode, 404);
+    assert.equal((await t.api.reprocess('vs_unknown', {})).statusCode, 404);
   });
 });

@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { ApiClient, CALLBACK_PREFIX, createTestTenant } from '../helpers/api-client.ts';
-import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+import { describe, it } from 'node:test';
+import { CALLBACK_PREFIX, useTestApi } from '../helpers/api-client.ts';
 
 describe('service routes', () => {
-  let platform: TestPlatform;
-  let api: ApiClient;
+  const t = useTestApi();
 
-  before(async () => {
-    platform = await createTestPlatform();
-    api = await ApiClient.start(platform, (await createTestTenant(platform)).apiKey);
-  });
-  after(async () => {
-    await api.app.close();
-    await platform.close();
-  });
-
-  const get = (url: string) => api.app.inject({ method: 'GET', url });
+  const get = (url: string) => t.api.app.inject({ method: 'GET', url });
 
   it('GET /healthz answers without a key', async () => {
     const res = await get('/healthz');
@@ -79,7 +68,7 @@ describe('service routes', () => {
   });
 
   it('GET /metrics exposes Prometheus metrics including API request durations', async () => {
-    await api.createSession({ callbackUrl: CALLBACK_PREFIX });
+    await t.api.createSession({ callbackUrl: CALLBACK_PREFIX });
     const res = await get('/metrics');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain/);

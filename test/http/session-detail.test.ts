@@ -1,27 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sweepExpiredSessions } from '../../src/sessions/expire-sessions.ts';
-import { ApiClient, CALLBACK_PREFIX, createTestTenant } from '../helpers/api-client.ts';
-import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+import { CALLBACK_PREFIX, createTestTenant, useTestApi } from '../helpers/api-client.ts';
 
 describe('GET /v1/verification-sessions/{sessionId}', () => {
-  let platform: TestPlatform;
-  let api: ApiClient;
+  const t = useTestApi();
   let otherTenantKey: string;
-
   before(async () => {
-    platform = await createTestPlatform();
-    api = await ApiClient.start(platform, (await createTestTenant(platform)).apiKey);
-    otherTenantKey = (await createTestTenant(platform)).apiKey;
-  });
-  after(async () => {
-    await api.app.close();
-    await platform.close();
+    otherTenantKey = (await createTestTenant(t.platform)).apiKey;
   });
 
   it('shows every top-level field of interface §2.1, null where nothing exists yet', async () => {
-    const created = (await api.createSession({ callbackUrl: `${CALLBACK_PREFIX}/x` })).json();
-    const res = await api.getSession(created.sessionId);
+    const created = (await t.api.createSession({ callbackUrl: `${CALLBACK_PREFIX}/x` })).json();
+    const res = await t.api.getSession(created.sessionId);
     assert.equal(res.statusCode, 200);
     const detail = res.json();
     assert.deepEqual(Object.keys(detail).sort(), [
@@ -63,57 +54,57 @@ describe('GET /v1/verification-sessions/{sessionId}', () => {
   });
 
   it("answers 403 with the exact body of interface §7 for another tenant's session", async () => {
-    const created = (await api.createSession({ callbackUrl: CALLBACK_PREFIX })).json();
-    const res = await api.getSession(created.sessionId, otherTenantKey);
+    const created = (await t.api.createSession({ callbackUrl: CALLBACK_PREFIX })).json();
+    const res = await t.api.getSession(created.sessionId, otherTenantKey);
     assert.equal(res.statusCode, 403);
     assert.deepEqual(res.json(), { error: 'Forbidden', message: 'Access denied to this resource' });
   });
 
   it('answers 404 for an unknown session', async () => {
-    const res = await api.getSession('vs_00000000000000000000000000');
+    const res = await t.api.getSession('vs_00000000000000000000000000');
     assert.equal(res.statusCode, 404);
     assert.equal(res.json().error, 'NotFound');
   });
 
   it('answers 400 for a session id over 64 characters', async () => {
-    const res = await api.getSession('x'.repeat(65));
+    const res = await t.api.getSession('x'.repeat(65));
     assert.equal(res.statusCode, 400);
   });
 
   it('shows expired once expiresAt passes, before and after the sweep writes it', async () => {
-    const created = (await api.createSession({ callbackUrl: CALLBACK_PREFIX })).json();
-    const live = (await api.createSession({ callbackUrl: CALLBACK_PREFIX })).json();
-    platform.advance(15 * 60_000 + 1_000);
+    const created = (await t.api.createSession({ callbackUrl: CALLBACK_PREFIX })).json();
+    const live = (await t.api.createSession({ callbackUrl: CALLBACK_PREFIX })).json();
+    t.platform.advance(15 * 60_000 + 1_000);
     try {
-      assert.equal((await api.getSession(created.sessionId)).json().status, 'expired');
+      assert.equal((await t.api.getSession(created.sessionId)).json().status, 'expired');
       const row = () =>
-        platform.database.db
+        t.platform.database.db
           .selectFrom('verification_sessions')
           .select('status')
           .where('id', '=', created.sessionId)
           .executeTakeFirstOrThrow();
       assert.equal((await row()).status, 'pending', 'not yet written before the sweep');
-      assert.ok((await sweepExpiredSessions(platform)) >= 2);
+      assert.ok((await sweepExpiredSessions(t.platform)) >= 2);
       assert.equal((await row()).status, 'expired');
-      assert.equal((await api.getSession(live.sessionId)).json().status, 'expired');
+      assert.equal((await t.api.getSession(live.sessionId)).json().status, 'expired');
     } finally {
-      platform.advance(-(15 * 60_000 + 1_000));
+      t.platform.advance(-(15 * 60_000 + 1_000));
     }
   });
 
   it('does not expire a session that was submitted before its time ran out', async () => {
-    const created = (await api.createSession({ callbackUrl: CALLBACK_PREFIX })).json();
-    await platform.database.db
+    const created = (await t.api.createSession({ callbackUrl: CALLBACK_PREFIX })).json();
+    await t.platform.database.db
       .updateTable('verification_sessions')
       .set({ status: 'liveness_success', submitted_at: new Date(), verification_status: 'processing' })
       .where('id', '=', created.sessionId)
       .execute();
-    platform.advance(16 * 60_000);
+    t.platform.advance(16 * 60_000);
     try {
-      await sweepExpiredSessions(platform);
-      assert.equal((await api.getSession(created.sessionId)).json().status, 'liveness_success');
+      await sweepExpiredSessions(t.platform);
+      assert.equal((await t.api.getSession(created.sessionId)).json().status, 'liveness_success');
     } finally {
-      platform.advance(-16 * 60_000);
+      t.platform.advance(-16 * 60_000);
     }
   });
 });
