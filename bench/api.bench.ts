@@ -1,0 +1,343 @@
+// API throughput and latency (issue 3 item 9): create-session and session detail on PostgreSQL
+// and on PGlite, against a bare fastify hello-world measured in the same run, the same way.
+//
+//   npm run bench:api -- [--duration 10] [--connections 10] [--pipelining 1] [--warmup 3]
+//                        [--databases postgres,pglite] [--pool 10] [--json FILE]
+//
+// DATABASE_URL: the PostgreSQL server to use (default postgres://postgres@127.0.0.1:5432); the
+// bench creates a database of its own there and drops it afterwards.
+//
+// How it is measured (docs/benchmarks/api.md):
+// - every server runs in this process, one at a time, on 127.0.0.1; the load generator is a child
+//   process, the same one for every target, so on a 2-core machine the server has one core and
+//   autocannon the other (PostgreSQL's backends share them);
+// - each measurement follows a warm-up of the same load, whose figures are discarded;
+// - latencies are every response's own time (exact p50/p99), not autocannon's whole-millisecond
+//   histogram;
+// - "at that load" is an open-loop run at 25 % of the bare server's req/s (paced-load.ts), with
+//   autocannon's overallRate shown beside it for comparison (it sends in bursts).
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import {
+  CALLBACK_PREFIX,
+  type DatabaseChoice,
+  type MimotoServer,
+  type RunningServer,
+  startBareServer,
+  startMimotoServer,
+} from './lib/bench-servers.ts';
+import { ownCpuSeconds, postgresBackendCpu } from './lib/cpu-usage.ts';
+import { type LoadGenerator, startLoadGenerator } from './lib/load-generator.ts';
+import type { LoadMode, LoadResult, LoadTarget } from './lib/load-spec.ts';
+
+/** Issue 3 item 9. */
+const TARGET_SHARE_OF_BARE = 0.25;
+const TARGET_P99_MS = 30;
+const HALF_CAPACITY = 'paced, ½ of max';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    pipelining: { type: 'string', default: '1' },
+    warmup: { type: 'string', default: '3' },
+    databases: { type: 'string', default: 'postgres,pglite' },
+    pool: { type: 'string' },
+    json: { type: 'string' },
+  },
+});
+const positive = (name: string, raw: string | undefined) => {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number ≥ 1`);
+  return value;
+};
+const durationS = positive('duration', values.duration);
+const connections = positive('connections', values.connections);
+const pipelining = positive('pipelining', values.pipelining);
+const warmupS = Number(values.warmup);
+const poolSize = values.pool === undefined ? undefined : positive('pool', values.pool);
+const databases = values.databases.split(',').map((name) => name.trim());
+for (const name of databases) {
+  if (name !== 'postgres' && name !== 'pglite') throw new Error(`unknown database '${name}'`);
+}
+const postgresUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
+
+const CREATE_BODY = JSON.stringify({
+  callbackUrl: CALLBACK_PREFIX,
+  clientIpAddress: '203.0.113.7',
+  state: 'bench-state-0123456789',
+  preRegisteredInfo: {
+    lastName: '山田',
+    firstName: '太郎',
+    birthDate: '1990-04-01',
+    address: '東京都千代田区霞が関1丁目2番3号',
+  },
+});
+
+interface Row {
+  target: string;
+  database: string;
+  load: string;
+  result: LoadResult;
+  /** CPU time per response of the server process (PGlite included) and of PostgreSQL's backends. */
+  serverCpuUs: number;
+  postgresCpuUs?: number;
+}
+
+const rows: Row[] = [];
+
+async function measure(
+  generator: LoadGenerator,
+  row: Pick<Row, 'target' | 'database' | 'load'>,
+  target: LoadTarget,
+  mode: LoadMode,
+  server?: MimotoServer,
+): Promise<LoadResult> {
+  const spec = { target, mode, connections, pipelining };
+  if (warmupS > 0) await generator.run({ ...spec, durationS: warmupS });
+  // After the warm-up, so that the pool's connections exist.
+  const postgresCpu =
+    server?.databaseUrl === undefined
+      ? undefined
+      : await postgresBackendCpu(server.platform.database, server.databaseUrl);
+  const serverCpuBefore = ownCpuSeconds();
+  const postgresCpuBefore = postgresCpu?.();
+  const result = await generator.run({ ...spec, durationS });
+  const perResponseUs = (seconds: number) => (1e6 * seconds) / Math.max(1, result.completed);
+  rows.push({
+    ...row,
+    result,
+    serverCpuUs: perResponseUs(ownCpuSeconds() - serverCpuBefore),
+    ...(postgresCpu && postgresCpuBefore !== undefined
+      ? { postgresCpuUs: perResponseUs(postgresCpu() - postgresCpuBefore) }
+      : {}),
+  });
+  process.stderr.write(
+    `  ${row.target} / ${row.database} / ${row.load}: ${result.reqPerSec.toFixed(0)} req/s, ` +
+      `p99 ${result.latency.p99Ms.toFixed(2)} ms\n`,
+  );
+  return result;
+}
+
+async function measureBare(generator: LoadGenerator, label: string): Promise<LoadResult> {
+  const bare: RunningServer = await startBareServer();
+  try {
+    return await measure(
+      generator,
+      { target: 'hello-world', database: '-', load: label },
+      { origin: bare.origin, method: 'GET', path: '/', headers: {} },
+      { kind: 'max' },
+    );
+  } finally {
+    await bare.close();
+  }
+}
+
+async function measureMimoto(generator: LoadGenerator, choice: DatabaseChoice, fixedRate: number) {
+  const database = choice.kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
+  process.stderr.write(`starting mimoto on ${database}…\n`);
+  const server = await startMimotoServer(choice);
+  try {
+    const authorization = `Bearer ${server.apiKey}`;
+    const create: LoadTarget = {
+      origin: server.origin,
+      method: 'POST',
+      path: '/v1/verification-sessions',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: CREATE_BODY,
+    };
+    const response = await fetch(`${server.origin}${create.path}`, {
+      method: 'POST',
+      headers: create.headers,
+      body: CREATE_BODY,
+    });
+    if (response.status !== 201) {
+      throw new Error(`create-session answered ${response.status}: ${await response.text()}`);
+    }
+    const { sessionId } = (await response.json()) as { sessionId: string };
+    const detail: LoadTarget = {
+      origin: server.origin,
+      method: 'GET',
+      path: `/v1/verification-sessions/${sessionId}`,
+      headers: { authorization },
+    };
+
+    const createMax = await measure(
+      generator,
+      { target: 'create-session', database, load: 'max' },
+      create,
+      { kind: 'max' },
+      server,
+    );
+    await measure(
+      generator,
+      { target: 'get-session', database, load: 'max' },
+      detail,
+      { kind: 'max' },
+      server,
+    );
+    const at = `${fixedRate}/s`;
+    await measure(
+      generator,
+      { target: 'create-session', database, load: `${at} paced` },
+      create,
+      { kind: 'paced', rate: fixedRate },
+      server,
+    );
+    await measure(
+      generator,
+      { target: 'create-session', database, load: `${at} overallRate` },
+      create,
+      { kind: 'autocannon-rate', rate: fixedRate },
+      server,
+    );
+    // The latency at a load this server does sustain, whatever the issue's rate.
+    const half = Math.max(1, Math.round(createMax.reqPerSec / 2));
+    await measure(
+      generator,
+      { target: 'create-session', database, load: `${half}/s ${HALF_CAPACITY}` },
+      create,
+      { kind: 'paced', rate: half },
+      server,
+    );
+  } finally {
+    await server.close();
+  }
+}
+
+function printTable(bareReqPerSec: number) {
+  const header = [
+    'target',
+    'database',
+    'load',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'ratio to bare',
+    'non-2xx',
+    'errors',
+    'server CPU µs/req',
+    'PG CPU µs/req',
+  ];
+  const lines = rows.map(({ target, database, load, result, serverCpuUs, postgresCpuUs }) => [
+    target,
+    database,
+    load,
+    result.reqPerSec.toFixed(0),
+    result.latency.p50Ms.toFixed(2),
+    result.latency.p99Ms.toFixed(2),
+    load === 'max' ? `${((100 * result.reqPerSec) / bareReqPerSec).toFixed(1)} %` : '-',
+    String(result.non2xx),
+    result.timeouts > 0 ? `${result.errors} (${result.timeouts} unanswered)` : String(result.errors),
+    serverCpuUs.toFixed(0),
+    postgresCpuUs === undefined ? '-' : postgresCpuUs.toFixed(0),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] as string).length)));
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number)))
+      .join('  ');
+  console.log(format(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const line of lines) console.log(format(line));
+}
+
+const signed = (value: number, digits: number) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+
+/** One line per measured target against the issue's figures; the issue's own target is create-session on PostgreSQL. */
+function printVerdicts(bareReqPerSec: number, fixedRate: number) {
+  console.log(
+    `\nIssue 3 item 9 target: create-session on PostgreSQL ≥ ${TARGET_SHARE_OF_BARE * 100} % of bare req/s, ` +
+      `p99 ≤ ${TARGET_P99_MS} ms at that load (${fixedRate} req/s, paced).`,
+  );
+  let verdict: boolean | undefined;
+  for (const row of rows.filter((r) => r.load === 'max' && r.target !== 'hello-world')) {
+    const share = row.result.reqPerSec / bareReqPerSec;
+    const find = (suffix: string) =>
+      rows.find((r) => r.target === row.target && r.database === row.database && r.load.endsWith(suffix));
+    const paced = find(`${fixedRate}/s paced`)?.result;
+    const half = find(HALF_CAPACITY);
+    const clean = row.result.non2xx === 0 && row.result.errors === 0;
+    const shareOk = share >= TARGET_SHARE_OF_BARE;
+    let line =
+      `${row.target} on ${row.database}: ${(share * 100).toFixed(1)} % of bare ` +
+      `(${shareOk ? 'meets' : 'misses'} ≥ 25 % by ${signed((share - TARGET_SHARE_OF_BARE) * 100, 1)} points)`;
+    let met = shareOk && clean;
+    if (paced) {
+      const rateOk = paced.reqPerSec >= fixedRate * 0.97 && paced.non2xx === 0 && paced.errors === 0;
+      const p99Ok = paced.latency.p99Ms <= TARGET_P99_MS;
+      line +=
+        `; at ${fixedRate} req/s p99 ${paced.latency.p99Ms.toFixed(2)} ms ` +
+        `(${p99Ok ? 'meets' : 'misses'} ≤ 30 ms by ${signed(TARGET_P99_MS - paced.latency.p99Ms, 2)} ms` +
+        `${rateOk ? '' : `; only ${paced.reqPerSec.toFixed(0)} req/s served cleanly`})`;
+      met = met && rateOk && p99Ok;
+    } else {
+      line += `; p99 at max load ${row.result.latency.p99Ms.toFixed(2)} ms (for reference)`;
+    }
+    if (half) {
+      line += `; at ${half.load.split(' ')[0]} (half its max) p99 ${half.result.latency.p99Ms.toFixed(2)} ms`;
+    }
+    if (!clean) line += ` — ${row.result.non2xx} non-2xx, ${row.result.errors} errors`;
+    const isIssueTarget = row.target === 'create-session' && row.database === 'PostgreSQL';
+    if (isIssueTarget) verdict = met;
+    console.log(`  ${isIssueTarget ? (met ? 'MET   ' : 'MISSED') : 'info  '} ${line}`);
+  }
+  if (verdict === undefined) console.log('  (PostgreSQL not measured: no verdict on the issue target)');
+}
+
+async function main() {
+  const [load1, load5] = os.loadavg();
+  console.log(
+    `mimoto API bench — node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ` +
+      `load average ${load1?.toFixed(2)} / ${load5?.toFixed(2)}`,
+  );
+  console.log(
+    `autocannon: ${connections} connections, pipelining ${pipelining}, ${durationS} s per target after ` +
+      `${warmupS} s warm-up; servers in this process, load generator in a child process, all on 127.0.0.1\n`,
+  );
+  const generator = startLoadGenerator();
+  try {
+    const bareStart = await measureBare(generator, 'max (first)');
+    const fixedRate = Math.max(1, Math.round(bareStart.reqPerSec * TARGET_SHARE_OF_BARE));
+    for (const name of databases) {
+      await measureMimoto(
+        generator,
+        name === 'postgres' ? { kind: 'postgres', adminUrl: postgresUrl, poolSize } : { kind: 'pglite' },
+        fixedRate,
+      );
+    }
+    // Measured again at the end: on a shared machine the spread between the two shows the noise.
+    const bareEnd = await measureBare(generator, 'max (last)');
+    const bareReqPerSec = (bareStart.reqPerSec + bareEnd.reqPerSec) / 2;
+    console.log('');
+    printTable(bareReqPerSec);
+    console.log(
+      `\nratio to bare: against the mean of the two bare runs (${bareReqPerSec.toFixed(0)} req/s); ` +
+        `the fixed rate is 25 % of the first bare run.`,
+    );
+    printVerdicts(bareReqPerSec, fixedRate);
+    const dirty = rows.filter((r) => r.result.non2xx > 0 || r.result.errors > 0);
+    console.log(
+      dirty.length === 0
+        ? '\nnon-2xx responses and errors: none in any run.'
+        : `\nWARNING: non-2xx or errors in ${dirty.map((r) => `${r.target}/${r.database}/${r.load}`).join(', ')}`,
+    );
+    if (values.json) {
+      writeFileSync(
+        values.json,
+        JSON.stringify(
+          { connections, pipelining, durationS, warmupS, bareReqPerSec, fixedRate, rows },
+          null,
+          2,
+        ),
+      );
+    }
+    const [after1] = os.loadavg();
+    console.log(`load average at the end: ${after1?.toFixed(2)}`);
+  } finally {
+    generator.close();
+  }
+}
+
+await main();

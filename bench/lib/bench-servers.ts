@@ -1,0 +1,131 @@
+// The servers under load, all in the bench's own process and all on 127.0.0.1: a bare fastify
+// hello-world (the yardstick) and mimoto's real app (buildApp) on PostgreSQL or PGlite.
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { createApiKey } from '../../src/api-keys/index.ts';
+import { buildApp } from '../../src/app.ts';
+import { PIPELINE_QUEUES } from '../../src/checks/check-queues.ts';
+import { parseConfig } from '../../src/config.ts';
+import { parseKeyring } from '../../src/platform/crypto/encryption.ts';
+import { migrate } from '../../src/platform/db/migrate.ts';
+import { type Database, openDatabase } from '../../src/platform/db/open-database.ts';
+import { startJobQueue } from '../../src/platform/jobs/job-queue.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+import { createTenant } from '../../src/tenants/index.ts';
+
+export const CALLBACK_PREFIX = 'https://tenant.example/kyc/callback';
+
+export interface RunningServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+export interface MimotoServer extends RunningServer {
+  apiKey: string;
+  platform: Platform;
+  /** PostgreSQL only: the run's own database. */
+  databaseUrl?: string;
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no TCP address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+export async function startBareServer(): Promise<RunningServer> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  const origin = await listen(app);
+  return { origin, close: () => app.close() };
+}
+
+/** A database of its own for the run, dropped at the end (like test/helpers/test-platform.ts). */
+async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `mimoto_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export type DatabaseChoice = { kind: 'postgres'; adminUrl: string; poolSize?: number } | { kind: 'pglite' };
+
+/**
+ * mimoto as `mimoto start --role api` runs it (no job workers or maintenance in this process), with
+ * logging silent and the rate limit off (MIMOTO_RATE_LIMIT_PER_SECOND=0), plus one tenant and key.
+ */
+export async function startMimotoServer(choice: DatabaseChoice): Promise<MimotoServer> {
+  const encryptionKey = `bench:${randomBytes(32).toString('base64')}`;
+  const config = parseConfig({
+    MIMOTO_ENV: 'development',
+    MIMOTO_ENCRYPTION_KEY: encryptionKey,
+    MIMOTO_LOG_LEVEL: 'silent',
+    MIMOTO_RATE_LIMIT_PER_SECOND: '0',
+    MIMOTO_PUBLIC_URL: 'http://127.0.0.1:8080',
+  });
+  let drop = async () => {};
+  let database: Database;
+  let databaseUrl: string | undefined;
+  if (choice.kind === 'postgres') {
+    const scratch = await createScratchDatabase(choice.adminUrl);
+    drop = scratch.drop;
+    databaseUrl = scratch.url;
+    database = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: choice.poolSize });
+  } else {
+    database = await openDatabase({ kind: 'pglite' });
+  }
+  try {
+    await migrate(database);
+    const jobs = await startJobQueue(database, { supervise: false, queues: PIPELINE_QUEUES });
+    const platform: Platform = {
+      config,
+      database,
+      keyring: parseKeyring(encryptionKey),
+      jobs,
+      now: () => new Date(),
+    };
+    const { tenantId } = await createTenant(platform, {
+      name: 'Bench tenant',
+      callbackUrlPrefixes: [CALLBACK_PREFIX],
+    });
+    const { apiKey } = await createApiKey(platform, tenantId, 'bench');
+    const app = await buildApp(platform);
+    const origin = await listen(app);
+    return {
+      origin,
+      apiKey,
+      platform,
+      databaseUrl,
+      close: async () => {
+        await app.close();
+        await jobs.stop({ graceful: false, wait: true });
+        await database.close();
+        await drop();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    await drop();
+    throw error;
+  }
+}
