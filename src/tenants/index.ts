@@ -4,6 +4,7 @@ export {
   allowCallbackPrefix,
   createTenant,
   readWebhookSecret,
+  rotateWebhookSecret,
   showTenant,
   type TenantView,
 } from './tenant-service.ts';

@@ -58,3 +58,17 @@ export async function addCallbackPrefix(db: Db, tenantId: string, prefix: string
     return true;
   });
 }
+
+/** Replaces the webhook secret's ciphertext; returns false when the tenant does not exist. */
+export async function updateWebhookSecret(
+  db: Db,
+  tenantId: string,
+  webhookSecretEnc: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('tenants')
+    .set({ webhook_secret_enc: webhookSecretEnc, updated_at: new Date() })
+    .where('id', '=', tenantId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

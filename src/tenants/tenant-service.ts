@@ -4,7 +4,7 @@ import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { callbackUrlProblem, normaliseCallbackPrefix } from './callback-url-policy.ts';
-import { addCallbackPrefix, findTenant, insertTenant } from './tenant-repository.ts';
+import { addCallbackPrefix, findTenant, insertTenant, updateWebhookSecret } from './tenant-repository.ts';
 
 export interface TenantView {
   tenantId: string;
@@ -35,7 +35,7 @@ export async function createTenant(
   }
   const prefixes = checkPrefixes(platform, input.callbackUrlPrefixes);
   const tenantId = newId('tn');
-  const webhookSecret = `whsec_${randomBase62(40)}`;
+  const webhookSecret = newWebhookSecret();
   await insertTenant(platform.database.db, {
     id: tenantId,
     name,
@@ -73,4 +73,25 @@ export async function readWebhookSecret(platform: Platform, tenantId: string): P
   const tenant = await findTenant(platform.database.db, tenantId);
   if (!tenant) throw new AppError('NotFound', `no tenant '${tenantId}'`);
   return decryptText(platform.keyring, tenant.webhookSecretEnc, secretContext(tenantId));
+}
+
+function newWebhookSecret(): string {
+  return `whsec_${randomBase62(40)}`;
+}
+
+/**
+ * `mimoto tenant rotate-webhook-secret` (issue 7 item 5): a new secret, returned once. Every
+ * delivery attempt reads the current secret when it is sent, so attempts from now on — retries of
+ * older events included — are signed with the new one.
+ */
+export async function rotateWebhookSecret(
+  platform: Platform,
+  tenantId: string,
+): Promise<{ webhookSecret: string }> {
+  const webhookSecret = newWebhookSecret();
+  const sealed = encryptText(platform.keyring, webhookSecret, secretContext(tenantId));
+  if (!(await updateWebhookSecret(platform.database.db, tenantId, sealed))) {
+    throw new AppError('NotFound', `no tenant '${tenantId}'`);
+  }
+  return { webhookSecret };
 }

@@ -1,5 +1,5 @@
-// What other capabilities use of webhooks (style.md: through the folder's index.ts). The event store,
-// the delivery job and the CLI commands live with the database and job queue code that calls these.
+// What other capabilities use of webhooks (style.md: through the folder's index.ts). Deciding code
+// calls recordDecisionEvent inside its own transaction; the worker role runs the delivery worker.
 export {
   type AutomaticDecisionEventInput,
   buildWebhookPayload,
@@ -19,8 +19,34 @@ export {
   RESPONSE_SNIPPET_BYTES,
   type WebhookRequest,
 } from './deliver-webhook.ts';
+export {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_PER_ENDPOINT,
+  type DeliveryWorker,
+  type DeliveryWorkerOptions,
+  redeliverWebhookEvent,
+  startWebhookDeliveryWorker,
+  WebhookEventBusyError,
+} from './delivery-worker.ts';
 export { EndpointConcurrencyLimiter, endpointKey } from './endpoint-concurrency.ts';
-export { MAX_ATTEMPTS, nextAttemptAt, RETRY_OFFSETS_MS } from './retry-schedule.ts';
+export {
+  formatWebhookEvents,
+  listSessionWebhookEvents,
+  type WebhookAttemptView,
+  type WebhookEventView,
+} from './list-webhook-events.ts';
+export {
+  type DecisionEventRecord,
+  recordDecisionEvent,
+  WebhookEventSessionError,
+} from './record-decision-event.ts';
+export {
+  DEFAULT_RETRY_SCHEDULE,
+  MAX_ATTEMPTS,
+  nextAttemptAt,
+  RETRY_OFFSETS_MS,
+  type RetrySchedule,
+} from './retry-schedule.ts';
 export { signWebhookBody } from './sign-webhook.ts';
 export { type ResolveHost, type UrlVetting, vetWebhookUrl, type WebhookEnvironment } from './ssrf-guard.ts';
 export { verifyWebhookSignature } from './verify-webhook-signature.ts';

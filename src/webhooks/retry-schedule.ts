@@ -26,6 +26,17 @@ export const MIN_RETRY_GAP_MS = 5 * SECOND;
 
 export type AttemptSummary = Pick<DeliveryResult, 'outcome' | 'startedAt' | 'durationMs' | 'retryAfterMs'>;
 
+/** The numbers of the schedule; tests pass short ones so a whole schedule runs in milliseconds. */
+export interface RetrySchedule {
+  offsetsMs: readonly number[];
+  minGapMs: number;
+}
+
+export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
+  offsetsMs: RETRY_OFFSETS_MS,
+  minGapMs: MIN_RETRY_GAP_MS,
+};
+
 /**
  * The time of the next attempt after attempt number `attemptNumber` (1 = first try) ended with
  * `result`, or null when there is none: success, 410 Gone (design.md: stops retrying), or the
@@ -43,18 +54,20 @@ export function nextAttemptAt(
   firstTryAt: Date,
   result: AttemptSummary,
   random: () => number = Math.random,
+  schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE,
 ): Date | null {
+  const offsets = schedule.offsetsMs;
   if (result.outcome !== 'failure') return null;
-  if (!Number.isInteger(attemptNumber) || attemptNumber < 1 || attemptNumber >= MAX_ATTEMPTS) return null;
+  if (!Number.isInteger(attemptNumber) || attemptNumber < 1 || attemptNumber > offsets.length) return null;
   const factor = 1 + (2 * random() - 1) * RETRY_JITTER;
   const first = firstTryAt.getTime();
-  const scheduled = first + RETRY_OFFSETS_MS[attemptNumber - 1]! * factor;
+  const scheduled = first + offsets[attemptNumber - 1]! * factor;
   const ended = result.startedAt.getTime() + result.durationMs;
   let at = scheduled;
   if (result.retryAfterMs !== null) {
-    const following = RETRY_OFFSETS_MS[attemptNumber];
+    const following = offsets[attemptNumber];
     const cap = following === undefined ? scheduled : first + following * factor;
     at = Math.max(scheduled, Math.min(ended + result.retryAfterMs, cap));
   }
-  return new Date(Math.round(Math.max(at, ended + MIN_RETRY_GAP_MS)));
+  return new Date(Math.round(Math.max(at, ended + schedule.minGapMs)));
 }

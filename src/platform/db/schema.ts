@@ -56,8 +56,49 @@ export interface VerificationSessionsTable {
   expires_at: Date;
 }
 
+export type WebhookEventState = 'pending' | 'delivered' | 'failed' | 'gone';
+
+export interface WebhookEventsTable {
+  id: string;
+  tenant_id: string;
+  session_id: string;
+  decision_key: string;
+  event: string;
+  callback_url: string;
+  endpoint: string;
+  /** bytea: Buffer from pg, Uint8Array from PGlite. */
+  body_enc: Uint8Array;
+  body_sha256: string;
+  state: Generated<WebhookEventState>;
+  attempt_count: Generated<number>;
+  scheduled_attempt_count: Generated<number>;
+  first_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+  lease_token: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface WebhookAttemptsTable {
+  event_id: string;
+  attempt: number;
+  trigger: 'scheduled' | 'manual';
+  started_at: Date;
+  duration_ms: number;
+  outcome: 'success' | 'failure' | 'gone';
+  http_status: number | null;
+  error_class: string | null;
+  error_message: string | null;
+  response_snippet: string | null;
+  next_attempt_at: Date | null;
+}
+
 export interface Tables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   verification_sessions: VerificationSessionsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -1,0 +1,85 @@
+// `mimoto webhooks list --session ID` (issue 7 item 5): a session's events, every attempt and its
+// outcome, for an operator answering "did the tenant get it?".
+import type { Platform } from '../platform/platform.ts';
+import { findEventsWithAttempts } from './webhook-event-repository.ts';
+
+export interface WebhookAttemptView {
+  attempt: number;
+  trigger: 'scheduled' | 'manual';
+  startedAt: string;
+  durationMs: number;
+  outcome: 'success' | 'failure' | 'gone';
+  httpStatus: number | null;
+  errorClass: string | null;
+  errorMessage: string | null;
+  responseSnippet: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface WebhookEventView {
+  eventId: string;
+  sessionId: string;
+  decisionKey: string;
+  event: string;
+  callbackUrl: string;
+  state: 'pending' | 'delivered' | 'failed' | 'gone';
+  /** SHA-256 of the stored body: the same bytes go out on every attempt. */
+  bodySha256: string;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: WebhookAttemptView[];
+}
+
+export async function listSessionWebhookEvents(
+  platform: Platform,
+  sessionId: string,
+): Promise<WebhookEventView[]> {
+  const { events, attempts } = await findEventsWithAttempts(platform.database.db, { sessionId });
+  return events.map((event) => ({
+    eventId: event.id,
+    sessionId: event.sessionId,
+    decisionKey: event.decisionKey,
+    event: event.event,
+    callbackUrl: event.callbackUrl,
+    state: event.state,
+    bodySha256: event.bodySha256,
+    createdAt: event.createdAt.toISOString(),
+    nextAttemptAt: event.nextAttemptAt?.toISOString() ?? null,
+    attempts: attempts
+      .filter((attempt) => attempt.eventId === event.id)
+      .map((attempt) => ({
+        attempt: attempt.attempt,
+        trigger: attempt.trigger,
+        startedAt: attempt.startedAt.toISOString(),
+        durationMs: attempt.durationMs,
+        outcome: attempt.outcome,
+        httpStatus: attempt.httpStatus,
+        errorClass: attempt.errorClass,
+        errorMessage: attempt.errorMessage,
+        responseSnippet: attempt.responseSnippet,
+        nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+      })),
+  }));
+}
+
+/** Plain text for a terminal: one block per event, one line per attempt. */
+export function formatWebhookEvents(events: WebhookEventView[]): string {
+  if (events.length === 0) return 'no webhook events for this session';
+  return events
+    .map((event) => {
+      const head = [
+        `${event.eventId}  ${event.event}  ${event.state}${event.nextAttemptAt ? ` (next attempt ${event.nextAttemptAt})` : ''}`,
+        `  to ${event.callbackUrl}  decision ${event.decisionKey}  created ${event.createdAt}  body sha256 ${event.bodySha256}`,
+      ];
+      const lines = event.attempts.map((a) => {
+        const answer = a.httpStatus === null ? 'no response' : `HTTP ${a.httpStatus}`;
+        const error = a.errorClass ? `  ${a.errorClass}: ${a.errorMessage ?? ''}` : '';
+        const snippet = a.responseSnippet
+          ? `  response: ${JSON.stringify(a.responseSnippet.slice(0, 120))}`
+          : '';
+        return `  #${a.attempt} ${a.trigger.padEnd(9)} ${a.startedAt}  ${String(a.durationMs).padStart(5)} ms  ${a.outcome.padEnd(7)} ${answer}${error}${snippet}`;
+      });
+      return [...head, ...(lines.length ? lines : ['  no attempt yet'])].join('\n');
+    })
+    .join('\n\n');
+}
