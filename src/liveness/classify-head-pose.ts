@@ -1,0 +1,50 @@
+// What pose a frame shows, from Human's face mesh (angles in Human's convention, the same one the
+// synthetic corpus uses: yaw > 0 = subject turned to their right, pitch > 0 = looking down;
+// docs/corpus.md "Liveness captures"). Thresholds sit between the centre readings (within ±5°) and
+// the held poses (measured 10–24° for 20° turns, 11–24° for 15° nods on the corpus).
+import type { FaceMesh } from '../platform/ml/human.ts';
+import type { LivenessStep } from './liveness-challenge-steps.ts';
+
+export type FramePose = 'center' | LivenessStep | 'between';
+
+export const POSE_THRESHOLDS = {
+  /** |yaw| at or above this is a turn. */
+  turnYaw: 10,
+  /** |pitch| at or above this is a nod up or down. */
+  nodPitch: 9,
+  /** Within these, the face is frontal. */
+  centreYaw: 7,
+  centrePitch: 7,
+  /** Face width over the baseline frontal width from which the face came closer. */
+  closerRatio: 1.2,
+  /** Below this ratio a frontal face is at the baseline distance. */
+  sameDistanceRatio: 1.1,
+} as const;
+
+/** Horizontal extent of the mesh: Human's box is padded and clipped, the landmarks are not. */
+export function faceWidth(mesh: FaceMesh): number {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const p of mesh.landmarks) {
+    if (p.x < min) min = p.x;
+    if (p.x > max) max = p.x;
+  }
+  return max - min;
+}
+
+/**
+ * The pose a frame shows. `baselineWidth` is the face width of the frontal frame at the start
+ * (null while it is not known: then no frame can be "closer").
+ */
+export function classifyHeadPose(mesh: FaceMesh, baselineWidth: number | null): FramePose {
+  const { yaw, pitch } = mesh.rotation;
+  const t = POSE_THRESHOLDS;
+  const ratio = baselineWidth ? faceWidth(mesh) / baselineWidth : 1;
+  if (Math.abs(yaw) >= t.turnYaw && Math.abs(pitch) < t.nodPitch) return yaw < 0 ? 'turn_left' : 'turn_right';
+  if (Math.abs(pitch) >= t.nodPitch && Math.abs(yaw) < t.turnYaw) return pitch < 0 ? 'look_up' : 'look_down';
+  if (Math.abs(yaw) < t.centreYaw && Math.abs(pitch) < t.centrePitch) {
+    if (ratio >= t.closerRatio) return 'move_closer';
+    if (ratio < t.sameDistanceRatio) return 'center';
+  }
+  return 'between';
+}
