@@ -95,7 +95,8 @@ function checkUnitInterval(name: string, value: number): number {
   return value;
 }
 
-async function describe(
+/** computeFaceDescriptor, with an unreadable picture reported as the check's input that it was. */
+export async function describeFace(
   image: Buffer,
   input: 'documentPortrait' | 'referenceImage',
 ): Promise<FaceDescription | null> {
@@ -115,47 +116,68 @@ export function reasonFor(similarity: number, threshold: number, band: number): 
   return similarity >= threshold ? 'face_match' : 'face_mismatch';
 }
 
+export interface FaceMatchDescriptions {
+  document: FaceDescription | null;
+  selfie: FaceDescription | null;
+  faceApiVersion: string;
+  threshold?: number;
+  nearThresholdBand?: number;
+}
+
+/**
+ * The result from two descriptions already computed: lets a pipeline describe the document
+ * portrait and the selfie in two worker threads at once (one wasm thread per worker), then
+ * decide here. `faceMatchCheck.run` is this after describing both pictures in turn.
+ */
+export function decideFaceMatch(input: FaceMatchDescriptions): FaceMatchResult {
+  const threshold = checkUnitInterval('threshold', input.threshold ?? FACE_MATCH_DEFAULTS.threshold);
+  const nearThresholdBand = checkUnitInterval(
+    'nearThresholdBand',
+    input.nearThresholdBand ?? FACE_MATCH_DEFAULTS.nearThresholdBand,
+  );
+  const { document, selfie } = input;
+  const common: Omit<FaceMatchResult, 'similarity' | 'isSamePerson' | 'status' | 'reason' | 'distance'> = {
+    provider: PROVIDER,
+    model: `@vladmandic/face-api@${input.faceApiVersion} ${FACE_NETS}`,
+    version: VERSION,
+    threshold,
+    nearThresholdBand,
+    calibration: FACE_SIMILARITY_CALIBRATION,
+    document: side(document),
+    selfie: side(selfie),
+  };
+  if (!document || !selfie) {
+    return {
+      ...common,
+      similarity: 0,
+      isSamePerson: false,
+      status: document ? 'no_face_selfie' : 'no_face_document',
+      reason: 'face_not_detected',
+      distance: null,
+    };
+  }
+  const distance = faceDescriptorDistance(document.descriptor, selfie.descriptor);
+  const similarity = similarityFromDistance(distance);
+  return {
+    ...common,
+    similarity,
+    isSamePerson: similarity >= threshold,
+    status: 'success',
+    reason: reasonFor(similarity, threshold, nearThresholdBand),
+    distance,
+  };
+}
+
 export const faceMatchCheck: Check<FaceMatchInput, FaceMatchResult> = {
   id: 'faceMatch',
   version: VERSION,
   async run(input) {
-    const threshold = checkUnitInterval('threshold', input.threshold ?? FACE_MATCH_DEFAULTS.threshold);
-    const nearThresholdBand = checkUnitInterval(
-      'nearThresholdBand',
-      input.nearThresholdBand ?? FACE_MATCH_DEFAULTS.nearThresholdBand,
-    );
+    // Validate the tenant's numbers before spending inference on the pictures.
+    checkUnitInterval('threshold', input.threshold ?? FACE_MATCH_DEFAULTS.threshold);
+    checkUnitInterval('nearThresholdBand', input.nearThresholdBand ?? FACE_MATCH_DEFAULTS.nearThresholdBand);
     const { version: faceApiVersion } = await loadFaceApi();
-    const document = await describe(input.documentPortrait, 'documentPortrait');
-    const selfie = await describe(input.referenceImage, 'referenceImage');
-    const common: Omit<FaceMatchResult, 'similarity' | 'isSamePerson' | 'status' | 'reason' | 'distance'> = {
-      provider: PROVIDER,
-      model: `@vladmandic/face-api@${faceApiVersion} ${FACE_NETS}`,
-      version: VERSION,
-      threshold,
-      nearThresholdBand,
-      calibration: FACE_SIMILARITY_CALIBRATION,
-      document: side(document),
-      selfie: side(selfie),
-    };
-    if (!document || !selfie) {
-      return {
-        ...common,
-        similarity: 0,
-        isSamePerson: false,
-        status: document ? 'no_face_selfie' : 'no_face_document',
-        reason: 'face_not_detected',
-        distance: null,
-      };
-    }
-    const distance = faceDescriptorDistance(document.descriptor, selfie.descriptor);
-    const similarity = similarityFromDistance(distance);
-    return {
-      ...common,
-      similarity,
-      isSamePerson: similarity >= threshold,
-      status: 'success',
-      reason: reasonFor(similarity, threshold, nearThresholdBand),
-      distance,
-    };
+    const document = await describeFace(input.documentPortrait, 'documentPortrait');
+    const selfie = await describeFace(input.referenceImage, 'referenceImage');
+    return decideFaceMatch({ ...input, document, selfie, faceApiVersion });
   },
 };

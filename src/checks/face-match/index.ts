@@ -1,6 +1,9 @@
 // The faceMatch check as other capabilities (the job handlers, the decision, the accuracy report) use it.
 export {
+  decideFaceMatch,
+  describeFace,
   FACE_MATCH_DEFAULTS,
+  type FaceMatchDescriptions,
   FaceMatchImageError,
   type FaceMatchInput,
   type FaceMatchReason,
