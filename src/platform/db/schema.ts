@@ -54,6 +54,42 @@ export interface VerificationSessionsTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   expires_at: Date;
+  // Hosted flow (migration 0003).
+  flow_cookie_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  consented_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  user_input_enc: ColumnType<string | null, string | null | undefined, string | null>;
+  liveness_status: ColumnType<LivenessStatus | null, LivenessStatus | null | undefined, LivenessStatus | null>;
+  liveness_confidence: ColumnType<number | null, number | null | undefined, number | null>;
+  liveness_attempts: Generated<number>;
+  liveness_reference_blob: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type LivenessStatus = 'success' | 'failed';
+
+/** Hosted flow (migration 0003): one row per uploaded document side. */
+export interface SessionDocumentsTable {
+  session_id: string;
+  side: 'front' | 'back';
+  blob_key: string;
+  content_type: string;
+  width: number;
+  height: number;
+  byte_size: number;
+  uploaded_at: Date;
+}
+
+/** Hosted flow (migration 0003): issued live face challenges. */
+export interface LivenessChallengesTable {
+  id: string;
+  session_id: string;
+  steps: string[];
+  issued_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  passed: boolean | null;
+  confidence: number | null;
+  failure_reasons: string[] | null;
+  frame_blobs: string[] | null;
 }
 
 export type WebhookEventState = 'pending' | 'delivered' | 'failed' | 'gone';
@@ -101,4 +137,6 @@ export interface Tables {
   verification_sessions: VerificationSessionsTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
+  session_documents: SessionDocumentsTable;
+  liveness_challenges: LivenessChallengesTable;
 }
