@@ -1,0 +1,239 @@
+// Field-aware correction of OCR text (issue 6 item 2, ocr: "field-aware digit correction"): each
+// field has a known shape (12 digits, AB12345678CD, an era date...), so characters Tesseract
+// confuses (O/0, I/1, S/5, B/8...) are mapped to the class the position must hold, and a value
+// that still does not fit its shape is reported as invalid instead of passed on.
+import { PREFECTURES, parseJapaneseDate } from '../../japanese/index.ts';
+
+const TO_DIGIT: Record<string, string> = {
+  O: '0',
+  o: '0',
+  D: '0',
+  Q: '0',
+  U: '0',
+  I: '1',
+  l: '1',
+  i: '1',
+  '|': '1',
+  '!': '1',
+  ']': '1',
+  '[': '1',
+  J: '1',
+  Z: '2',
+  z: '2',
+  S: '5',
+  s: '5',
+  B: '8',
+  G: '6',
+  b: '6',
+  T: '7',
+  g: '9',
+  q: '9',
+};
+const TO_LETTER: Record<string, string> = {
+  '0': 'O',
+  '1': 'I',
+  '2': 'Z',
+  '5': 'S',
+  '8': 'B',
+  '6': 'G',
+  '4': 'A',
+  '7': 'T',
+};
+
+export const toDigit = (c: string): string => (/\d/.test(c) ? c : (TO_DIGIT[c] ?? c));
+export const toLetter = (c: string): string => (/[A-Z]/.test(c) ? c : (TO_LETTER[c] ?? c.toUpperCase()));
+
+const ascii = (text: string) => text.normalize('NFKC');
+
+/**
+ * The longest run of `length` digit-like characters (spaces inside ignored), mapped to digits.
+ * For the licence number (第 123456789012 号) and the My Number (1234 5678 9012).
+ */
+export function readDigits(text: string, length: number): string | undefined {
+  const compact = ascii(text).replace(/\s+/g, '');
+  const runs = compact.match(/[0-9OoDQIl|!ZzSsBGbTgq\]]+/g) ?? [];
+  const candidates = runs
+    .map((run) => [...run].map(toDigit).join(''))
+    .filter((run) => run.length >= length)
+    .sort((a, b) => Math.abs(a.length - length) - Math.abs(b.length - length));
+  const best = candidates[0];
+  if (!best) return undefined;
+  return best.length === length ? best : undefined;
+}
+
+/** My Number check digit (総務省令第八十五号 第五条): weights 6,5,4,3,2,7,6,5,4,3,2 from the left. */
+export function isValidMyNumber(number: string): boolean {
+  if (!/^\d{12}$/.test(number)) return false;
+  const weights = [6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+  const sum = weights.reduce((s, w, i) => s + w * Number(number[i]), 0);
+  const remainder = sum % 11;
+  const check = remainder <= 1 ? 0 : 11 - remainder;
+  return Number(number[11]) === check;
+}
+
+/** Residence card number AB12345678CD: letters, eight digits, letters, by position. */
+export function readResidenceCardNumber(text: string): string | undefined {
+  const compact = ascii(text)
+    .replace(/[^0-9A-Za-z|!\]]/g, '')
+    .toUpperCase();
+  for (let start = 0; start + 12 <= compact.length; start++) {
+    const chunk = compact.slice(start, start + 12);
+    const fixed = [...chunk].map((c, i) => (i < 2 || i >= 10 ? toLetter(c) : toDigit(c))).join('');
+    if (/^[A-Z]{2}\d{8}[A-Z]{2}$/.test(fixed)) return fixed;
+  }
+  return undefined;
+}
+
+/** Japanese passport number: two letters and seven digits. */
+export function readPassportNumber(text: string): string | undefined {
+  const compact = ascii(text)
+    .replace(/[^0-9A-Za-z|!\]]/g, '')
+    .toUpperCase();
+  for (let start = 0; start + 9 <= compact.length; start++) {
+    const chunk = compact.slice(start, start + 9);
+    const fixed = [...chunk].map((c, i) => (i < 2 ? toLetter(c) : toDigit(c))).join('');
+    if (/^[A-Z]{2}\d{7}$/.test(fixed)) return fixed;
+  }
+  return undefined;
+}
+
+const ERA_REPAIRS: [RegExp, string][] = [
+  // Era names with one character misread still say which era they are.
+  [/(昭.|.和)(?=\s*[0-9０-９元])/u, '昭和'],
+  [/(平.|.成)(?=\s*[0-9０-９元])/u, '平成'],
+  [/(令.|.和)(?=\s*[0-9０-９元])/u, '令和'],
+];
+
+/**
+ * A date as printed on the document (era, Western 年月日, or `14 MAY 1961`), as YYYY-MM-DD.
+ * Digits misread as letters are mapped back first; era names with one misread character are
+ * restored when the other character and the number after them fit.
+ */
+export function readPrintedDate(text: string, referenceDate: Date): string | undefined {
+  let s = ascii(text);
+  s = s.replace(/(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g, (c) =>
+    toDigit(c),
+  );
+  const direct = parseJapaneseDate(s, { referenceDate });
+  if (direct) return direct;
+  for (const [pattern, era] of ERA_REPAIRS) {
+    if (pattern.test(s)) {
+      const repaired = parseJapaneseDate(s.replace(pattern, era), { referenceDate });
+      if (repaired) return repaired;
+    }
+  }
+  // Passport style with the month misread: letters only in the month slot.
+  const passport = /(\d{1,2})\s*([A-Z0-9]{3})\s*(\d{4})/.exec(s.toUpperCase());
+  if (passport) {
+    const month = [...(passport[2] ?? '')].map(toLetter).join('');
+    return parseJapaneseDate(`${passport[1]} ${month} ${passport[3]}`, { referenceDate });
+  }
+  return undefined;
+}
+
+/** A birth date must be a real past date within a human lifetime. */
+export function isPlausibleBirthDate(date: string | undefined, referenceDate: Date): boolean {
+  if (!date) return false;
+  const year = Number(date.slice(0, 4));
+  return year >= referenceDate.getUTCFullYear() - 120 && date <= referenceDate.toISOString().slice(0, 10);
+}
+
+const KANJI_OR_KANA = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]+$/u;
+
+/** Surnames of three kanji common enough to be worth knowing when a name has no visible gap. */
+const THREE_KANJI_SURNAMES = [
+  '長谷川',
+  '佐々木',
+  '五十嵐',
+  '小野寺',
+  '久保田',
+  '大久保',
+  '宇都宮',
+  '小笠原',
+  '長谷部',
+  '寺ノ内',
+  '阿久津',
+  '大和田',
+  '日比野',
+  '波多野',
+  '小野田',
+];
+
+/**
+ * Splits a name printed without a separator (the passport's kanji line) into surname and given
+ * name: a known three-kanji surname, otherwise the usual two-kanji surname (one when the whole
+ * name is two characters).
+ */
+export function splitKanjiName(name: string): { lastName: string; firstName: string } {
+  const chars = [...name];
+  if (chars.length <= 1) return { lastName: name, firstName: '' };
+  let cut = chars.length === 2 ? 1 : 2;
+  if (chars.length >= 4 && THREE_KANJI_SURNAMES.includes(chars.slice(0, 3).join(''))) cut = 3;
+  return { lastName: chars.slice(0, cut).join(''), firstName: chars.slice(cut).join('') };
+}
+
+export interface WordBox {
+  text: string;
+  x0: number;
+  x1: number;
+}
+
+/**
+ * Surname and given name from a printed name line: the two are separated by a space wider than
+ * the gaps between characters, so the widest gap between Tesseract's words is the split.
+ */
+export function splitNameLine(
+  words: readonly WordBox[],
+  script: 'kanji' | 'latin',
+): { lastName: string; firstName: string } | undefined {
+  const clean = words
+    .map((w) => ({ ...w, text: ascii(w.text).replace(script === 'latin' ? /[^A-Za-z-]/g : /[\s\p{P}\p{S}\d]/gu, '') }))
+    .filter((w) => w.text.length > 0)
+    .map((w) => (script === 'latin' ? { ...w, text: w.text.toUpperCase() } : w));
+  if (clean.length === 0) return undefined;
+  if (clean.length === 1) {
+    const only = (clean[0] as WordBox).text;
+    return script === 'kanji' ? splitKanjiName(only) : { lastName: only, firstName: '' };
+  }
+  let split = 1;
+  let widest = Number.NEGATIVE_INFINITY;
+  for (let i = 1; i < clean.length; i++) {
+    const gap = (clean[i] as WordBox).x0 - (clean[i - 1] as WordBox).x1;
+    if (gap > widest) {
+      widest = gap;
+      split = i;
+    }
+  }
+  const join = (ws: WordBox[]) => ws.map((w) => w.text).join(script === 'latin' ? ' ' : '');
+  return { lastName: join(clean.slice(0, split)), firstName: join(clean.slice(split)) };
+}
+
+/** Kanji/kana names of the expected length (each part 1–4 characters). */
+export function isPlausibleKanjiName(name: { lastName: string; firstName: string }): boolean {
+  const ok = (s: string) => KANJI_OR_KANA.test(s) && [...s].length <= 4;
+  return ok(name.lastName) && ok(name.firstName);
+}
+
+export function isPlausibleLatinName(name: { lastName: string; firstName: string }): boolean {
+  return /^[A-Z][A-Z -]{0,38}$/.test(name.lastName) && /^[A-Z][A-Z -]{0,38}$/.test(name.firstName);
+}
+
+/**
+ * An address line as read: spaces between Japanese characters dropped (Tesseract puts them
+ * between glyphs at random), one space kept before a building name, stray marks at the ends
+ * removed.
+ */
+export function cleanAddress(text: string): string {
+  let s = ascii(text).replace(/[|｜]/g, ' ').trim();
+  s = s.replace(/(?<=[^\sA-Za-z])\s+(?=[^\sA-Za-z])/gu, (gap, offset: number) => {
+    // Keep the gap after 号 (house number) — the building name follows it on the document.
+    const before = s.slice(0, offset);
+    return /号$/.test(before) ? ' ' : '';
+  });
+  return s.replace(/^[^\p{Script=Han}A-Za-z]+/u, '').replace(/[^\p{L}\p{N}]+$/u, '');
+}
+
+/** True when the address starts with a prefecture (all domestic addresses on our documents do). */
+export function startsWithPrefecture(address: string): boolean {
+  return PREFECTURES.some((p) => address.startsWith(p));
+}

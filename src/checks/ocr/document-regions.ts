@@ -1,0 +1,107 @@
+// Where each document type prints what (the layouts are mimoto's own, src/synth/document-layouts.ts),
+// in the layout's own units. The rectified photo is scaled from these units, so a field is read
+// from a crop around its printed line instead of searching the whole card.
+
+export const DOCUMENT_TYPES = ['drivers_license', 'my_number_card', 'residence_card', 'passport'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+/** x0, y0, x1, y1 in layout units. */
+export type Region = [number, number, number, number];
+
+export interface Layout {
+  width: number;
+  height: number;
+  /** Pixels per layout unit in the rectified image (printed text ends up ~30–45 px tall). */
+  scale: number;
+}
+
+export const CARD_LAYOUT: Layout = { width: 856, height: 540, scale: 1.5 };
+export const PASSPORT_LAYOUT: Layout = { width: 1000, height: 704, scale: 1.2 };
+
+export const layoutOf = (type: DocumentType): Layout => (type === 'passport' ? PASSPORT_LAYOUT : CARD_LAYOUT);
+
+/** A printed line: baseline at `y`, glyphs `size` tall, from `x0` to `x1`. */
+function line(x0: number, x1: number, baseline: number, size: number): Region {
+  return [x0, baseline - size * 1.05 - 6, x1, baseline + size * 0.3 + 6];
+}
+
+/** A passport value line: its label sits only a few units above, so the crop stays tight. */
+function tightLine(x0: number, x1: number, baseline: number, size: number): Region {
+  return [x0, baseline - size * 0.85 - 2, x1, baseline + size * 0.25 + 5];
+}
+
+export type FieldName =
+  | 'name'
+  | 'lastNameLatin'
+  | 'firstNameLatin'
+  | 'birthDate'
+  | 'address'
+  | 'documentNumber'
+  | 'expiryDate'
+  | 'mrz1'
+  | 'mrz2';
+
+/** Front-side fields per type (values only, labels left out where they are to the left). */
+export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region>>> = {
+  drivers_license: {
+    name: line(92, 372, 72, 30),
+    birthDate: line(372, 700, 72, 24),
+    address: line(92, 840, 124, 22),
+    expiryDate: line(44, 600, 225, 25),
+    documentNumber: line(100, 600, 340, 28),
+  },
+  my_number_card: {
+    name: line(92, 612, 116, 32),
+    address: line(92, 614, 172, 21),
+    birthDate: line(112, 412, 252, 22),
+    expiryDate: line(46, 580, 432, 24),
+  },
+  residence_card: {
+    documentNumber: line(596, 850, 56, 26),
+    name: line(82, 850, 106, 30),
+    birthDate: line(104, 325, 152, 22),
+    address: line(92, 626, 198, 19),
+    expiryDate: line(44, 600, 468, 20),
+  },
+  passport: {
+    documentNumber: tightLine(672, 990, 120, 26),
+    lastNameLatin: tightLine(322, 800, 190, 26),
+    firstNameLatin: tightLine(322, 800, 260, 26),
+    birthDate: tightLine(592, 990, 330, 26),
+    address: tightLine(442, 990, 400, 26),
+    expiryDate: tightLine(632, 990, 470, 26),
+    name: line(50, 320, 490, 26),
+    mrz1: line(12, 992, 610, 30),
+    mrz2: line(12, 992, 662, 30),
+  },
+};
+
+/** Back-side fields: the My Number (with name and birth date again), the residence address block. */
+export const BACK_FIELDS: Partial<Record<DocumentType, Partial<Record<'myNumber' | 'address', Region>>>> = {
+  my_number_card: { myNumber: line(170, 845, 86, 44) },
+  residence_card: { address: line(236, 820, 146, 18) },
+};
+
+/**
+ * Where to look for the printed title when telling the types apart, read on a card-shaped
+ * rectification: the top strip holds 個人番号カード / 在留カード / 日本国 旅券 PASSPORT (and a
+ * licence's name line); a licence prints 運転免許証 low in the middle.
+ */
+export const TITLE_STRIP: Region = [20, 8, 840, 80];
+export const LICENCE_TITLE: Region = [450, 392, 740, 446];
+/** A passport's MRZ band, seen on a card-shaped rectification (704 → 540 units high). */
+export const MRZ_BAND_ON_CARD: Region = [10, 448, 846, 530];
+
+/** Pixel rectangle of a region in a rectified image of the given layout. */
+export function toPixels(region: Region, layout: Layout): { left: number; top: number; width: number; height: number } {
+  const [x0, y0, x1, y1] = region;
+  const s = layout.scale;
+  const left = Math.max(0, x0 * s);
+  const top = Math.max(0, y0 * s);
+  return {
+    left,
+    top,
+    width: Math.min(layout.width * s, x1 * s) - left,
+    height: Math.min(layout.height * s, y1 * s) - top,
+  };
+}

@@ -1,0 +1,447 @@
+// The ocr check (issue 6 item 2; result shape: interface §2.6). Pipeline:
+// 1. find the document in the photo and flatten it (find-document.ts);
+// 2. tell the document type from its printed title (or a passport's MRZ);
+// 3. read each field from where our layouts print it (document-regions.ts), one Tesseract
+//    single-line pass per field, then correct it by its known shape (correct-fields.ts);
+// 4. passports: read the MRZ, repair it by check digits and cross-check the printed fields;
+// 5. per-field and overall confidence; below OCR_CONFIDENCE_THRESHOLD the status is
+//    low_confidence, so a poor capture goes to review instead of passing wrong values on.
+import type { Static } from '@sinclair/typebox';
+import type { OcrResultSchema } from '../../webhooks/webhook-payload.schema.ts';
+
+type OcrResult = Static<typeof OcrResultSchema>;
+import { type Check, PROVIDER } from '../check.ts';
+import {
+  BACK_FIELDS,
+  CARD_LAYOUT,
+  DOCUMENT_TYPES,
+  type DocumentType,
+  FRONT_FIELDS,
+  type FieldName,
+  LICENCE_TITLE,
+  type Layout,
+  layoutOf,
+  MRZ_BAND_ON_CARD,
+  type Region,
+  TITLE_STRIP,
+  toPixels,
+} from './document-regions.ts';
+import {
+  cleanAddress,
+  isPlausibleBirthDate,
+  isPlausibleKanjiName,
+  isPlausibleLatinName,
+  isValidMyNumber,
+  readDigits,
+  readPassportNumber,
+  readPrintedDate,
+  readResidenceCardNumber,
+  splitNameLine,
+  startsWithPrefecture,
+} from './correct-fields.ts';
+import {
+  cropPng,
+  decodePhoto,
+  findDocumentOutline,
+  type GreyImage,
+  warpDocument,
+} from './find-document.ts';
+import { getOcrEngine, type OcrEngine, type OcrRecognition, PAGE_SEGMENTATION } from './ocr-engine.ts';
+import { type MrzReading, mrzDate, readMrz } from './read-mrz.ts';
+
+export const OCR_CHECK_VERSION = '1.0.0';
+
+/**
+ * Overall confidence below which the result is low_confidence (calibrated on the synthetic
+ * corpus, docs/ocr.md: wrong values mostly fall below it, clean and typical captures above).
+ */
+export const OCR_CONFIDENCE_THRESHOLD = 0.8;
+
+export interface OcrCheckInput {
+  front: Buffer;
+  back?: Buffer;
+  /** The type the user chose (interface §1 documentType). */
+  expectedDocumentType: string;
+}
+
+export interface OcrField {
+  value?: string;
+  /** 0–1: Tesseract's confidence for the line times how well the value fits its shape. */
+  confidence: number;
+  /** The text as read, before correction. */
+  raw: string;
+}
+
+/** What the decision and fraud checks need beyond §2.6 (kept internally, not sent in webhooks). */
+export interface OcrExtras {
+  documentTypeMismatch: boolean;
+  fields: Partial<Record<'name' | 'birthDate' | 'address' | 'documentNumber' | 'expiryDate' | 'myNumber', OcrField>>;
+  documentNumber?: string;
+  expiryDate?: string;
+  myNumber?: string;
+  myNumberCheckDigitValid?: boolean;
+  latinName?: { lastName: string; firstName: string };
+  mrz?: MrzReading & { matchesPrintedFields: boolean };
+  /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
+  frontOutline?: { corners: [number, number][]; coverage: number };
+  timingsMs: Record<string, number>;
+}
+
+export interface OcrCheckResult {
+  /** Exactly the interface §2.6 object. */
+  result: OcrResult;
+  extras: OcrExtras;
+}
+
+export interface OcrCheckOptions {
+  engine?: () => Promise<OcrEngine>;
+  /** The clock, for two-digit MRZ years and birth-date plausibility. */
+  now?: () => Date;
+}
+
+type Recognised = { text: string; confidence: number; words: OcrRecognition['words'] };
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+async function readRegion(
+  engine: OcrEngine,
+  image: GreyImage,
+  region: Region,
+  layout: Layout,
+  options: { psm?: string; whitelist?: string } = {},
+): Promise<Recognised> {
+  const png = await cropPng(image, toPixels(region, layout));
+  const r = await engine.recognize(png, {
+    psm: (options.psm ?? PAGE_SEGMENTATION.singleLine) as never,
+    ...(options.whitelist ? { charWhitelist: options.whitelist } : {}),
+  });
+  return { text: r.text.replace(/\n+$/, ''), confidence: r.confidence / 100, words: r.words };
+}
+
+/** Longest common subsequence of the keyword within a window of the text, over the keyword length. */
+function keywordScore(text: string, keyword: string): number {
+  const t = [...text.normalize('NFKC').replace(/\s+/g, '').toUpperCase()];
+  const k = [...keyword];
+  let best = 0;
+  for (let start = 0; start < Math.max(1, t.length - 1); start++) {
+    const window = t.slice(start, start + k.length + 2);
+    const dp = Array.from({ length: k.length + 1 }, () => new Array<number>(window.length + 1).fill(0));
+    for (let i = 1; i <= k.length; i++)
+      for (let j = 1; j <= window.length; j++)
+        (dp[i] as number[])[j] =
+          k[i - 1] === window[j - 1]
+            ? ((dp[i - 1] as number[])[j - 1] as number) + 1
+            : Math.max((dp[i - 1] as number[])[j] as number, (dp[i] as number[])[j - 1] as number);
+    best = Math.max(best, ((dp[k.length] as number[])[window.length] as number) / k.length);
+  }
+  return best;
+}
+
+const TITLE_KEYWORDS: Record<Exclude<DocumentType, 'drivers_license'>, string[]> = {
+  my_number_card: ['個人番号カード'],
+  residence_card: ['在留カード'],
+  passport: ['旅券PASSPORT', 'PASSPORT', '日本国旅券'],
+};
+
+interface Classification {
+  type?: DocumentType;
+  confidence: number;
+  evidence: string;
+}
+
+/** The type's own number or phrase read at its printed place, or undefined. */
+async function hasSignature(engine: OcrEngine, card: GreyImage, type: DocumentType): Promise<string | undefined> {
+  const regions = FRONT_FIELDS[type];
+  if (type === 'drivers_license' && regions.documentNumber) {
+    const r = await readRegion(engine, card, regions.documentNumber, CARD_LAYOUT);
+    return readDigits(r.text, 12) ? r.text : undefined;
+  }
+  if (type === 'residence_card' && regions.documentNumber) {
+    const r = await readRegion(engine, card, regions.documentNumber, CARD_LAYOUT);
+    return readResidenceCardNumber(r.text) ? r.text : undefined;
+  }
+  if (type === 'my_number_card' && regions.expiryDate) {
+    const r = await readRegion(engine, card, regions.expiryDate, CARD_LAYOUT);
+    return keywordScore(r.text, 'まで有効') >= 0.75 && !r.text.includes('(') ? r.text : undefined;
+  }
+  return undefined; // passports: the MRZ band was already looked for
+}
+
+async function classify(engine: OcrEngine, card: GreyImage, expected: string): Promise<Classification> {
+  const strip = await readRegion(engine, card, TITLE_STRIP, CARD_LAYOUT, { psm: PAGE_SEGMENTATION.singleBlock });
+  let best: Classification = { confidence: 0, evidence: strip.text };
+  for (const [type, keywords] of Object.entries(TITLE_KEYWORDS)) {
+    const score = Math.max(...keywords.map((k) => keywordScore(strip.text, k)));
+    if (score > best.confidence) best = { type: type as DocumentType, confidence: score, evidence: strip.text };
+  }
+  if (best.confidence >= 0.7) return { ...best, confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)) };
+  const licence = await readRegion(engine, card, LICENCE_TITLE, CARD_LAYOUT);
+  const licenceScore = Math.max(keywordScore(licence.text, '運転免許証'), keywordScore(licence.text, '免許証') * 0.9);
+  if (licenceScore >= 0.6 && licenceScore >= best.confidence)
+    return {
+      type: 'drivers_license',
+      confidence: round2(licenceScore * (0.6 + 0.4 * licence.confidence)),
+      evidence: licence.text,
+    };
+  const band = await readRegion(engine, card, MRZ_BAND_ON_CARD, CARD_LAYOUT, {
+    psm: PAGE_SEGMENTATION.singleBlock,
+    whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
+  });
+  const fillers = (band.text.match(/</g) ?? []).length;
+  if (fillers >= 12 && /P.?JPN|JPN/.test(band.text)) return { type: 'passport', confidence: 0.7, evidence: band.text };
+  if (best.confidence >= 0.5) return { ...best, confidence: round2(best.confidence * 0.8) };
+  // No readable title (a blurred capture): accept a type whose own number or phrase is where its
+  // layout prints it, the user's choice first.
+  const order = [...DOCUMENT_TYPES].sort((a, b) => Number(b === expected) - Number(a === expected));
+  for (const type of order) {
+    const signature = await hasSignature(engine, card, type);
+    if (signature) return { type, confidence: 0.5, evidence: signature };
+  }
+  return { confidence: 0, evidence: `${strip.text} / ${licence.text} / ${band.text}` };
+}
+
+function field(value: string | undefined, raw: Recognised, fit: number): OcrField {
+  return { ...(value !== undefined ? { value } : {}), confidence: value ? round2(raw.confidence * fit) : 0, raw: raw.text };
+}
+
+/** Rectify a photo to the card layout (or the passport layout). */
+async function flatten(
+  photo: Buffer,
+): Promise<{ grey: GreyImage; outline: NonNullable<ReturnType<typeof findDocumentOutline>> } | undefined> {
+  const grey = await decodePhoto(photo);
+  const outline = findDocumentOutline(grey);
+  return outline ? { grey, outline } : undefined;
+}
+
+function warpTo(grey: GreyImage, corners: [number, number][], layout: Layout): GreyImage {
+  return warpDocument(grey, corners, Math.round(layout.width * layout.scale), Math.round(layout.height * layout.scale));
+}
+
+const DIGITS = '0123456789 ';
+
+export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInput, OcrCheckResult> {
+  const loadEngine = options.engine ?? getOcrEngine;
+  const now = options.now ?? (() => new Date());
+  return {
+    id: 'ocr',
+    version: OCR_CHECK_VERSION,
+    async run(input) {
+      const started = performance.now();
+      const timingsMs: Record<string, number> = {};
+      const lap = (name: string, since: number) => {
+        timingsMs[name] = Math.round(performance.now() - since);
+      };
+      const engine = await loadEngine();
+      const reference = now();
+      const model = `${engine.model}; mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
+      const base = { provider: PROVIDER, model };
+      const unsupported = (reason: string, extras: Partial<OcrExtras> = {}): OcrCheckResult => ({
+        result: {
+          success: false,
+          confidence: 0,
+          payload: {},
+          reason,
+          status: 'low_confidence',
+          ...base,
+          unsupportedDocumentType: 'unknown',
+        },
+        extras: { documentTypeMismatch: false, fields: {}, timingsMs, ...extras },
+      });
+
+      let t = performance.now();
+      const front = await flatten(input.front);
+      lap('locate', t);
+      if (!front || front.outline.coverage < 0.1) return unsupported('no identity document found in the front image');
+      const frontOutline = { corners: front.outline.corners, coverage: round2(front.outline.coverage) };
+
+      t = performance.now();
+      const card = warpTo(front.grey, front.outline.corners, CARD_LAYOUT);
+      const classification = await classify(engine, card, input.expectedDocumentType);
+      lap('classify', t);
+      if (!classification.type)
+        return unsupported(`the front image is not a supported identity document (read: ${classification.evidence.slice(0, 120)})`, { frontOutline });
+      const type = classification.type;
+      const documentTypeMismatch =
+        (DOCUMENT_TYPES as readonly string[]).includes(input.expectedDocumentType) &&
+        input.expectedDocumentType !== type;
+
+      t = performance.now();
+      const layout = layoutOf(type);
+      const page = type === 'passport' ? warpTo(front.grey, front.outline.corners, layout) : card;
+      const regions = FRONT_FIELDS[type];
+      const read = async (name: FieldName, opts?: { psm?: string; whitelist?: string }) => {
+        const region = regions[name];
+        return region ? readRegion(engine, page, region, layout, opts) : undefined;
+      };
+      const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+      const names: FieldName[] = Object.keys(regions) as FieldName[];
+      const readings = new Map<FieldName, Recognised>();
+      await Promise.all(
+        names.map(async (name) => {
+          const isMrz = name === 'mrz1' || name === 'mrz2';
+          const r = await read(name, isMrz ? { whitelist: MRZ_CHARS } : undefined);
+          if (r) readings.set(name, r);
+        }),
+      );
+      lap('fields', t);
+      const get = (name: FieldName): Recognised => readings.get(name) ?? { text: '', confidence: 0, words: [] };
+
+      // Names.
+      const script = type === 'residence_card' ? 'latin' : 'kanji';
+      const nameRead = get('name');
+      const name = splitNameLine(
+        nameRead.words.map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
+        script,
+      );
+      const nameFits = name && (script === 'latin' ? isPlausibleLatinName(name) : isPlausibleKanjiName(name));
+      const fields: OcrExtras['fields'] = {};
+      fields.name = field(name ? `${name.lastName} ${name.firstName}` : undefined, nameRead, nameFits ? 1 : 0.5);
+
+      // Birth date (passports: the MRZ, check-digit validated, confirms or replaces the print).
+      const birthRead = get('birthDate');
+      const printedBirth = readPrintedDate(birthRead.text, reference);
+      fields.birthDate = field(printedBirth, birthRead, isPlausibleBirthDate(printedBirth, reference) ? 1 : 0.3);
+
+      // Address.
+      const addressRead = get('address');
+      const address = cleanAddress(addressRead.text);
+      const addressFits = type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : startsWithPrefecture(address);
+      fields.address = field(address || undefined, addressRead, addressFits ? 1 : 0.6);
+
+      // Expiry date.
+      const expiryRead = get('expiryDate');
+      const expiry = readPrintedDate(expiryRead.text, reference);
+      fields.expiryDate = field(expiry, expiryRead, expiry ? 1 : 0.3);
+
+      // Document number.
+      const numberRead = get('documentNumber');
+      let documentNumber: string | undefined;
+      if (type === 'drivers_license') documentNumber = readDigits(numberRead.text, 12);
+      if (type === 'residence_card') documentNumber = readResidenceCardNumber(numberRead.text);
+      if (type === 'passport') documentNumber = readPassportNumber(numberRead.text);
+      if (type !== 'my_number_card') fields.documentNumber = field(documentNumber, numberRead, documentNumber ? 1 : 0.3);
+
+      const extras: OcrExtras = { documentTypeMismatch, fields, frontOutline, timingsMs };
+
+      // Passport MRZ.
+      if (type === 'passport') {
+        const mrz = readMrz(get('mrz1').text, get('mrz2').text);
+        if (mrz) {
+          const mrzBirth = mrz.birthDate ? mrzDate(mrz.birthDate, 'birth', reference) : undefined;
+          const mrzExpiry = mrz.expiryDate ? mrzDate(mrz.expiryDate, 'expiry', reference) : undefined;
+          const numberOk = !mrz.invalidFields.includes('documentNumber') && mrz.documentNumber;
+          const birthOk = !mrz.invalidFields.includes('birthDate') && mrzBirth;
+          const matchesPrintedFields =
+            (!documentNumber || !numberOk || documentNumber === mrz.documentNumber) &&
+            (!printedBirth || !birthOk || printedBirth === mrzBirth);
+          extras.mrz = { ...mrz, matchesPrintedFields };
+          // Check digits make the MRZ the more reliable reading; agreement raises confidence.
+          if (numberOk && mrz.documentNumber) {
+            const agree = documentNumber === mrz.documentNumber;
+            documentNumber = mrz.documentNumber;
+            fields.documentNumber = {
+              value: documentNumber,
+              confidence: round2(agree ? Math.max(0.95, fields.documentNumber?.confidence ?? 0) : 0.85),
+              raw: numberRead.text,
+            };
+          }
+          if (birthOk && mrzBirth) {
+            const agree = printedBirth === mrzBirth;
+            fields.birthDate = {
+              value: mrzBirth,
+              confidence: round2(agree ? Math.max(0.95, fields.birthDate.confidence) : 0.85),
+              raw: birthRead.text,
+            };
+          }
+          if (!mrzExpiry && fields.expiryDate.value === undefined) fields.expiryDate.confidence = 0;
+          else if (!fields.expiryDate.value && mrzExpiry && !mrz.invalidFields.includes('expirationDate'))
+            fields.expiryDate = { value: mrzExpiry, confidence: 0.85, raw: expiryRead.text };
+          if (mrz.lastName) extras.latinName = { lastName: mrz.lastName, firstName: mrz.firstName ?? '' };
+        }
+        if (!extras.latinName) {
+          const last = get('lastNameLatin').text.replace(/[^A-Za-z]/g, '').toUpperCase();
+          const first = get('firstNameLatin').text.replace(/[^A-Za-z]/g, '').toUpperCase();
+          if (last) extras.latinName = { lastName: last, firstName: first };
+        }
+      }
+
+      // Back side: the My Number; a residence card's full address.
+      const backRegions = BACK_FIELDS[type];
+      if (input.back && backRegions) {
+        t = performance.now();
+        const back = await flatten(input.back);
+        if (back) {
+          const backCard = warpTo(back.grey, back.outline.corners, CARD_LAYOUT);
+          if (backRegions.myNumber) {
+            const r = await readRegion(engine, backCard, backRegions.myNumber, CARD_LAYOUT, { whitelist: DIGITS });
+            const myNumber = readDigits(r.text, 12);
+            const valid = myNumber !== undefined && isValidMyNumber(myNumber);
+            fields.myNumber = field(myNumber, r, valid ? 1 : 0.4);
+            extras.myNumber = myNumber;
+            extras.myNumberCheckDigitValid = valid;
+            documentNumber = myNumber;
+            fields.documentNumber = fields.myNumber;
+          }
+          if (backRegions.address) {
+            const r = await readRegion(engine, backCard, backRegions.address, CARD_LAYOUT);
+            const backAddress = cleanAddress(r.text);
+            // The front's address line is cut by the portrait when long; the back prints it whole.
+            if (startsWithPrefecture(backAddress) && backAddress.length >= (fields.address.value?.length ?? 0))
+              fields.address = field(backAddress, r, 1);
+          }
+        }
+        lap('back', t);
+      }
+      extras.documentNumber = documentNumber;
+      extras.expiryDate = fields.expiryDate.value;
+
+      // Overall: the weakest of the identifying fields (a wrong name or birth date is what hurts).
+      const key = [fields.name, fields.birthDate, fields.documentNumber ?? { confidence: 0 }];
+      const keyMin = Math.min(...key.map((f) => f?.confidence ?? 0));
+      const addressConfidence = fields.address.confidence;
+      const confidence = round2(Math.min(keyMin, Math.max(addressConfidence, 0.7)) * 0.85 + 0.15 * classification.confidence);
+      const status = confidence >= OCR_CONFIDENCE_THRESHOLD ? 'success' : 'low_confidence';
+      const missing = (
+        [
+          ['name', fields.name.value],
+          ['birthDate', fields.birthDate.value],
+          ['documentNumber', documentNumber],
+        ] as const
+      )
+        .filter(([, v]) => !v)
+        .map(([n]) => n);
+      const reasons: string[] = [];
+      if (documentTypeMismatch)
+        reasons.push(`document_type_mismatch: expected ${input.expectedDocumentType}, detected ${type}`);
+      if (missing.length > 0) reasons.push(`could not read: ${missing.join(', ')}`);
+      if (status === 'low_confidence') reasons.push(`confidence ${confidence} below ${OCR_CONFIDENCE_THRESHOLD}`);
+      if (extras.mrz && !extras.mrz.valid) reasons.push(`MRZ check failed: ${extras.mrz.invalidFields.join(', ')}`);
+      if (extras.myNumberCheckDigitValid === false) reasons.push('My Number check digit failed');
+      timingsMs.total = Math.round(performance.now() - started);
+
+      const payload: NonNullable<OcrResult['payload']> = {};
+      if (name && fields.name.value) {
+        payload.lastName = name.lastName;
+        payload.firstName = name.firstName;
+      }
+      if (fields.birthDate.value) payload.birthDate = fields.birthDate.value;
+      if (fields.address.value) payload.address = fields.address.value;
+      return {
+        result: {
+          success: missing.length === 0,
+          confidence,
+          payload,
+          reason: reasons.length > 0 ? reasons.join('; ') : 'ok',
+          status,
+          ...base,
+          detectedDocumentType: type,
+          detectedDocumentTypeConfidence: classification.confidence,
+        },
+        extras,
+      };
+    },
+  };
+}
+
+/** The process-wide ocr check (the shared engine, the real clock). */
+export const ocrCheck = createOcrCheck();
