@@ -3,6 +3,7 @@
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { requireApiKey } from './api-keys/index.ts';
+import { registerHostedFlow } from './hosted-flow/index.ts';
 import { renderApiReference } from './platform/http/api-reference-page.ts';
 import { AppError } from './platform/http/app-error.ts';
 import { installErrorHandler, sendError } from './platform/http/error-handler.ts';
@@ -86,5 +87,6 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
     requireApiKey(v1, platform);
     registerSessionRoutes(v1, platform);
   });
+  await registerHostedFlow(app, platform);
   return app;
 }

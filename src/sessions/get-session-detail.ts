@@ -1,6 +1,7 @@
 // GET /v1/verification-sessions/{sessionId} (interface §4.2, §2.1). Fields that do not exist yet
 // are null (documented in the OpenAPI document).
 import type { ApiCaller } from '../api-keys/index.ts';
+import { readFlowDetail } from '../hosted-flow/index.ts';
 import { decryptJson, decryptText } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import { preRegisteredInfoContext, verificationUrlContext } from './create-session.ts';
@@ -14,6 +15,7 @@ export async function getSessionDetail(
 ): Promise<SessionDetail> {
   const session = await loadCallerSession(platform.database.db, caller, sessionId);
   const { keyring } = platform;
+  const flow = await readFlowDetail(platform, session);
   return {
     sessionId: session.id,
     status: effectiveStatus(session, platform.now()),
@@ -31,10 +33,18 @@ export async function getSessionDetail(
           preRegisteredInfoContext(session.id),
         )
       : null,
-    userInput: null,
-    documents: null,
-    liveness: null,
+    userInput: flow.userInput,
+    documents: flow.documents,
+    liveness: flow.liveness,
     ocrResult: null,
-    verification: null,
+    // Interface §2.7: exists from submission on; issue 6 adds decision and results.
+    verification: session.submitted_at
+      ? {
+          verificationId: session.id,
+          status: session.verification_status ?? 'processing',
+          createdAt: session.submitted_at.toISOString(),
+          updatedAt: session.updated_at.toISOString(),
+        }
+      : null,
   };
 }

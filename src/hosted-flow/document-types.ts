@@ -1,0 +1,21 @@
+// design.md "Document types": four kinds; a passport has no back side. A tenant may narrow the
+// list (settings.allowedDocumentTypes); by default all four are offered (issue 5 item 2).
+export const DOCUMENT_TYPES = ['drivers_license', 'my_number_card', 'residence_card', 'passport'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+export function hasBackSide(documentType: string): boolean {
+  return documentType !== 'passport';
+}
+
+export function allowedDocumentTypes(tenantSettings: Record<string, unknown>): DocumentType[] {
+  const configured = tenantSettings.allowedDocumentTypes;
+  if (!Array.isArray(configured)) return [...DOCUMENT_TYPES];
+  const allowed = DOCUMENT_TYPES.filter((t) => configured.includes(t));
+  return allowed.length > 0 ? allowed : [...DOCUMENT_TYPES];
+}
+
+/** Blob keys: one folder per session, a random name per upload (a replaced image never collides). */
+export const documentBlobKey = (sessionId: string, side: 'front' | 'back', nonce: string) =>
+  `sessions/${sessionId}/document-${side}-${nonce}.jpg`;
+export const livenessBlobKey = (sessionId: string, challengeId: string, name: string) =>
+  `sessions/${sessionId}/liveness-${challengeId}-${name}.jpg`;

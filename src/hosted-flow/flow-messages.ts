@@ -1,0 +1,121 @@
+// What the end user reads when the server refuses something (issue 5 items 4 and 6: "a clear 4xx
+// and a message in the user's language"). The browser UI has its own message files; these are the
+// server's, keyed by the stable error code, which the UI may use as its message key instead.
+import type { FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../platform/http/errors.ts';
+
+export const LANGUAGES = ['ja', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+type Messages = Record<Language, string>;
+
+export const FLOW_MESSAGES: Partial<Record<ErrorCode, Messages>> = {
+  ValidationFailed: { ja: '入力内容を確認してください。', en: 'Please check what you entered.' },
+  BadRequest: { ja: 'リクエストを読み取れませんでした。', en: 'The request could not be read.' },
+  PayloadTooLarge: { ja: 'データが大きすぎます。', en: 'The data is too large.' },
+  UnsupportedMediaType: { ja: 'この形式のデータは送信できません。', en: 'This kind of data cannot be sent.' },
+  FlowSessionRequired: {
+    ja: 'セッションが見つかりません。最初のリンクからやり直してください。',
+    en: 'Your session was not found. Please start again from the link you were given.',
+  },
+  CsrfTokenInvalid: {
+    ja: 'ページを再読み込みしてからもう一度お試しください。',
+    en: 'Please reload the page and try again.',
+  },
+  SessionExpired: {
+    ja: '有効期限が切れました。最初からやり直してください。',
+    en: 'Your session has expired. Please start again.',
+  },
+  FlowStepOutOfOrder: {
+    ja: 'この手順は今は実行できません。前の手順を完了してください。',
+    en: 'This step cannot be done now. Please finish the previous steps first.',
+  },
+  DocumentTypeNotAllowed: {
+    ja: 'この本人確認書類はご利用いただけません。',
+    en: 'This identity document is not accepted.',
+  },
+  ImageTypeUnsupported: {
+    ja: 'JPEG、PNG、WebP の画像を選んでください。',
+    en: 'Please choose a JPEG, PNG or WebP image.',
+  },
+  ImageTooLarge: { ja: '画像が 10 MB を超えています。', en: 'The image is larger than 10 MB.' },
+  ImageUnreadable: {
+    ja: '画像を読み取れませんでした。撮り直してください。',
+    en: 'The image could not be read. Please take it again.',
+  },
+  ImageTooManyPixels: {
+    ja: '画像の解像度が高すぎます。',
+    en: 'The image has too many pixels.',
+  },
+  ImageTooSmall: {
+    ja: '画像が小さすぎます。書類を大きく写してください。',
+    en: 'The image is too small. Please fill the frame with the document.',
+  },
+  ImageBlurred: {
+    ja: '画像がぼやけています。カメラを固定して撮り直してください。',
+    en: 'The image is blurred. Please hold the camera still and try again.',
+  },
+  ImageGlare: {
+    ja: '光が反射しています。角度を変えて撮り直してください。',
+    en: 'There is glare on the document. Please tilt it and try again.',
+  },
+  DocumentNotFound: {
+    ja: '書類が見つかりません。枠に合わせて撮影してください。',
+    en: 'No document was found. Please fit it inside the frame.',
+  },
+  LivenessChallengeInvalid: {
+    ja: '顔認証の指示が無効です。もう一度始めてください。',
+    en: 'The face check has expired. Please start it again.',
+  },
+  LivenessAttemptsExhausted: {
+    ja: '顔認証の試行回数の上限に達しました。',
+    en: 'No face check attempts are left.',
+  },
+  NotFound: { ja: 'ページが見つかりません。', en: 'Page not found.' },
+  TooManyRequests: { ja: 'しばらくしてからお試しください。', en: 'Please try again in a moment.' },
+  InternalError: {
+    ja: '問題が発生しました。しばらくしてからお試しください。',
+    en: 'Something went wrong. Please try again in a moment.',
+  },
+};
+
+/** Liveness failure reasons (verify-liveness-frames.ts), for the retry screen. */
+export const LIVENESS_FAILURE_MESSAGES: Record<string, Messages> = {
+  no_face: { ja: '顔が映っていない画像がありました。', en: 'Your face was not visible in every picture.' },
+  no_frontal_start: {
+    ja: '最初に正面を向いてください。',
+    en: 'Please start by looking straight at the camera.',
+  },
+  pose_order_mismatch: {
+    ja: '指示された順番どおりに動いてください。',
+    en: 'Please make the movements in the order shown.',
+  },
+  face_changed: {
+    ja: '途中で別の顔が映りました。',
+    en: 'A different face appeared during the check.',
+  },
+  timestamps_invalid: {
+    ja: '撮影の記録が正しくありません。もう一度お試しください。',
+    en: 'The capture was not recorded correctly. Please try again.',
+  },
+};
+
+/** ja or en from Accept-Language (first supported language by quality); Japanese by default. */
+export function negotiateLanguage(request: FastifyRequest): Language {
+  const header = request.headers['accept-language'];
+  if (typeof header !== 'string' || header === '') return 'ja';
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag: tag.toLowerCase(), q: q ? Number(q.slice(2)) || 0 : 1, index };
+    })
+    .filter((x) => x.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { tag } of ranked) {
+    const primary = tag.split('-')[0];
+    if (primary === 'ja' || primary === 'en') return primary;
+  }
+  return 'ja';
+}

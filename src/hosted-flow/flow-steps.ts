@@ -1,0 +1,276 @@
+// Everything the browser does in the flow after entering (issue 5 item 2), one function per step.
+// Each takes the flow context (the session the cookie holds) and returns what the JSON API answers.
+import { randomBytes } from 'node:crypto';
+import { CHECK_IDS } from '../checks/check.ts';
+import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/check-queues.ts';
+import { CHALLENGE_VALIDITY_MS, drawChallengeSteps, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
+import { openBlobStore } from '../platform/blobs/index.ts';
+import { decryptJson, encryptJson } from '../platform/crypto/encryption.ts';
+import { newId } from '../platform/crypto/random-id.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
+import type { Platform } from '../platform/platform.ts';
+import { findTenant } from '../tenants/index.ts';
+import { documentQualityProblem, measureDocumentQuality } from './assess-document-quality.ts';
+import { decodeUploadImage } from './decode-upload-image.ts';
+import { allowedDocumentTypes, type DocumentType, documentBlobKey, hasBackSide } from './document-types.ts';
+import type { Language } from './flow-messages.ts';
+import { csrfTokenFor, type FlowContext, requireOpenFlow } from './flow-session.ts';
+import {
+  deleteDocuments,
+  insertChallenge,
+  listDocuments,
+  lockSessionById,
+  markSubmitted,
+  recordConsent,
+  saveDocument,
+  saveUserInput,
+  setDocumentType,
+} from './hosted-flow-repository.ts';
+import { normalizeUserInput, type UserInput, userInputContext } from './user-input.ts';
+
+export interface FlowState {
+  sessionId: string;
+  status: string;
+  language: Language;
+  csrfToken: string;
+  expiresAt: string;
+  allowedDocumentTypes: DocumentType[];
+  documentType: string | null;
+  steps: {
+    consent: boolean;
+    documentType: boolean;
+    front: boolean;
+    /** null when the chosen document has no back side (passport) or none is chosen. */
+    back: boolean | null;
+    liveness: { status: 'pending' | 'success' | 'failed'; attemptsUsed: number; attemptsLeft: number };
+    personalData: boolean;
+    submitted: boolean;
+  };
+  /** What the user typed, for the review screen (null before). */
+  personalData: UserInput | null;
+  /** Where the browser goes once submitted (null before). */
+  redirectTo: string | null;
+}
+
+/** Interface §4.1: callbackUrl with sessionId, and state when one was given. */
+export function callbackRedirect(session: FlowContext['session']): string {
+  const url = new URL(session.callback_url);
+  url.searchParams.set('sessionId', session.id);
+  if (session.state !== null) url.searchParams.set('state', session.state);
+  return url.toString();
+}
+
+export async function getFlowState(
+  platform: Platform,
+  context: FlowContext,
+  language: Language,
+): Promise<FlowState> {
+  const { session } = context;
+  const db = platform.database.db;
+  const tenant = await findTenant(db, session.tenant_id);
+  const documents = await listDocuments(db, session.id);
+  const has = (side: 'front' | 'back') => documents.some((d) => d.side === side);
+  const attemptsUsed = session.liveness_attempts;
+  return {
+    sessionId: session.id,
+    status: session.status,
+    language,
+    csrfToken: csrfTokenFor(context.cookieValue),
+    expiresAt: session.expires_at.toISOString(),
+    allowedDocumentTypes: allowedDocumentTypes(tenant?.settings ?? {}),
+    documentType: session.document_type,
+    steps: {
+      consent: session.consented_at !== null,
+      documentType: session.document_type !== null,
+      front: has('front'),
+      back: session.document_type && hasBackSide(session.document_type) ? has('back') : null,
+      liveness: {
+        status: session.liveness_status ?? 'pending',
+        attemptsUsed,
+        attemptsLeft: session.liveness_status ? 0 : Math.max(0, MAX_LIVENESS_ATTEMPTS - attemptsUsed),
+      },
+      personalData: session.user_input_enc !== null,
+      submitted: session.submitted_at !== null,
+    },
+    personalData: session.user_input_enc
+      ? decryptJson<UserInput>(platform.keyring, session.user_input_enc, userInputContext(session.id))
+      : null,
+    redirectTo: session.submitted_at ? callbackRedirect(session) : null,
+  };
+}
+
+export async function giveConsent(platform: Platform, context: FlowContext): Promise<void> {
+  requireOpenFlow(context);
+  await recordConsent(platform.database.db, context.session.id, platform.now());
+}
+
+function requireConsent(context: FlowContext) {
+  if (context.session.consented_at === null) throw new AppError('FlowStepOutOfOrder', 'Consent comes first');
+}
+
+/** Choosing another type drops the pictures of the previous one (they show another document). */
+export async function chooseDocumentType(platform: Platform, context: FlowContext, documentType: string) {
+  requireOpenFlow(context);
+  requireConsent(context);
+  const { session } = context;
+  const tenant = await findTenant(platform.database.db, session.tenant_id);
+  if (!(allowedDocumentTypes(tenant?.settings ?? {}) as string[]).includes(documentType)) {
+    throw new AppError('DocumentTypeNotAllowed');
+  }
+  if (session.document_type === documentType) return;
+  const dropped = await platform.database.db.transaction().execute(async (trx) => {
+    await setDocumentType(trx, session.id, documentType, platform.now());
+    return deleteDocuments(trx, session.id);
+  });
+  const blobs = openBlobStore(platform.config, platform.keyring);
+  for (const key of dropped) await blobs.deleteBlob(key);
+}
+
+export interface UploadedDocument {
+  side: 'front' | 'back';
+  width: number;
+  height: number;
+}
+
+/**
+ * Issue 5 item 4: checked, re-encoded, then stored encrypted; the row is written only after the
+ * blob is durable, and the blob is removed again if the row cannot be written (nothing half-stored).
+ */
+export async function uploadDocumentImage(
+  platform: Platform,
+  context: FlowContext,
+  side: 'front' | 'back',
+  bytes: Buffer,
+): Promise<UploadedDocument> {
+  requireOpenFlow(context);
+  requireConsent(context);
+  const { session } = context;
+  if (!session.document_type) throw new AppError('FlowStepOutOfOrder', 'Choose the document type first');
+  if (side === 'back' && !hasBackSide(session.document_type)) {
+    throw new AppError('FlowStepOutOfOrder', 'This document has no back side');
+  }
+  const image = await decodeUploadImage(bytes);
+  const problem = documentQualityProblem(image, measureDocumentQuality(image.grey));
+  if (problem) throw new AppError(problem);
+
+  const blobs = openBlobStore(platform.config, platform.keyring);
+  const key = documentBlobKey(session.id, side, randomBytes(8).toString('hex'));
+  await blobs.putBlob(key, image.jpeg);
+  let replaced: string | null;
+  try {
+    replaced = await platform.database.db.transaction().execute(async (trx) => {
+      const locked = await lockSessionById(trx, session.id);
+      // The type may have changed, or the flow been submitted, since this request began.
+      if (!locked || locked.document_type !== session.document_type || locked.submitted_at !== null) {
+        throw new AppError('FlowStepOutOfOrder');
+      }
+      return saveDocument(trx, {
+        session_id: session.id,
+        side,
+        blob_key: key,
+        content_type: 'image/jpeg',
+        width: image.width,
+        height: image.height,
+        byte_size: image.jpeg.length,
+        uploaded_at: platform.now(),
+      });
+    });
+  } catch (error) {
+    await blobs.deleteBlob(key);
+    throw error;
+  }
+  if (replaced) await blobs.deleteBlob(replaced);
+  return { side, width: image.width, height: image.height };
+}
+
+export interface IssuedChallenge {
+  challengeId: string;
+  steps: string[];
+  expiresAt: string;
+  attemptsLeft: number;
+}
+
+export async function issueLivenessChallenge(
+  platform: Platform,
+  context: FlowContext,
+): Promise<IssuedChallenge> {
+  requireOpenFlow(context);
+  requireConsent(context);
+  const { session } = context;
+  if (session.liveness_status !== null) throw new AppError('FlowStepOutOfOrder', 'The face check is done');
+  if (session.liveness_attempts >= MAX_LIVENESS_ATTEMPTS) throw new AppError('LivenessAttemptsExhausted');
+  const issuedAt = platform.now();
+  const challenge = {
+    id: `lc_${newId('job').slice(4)}`,
+    sessionId: session.id,
+    steps: drawChallengeSteps(),
+    issuedAt,
+    expiresAt: new Date(issuedAt.getTime() + CHALLENGE_VALIDITY_MS),
+  };
+  await insertChallenge(platform.database.db, challenge);
+  return {
+    challengeId: challenge.id,
+    steps: challenge.steps,
+    expiresAt: challenge.expiresAt.toISOString(),
+    attemptsLeft: MAX_LIVENESS_ATTEMPTS - session.liveness_attempts,
+  };
+}
+
+export async function savePersonalData(
+  platform: Platform,
+  context: FlowContext,
+  body: UserInput,
+): Promise<UserInput> {
+  requireOpenFlow(context);
+  requireConsent(context);
+  const input = normalizeUserInput(body, platform.now());
+  const sealed = encryptJson(platform.keyring, input, userInputContext(context.session.id));
+  await saveUserInput(platform.database.db, context.session.id, sealed, platform.now());
+  return input;
+}
+
+/**
+ * Issue 5 item 5: the submission and one job per check commit together (enqueueInTransaction),
+ * so there is never a submitted session without its jobs, nor jobs for an unsubmitted session.
+ * Submitting twice is harmless: the second call only answers the redirect again.
+ */
+export async function submitVerification(
+  platform: Platform,
+  context: FlowContext,
+): Promise<{ redirectTo: string }> {
+  const { session } = context;
+  await platform.database.db.transaction().execute(async (trx) => {
+    const locked = await lockSessionById(trx, session.id);
+    if (!locked) throw new AppError('FlowSessionRequired');
+    if (locked.submitted_at !== null) return;
+    const documents = await listDocuments(trx, session.id);
+    const missing: string[] = [];
+    if (locked.consented_at === null) missing.push('consent');
+    if (!locked.document_type) missing.push('documentType');
+    if (!documents.some((d) => d.side === 'front')) missing.push('front');
+    if (
+      locked.document_type &&
+      hasBackSide(locked.document_type) &&
+      !documents.some((d) => d.side === 'back')
+    ) {
+      missing.push('back');
+    }
+    // After the last failed attempt the flow goes on; the decision rejects with liveness_failed.
+    if (locked.liveness_status === null) missing.push('liveness');
+    if (locked.user_input_enc === null) missing.push('personalData');
+    if (missing.length > 0) {
+      throw new AppError(
+        'FlowStepOutOfOrder',
+        `Steps not done yet: ${missing.join(', ')}`,
+        missing.map((step) => ({ path: `/steps/${step}`, message: 'not done' })),
+      );
+    }
+    await markSubmitted(trx, session.id, platform.now());
+    for (const id of CHECK_IDS) {
+      const data: CheckJobData = { sessionId: session.id, tenantId: session.tenant_id };
+      await enqueueInTransaction(platform.jobs, trx, checkQueue(id), data, CHECK_JOB_OPTIONS);
+    }
+  });
+  return { redirectTo: callbackRedirect(session) };
+}

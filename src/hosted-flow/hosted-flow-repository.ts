@@ -1,0 +1,220 @@
+// SQL of the hosted flow (style.md: SQL only in repositories). Every call names the session it
+// acts for; the session was found through its link token or its flow cookie, never by a bare id
+// from the browser.
+import type { Selectable } from 'kysely';
+import type { Db } from '../platform/db/open-database.ts';
+import type { LivenessChallengesTable, SessionDocumentsTable } from '../platform/db/schema.ts';
+import type { SessionRow } from '../sessions/session-repository.ts';
+
+export type DocumentRow = Selectable<SessionDocumentsTable>;
+export type ChallengeRow = Selectable<LivenessChallengesTable>;
+
+export async function lockSessionById(db: Db, sessionId: string): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('verification_sessions')
+    .selectAll()
+    .where('id', '=', sessionId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function findSessionByCookieHash(db: Db, cookieHash: string): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('verification_sessions')
+    .selectAll()
+    .where('flow_cookie_hash', '=', cookieHash)
+    .executeTakeFirst();
+}
+
+/** The first valid use of the link (design.md "verificationUrl"). */
+export async function startFlow(
+  db: Db,
+  sessionId: string,
+  values: { cookieHash: string; now: Date; expiresAt: Date },
+): Promise<void> {
+  await db
+    .updateTable('verification_sessions')
+    .set({
+      link_used_at: values.now,
+      status: 'in_progress',
+      flow_cookie_hash: values.cookieHash,
+      expires_at: values.expiresAt,
+      updated_at: values.now,
+    })
+    .where('id', '=', sessionId)
+    .where('link_used_at', 'is', null)
+    .execute();
+}
+
+export async function recordConsent(db: Db, sessionId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('verification_sessions')
+    .set({ consented_at: now, updated_at: now })
+    .where('id', '=', sessionId)
+    .where('consented_at', 'is', null)
+    .execute();
+}
+
+export async function setDocumentType(db: Db, sessionId: string, documentType: string, now: Date) {
+  await db
+    .updateTable('verification_sessions')
+    .set({ document_type: documentType, updated_at: now })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+export async function listDocuments(db: Db, sessionId: string): Promise<DocumentRow[]> {
+  return db.selectFrom('session_documents').selectAll().where('session_id', '=', sessionId).execute();
+}
+
+/** Removes the session's document rows; returns their blob keys (deleted by the caller after commit). */
+export async function deleteDocuments(db: Db, sessionId: string): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('session_documents')
+    .where('session_id', '=', sessionId)
+    .returning('blob_key')
+    .execute();
+  return rows.map((r) => r.blob_key);
+}
+
+/** Inserts or replaces one side; returns the replaced blob key, if any. */
+export async function saveDocument(db: Db, row: DocumentRow): Promise<string | null> {
+  const previous = await db
+    .selectFrom('session_documents')
+    .select('blob_key')
+    .where('session_id', '=', row.session_id)
+    .where('side', '=', row.side)
+    .forUpdate()
+    .executeTakeFirst();
+  await db
+    .insertInto('session_documents')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['session_id', 'side']).doUpdateSet({
+        blob_key: row.blob_key,
+        content_type: row.content_type,
+        width: row.width,
+        height: row.height,
+        byte_size: row.byte_size,
+        uploaded_at: row.uploaded_at,
+      }),
+    )
+    .execute();
+  await db
+    .updateTable('verification_sessions')
+    .set({ updated_at: row.uploaded_at })
+    .where('id', '=', row.session_id)
+    .execute();
+  return previous?.blob_key ?? null;
+}
+
+export async function insertChallenge(
+  db: Db,
+  challenge: { id: string; sessionId: string; steps: string[]; issuedAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('liveness_challenges')
+    .values({
+      id: challenge.id,
+      session_id: challenge.sessionId,
+      steps: challenge.steps,
+      issued_at: challenge.issuedAt,
+      expires_at: challenge.expiresAt,
+    })
+    .execute();
+}
+
+/**
+ * Uses the challenge up (single use, issue 5 item 3) and counts the attempt: the challenge must
+ * be the session's, unused and unexpired, and an attempt must be left. Returns the challenge, or
+ * a reason it cannot be used — then the caller rolls the transaction back, so a refused upload
+ * neither uses the challenge nor costs an attempt.
+ */
+export async function claimChallenge(
+  db: Db,
+  values: { sessionId: string; challengeId: string; now: Date; maxAttempts: number },
+): Promise<ChallengeRow | 'invalid' | 'exhausted'> {
+  const challenge = await db
+    .updateTable('liveness_challenges')
+    .set({ used_at: values.now })
+    .where('id', '=', values.challengeId)
+    .where('session_id', '=', values.sessionId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', values.now)
+    .returningAll()
+    .executeTakeFirst();
+  if (!challenge) return 'invalid';
+  const session = await db
+    .updateTable('verification_sessions')
+    .set((eb) => ({ liveness_attempts: eb('liveness_attempts', '+', 1), updated_at: values.now }))
+    .where('id', '=', values.sessionId)
+    .where('liveness_attempts', '<', values.maxAttempts)
+    .where('liveness_status', 'is', null)
+    .returning('liveness_attempts')
+    .executeTakeFirst();
+  return session ? challenge : 'exhausted';
+}
+
+export async function recordLivenessAttempt(
+  db: Db,
+  values: {
+    sessionId: string;
+    challengeId: string;
+    passed: boolean;
+    confidence: number;
+    failures: string[];
+    frameBlobs: string[];
+    /** Set when the check is decided: passed, or failed for the last time. */
+    outcome: { status: 'success' | 'failed'; referenceBlob: string | null } | null;
+    now: Date;
+  },
+): Promise<void> {
+  await db
+    .updateTable('liveness_challenges')
+    .set({
+      passed: values.passed,
+      confidence: values.confidence,
+      failure_reasons: values.failures,
+      frame_blobs: values.frameBlobs,
+    })
+    .where('id', '=', values.challengeId)
+    .execute();
+  if (!values.outcome) return;
+  await db
+    .updateTable('verification_sessions')
+    .set({
+      liveness_status: values.outcome.status,
+      liveness_confidence: values.confidence,
+      liveness_reference_blob: values.outcome.referenceBlob,
+      updated_at: values.now,
+    })
+    .where('id', '=', values.sessionId)
+    .execute();
+  if (values.outcome.status === 'success') {
+    // design.md "Session status": in_progress → liveness_success.
+    await db
+      .updateTable('verification_sessions')
+      .set({ status: 'liveness_success' })
+      .where('id', '=', values.sessionId)
+      .where('status', '=', 'in_progress')
+      .execute();
+  }
+}
+
+export async function saveUserInput(db: Db, sessionId: string, userInputEnc: string, now: Date) {
+  await db
+    .updateTable('verification_sessions')
+    .set({ user_input_enc: userInputEnc, updated_at: now })
+    .where('id', '=', sessionId)
+    .where('submitted_at', 'is', null)
+    .execute();
+}
+
+export async function markSubmitted(db: Db, sessionId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('verification_sessions')
+    .set({ submitted_at: now, verification_status: 'processing', updated_at: now })
+    .where('id', '=', sessionId)
+    .where('submitted_at', 'is', null)
+    .execute();
+}

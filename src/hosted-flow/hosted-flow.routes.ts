@@ -1,0 +1,274 @@
+// The hosted flow's HTTP surface (issue 5; docs/hosted-flow-api.md): the one-time link, the
+// server-rendered pages, and the JSON API the browser app uses under /verify/api. Its own scope:
+// cookies, multipart and form parsers, no-store and CSP on every answer, and error bodies in the
+// user's language.
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { requireApiKey } from '../api-keys/index.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import type { Platform } from '../platform/platform.ts';
+import { MAX_IMAGE_BYTES } from './decode-upload-image.ts';
+import { DOCUMENT_TYPES } from './document-types.ts';
+import { enterFlow } from './enter-flow.ts';
+import { FLOW_MESSAGES, LIVENESS_FAILURE_MESSAGES, negotiateLanguage } from './flow-messages.ts';
+import { API_CSP, sendPage } from './flow-pages.ts';
+import { loadFlowSession, requireCsrfToken, setFlowCookie } from './flow-session.ts';
+import {
+  chooseDocumentType,
+  getFlowState,
+  giveConsent,
+  issueLivenessChallenge,
+  savePersonalData,
+  submitVerification,
+  uploadDocumentImage,
+} from './flow-steps.ts';
+import { MAX_LIVENESS_FRAMES, submitLivenessAttempt } from './liveness-attempt.ts';
+import { registerSessionImageRoutes } from './session-images.routes.ts';
+import { UserInputBody } from './user-input.ts';
+
+const EntryQuery = Type.Object({
+  sessionId: Type.Optional(Type.String({ maxLength: 64 })),
+  token: Type.Optional(Type.String({ maxLength: 128 })),
+});
+
+/** Registers the flow and the tenant's image endpoint; app.ts calls this once. */
+export async function registerHostedFlow(app: FastifyInstance, platform: Platform) {
+  await app.register(async (scope) => flowScope(scope, platform));
+  // Image URLs of the session detail need the tenant's API key (design.md "Data at rest").
+  await app.register(async (v1) => {
+    requireApiKey(v1, platform);
+    registerSessionImageRoutes(v1, platform);
+  });
+}
+
+function localizedError(request: FastifyRequest, error: AppError) {
+  const messages = FLOW_MESSAGES[error.code] ?? FLOW_MESSAGES.InternalError!;
+  return {
+    error: error.code,
+    message: messages[negotiateLanguage(request)],
+    messages,
+    ...(error.details ? { details: error.details } : {}),
+  };
+}
+
+/** Fastify's and the multipart plugin's own errors, as the flow's codes. */
+function asAppError(error: FastifyError): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    return new AppError(
+      'ValidationFailed',
+      undefined,
+      error.validation.map((i) => ({
+        path: `${error.validationContext ?? ''}${i.instancePath}`,
+        message: i.message ?? 'is not valid',
+      })),
+    );
+  }
+  switch (error.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new AppError('ImageTooLarge');
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PROTO_VIOLATION':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError('BadRequest', 'The upload is not a valid multipart form');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PayloadTooLarge');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UnsupportedMediaType');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('BadRequest');
+  }
+  if (error.statusCode === 413) return new AppError('PayloadTooLarge');
+  if (error.statusCode === 415) return new AppError('UnsupportedMediaType');
+  if (error.statusCode === 400) return new AppError('BadRequest');
+  return null;
+}
+
+async function flowScope(scope: FastifyInstance, platform: Platform) {
+  const { config } = platform;
+  await scope.register(cookie);
+  await scope.register(multipart, {
+    limits: {
+      fileSize: MAX_IMAGE_BYTES,
+      files: MAX_LIVENESS_FRAMES,
+      fields: 8,
+      fieldSize: 4096,
+      parts: MAX_LIVENESS_FRAMES + 8,
+      headerPairs: 100,
+    },
+  });
+  // The form post of /verify/complete (a plain HTML form, no script needed).
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_r, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
+  scope.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = asAppError(error);
+    if (!appError) {
+      request.log.error({ err: error }, 'unhandled error in the hosted flow');
+      return reply.code(500).send(localizedError(request, new AppError('InternalError')));
+    }
+    if (appError.headers) reply.headers(appError.headers);
+    return reply.code(appError.statusCode).send(localizedError(request, appError));
+  });
+
+  // Personal data and one-time secrets pass through here: never cached, never framed (issue 5 item 1).
+  scope.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('referrer-policy', 'no-referrer');
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!type.startsWith('text/html')) reply.header('content-security-policy', API_CSP);
+    return payload;
+  });
+
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const hide = { hide: true };
+
+  app.get('/verify', { schema: { ...hide, querystring: EntryQuery } }, async (request, reply) => {
+    const language = negotiateLanguage(request);
+    const { sessionId, token } = request.query;
+    if (!sessionId || !token) return sendPage(reply, 410, 'expired', language);
+    const outcome = await enterFlow(platform, { sessionId, token }, request.ip);
+    if (outcome.kind === 'expired') return sendPage(reply, 410, 'expired', language);
+    if (outcome.kind === 'wrong_ip') return sendPage(reply, 403, 'wrongNetwork', language);
+    setFlowCookie(reply, config, outcome.cookieValue);
+    return reply.code(303).header('location', '/verify/flow').send();
+  });
+
+  // Placeholder until the browser app (Vite + Preact) is served here.
+  app.get('/verify/flow', { schema: hide }, async (request, reply) =>
+    sendPage(reply, 200, 'flowPlaceholder', negotiateLanguage(request)),
+  );
+
+  app.get('/verify/api/state', { schema: hide }, async (request) =>
+    getFlowState(platform, await loadFlowSession(platform, request), negotiateLanguage(request)),
+  );
+
+  /** Loads the session and checks the CSRF token: every state-changing route starts here. */
+  const mutation = async (request: FastifyRequest, formToken?: string) => {
+    const context = await loadFlowSession(platform, request);
+    requireCsrfToken(config, request, context, formToken);
+    return context;
+  };
+
+  app.post('/verify/api/consent', { schema: hide }, async (request, reply) => {
+    await giveConsent(platform, await mutation(request));
+    return reply.code(204).send();
+  });
+
+  app.put(
+    '/verify/api/document-type',
+    {
+      schema: {
+        ...hide,
+        body: Type.Object(
+          { documentType: Type.String({ enum: [...DOCUMENT_TYPES] }) },
+          { additionalProperties: false },
+        ),
+      },
+      // CSRF and session before the body is judged: a forged request learns nothing.
+      preValidation: async (request) => {
+        await mutation(request);
+      },
+    },
+    async (request, reply) => {
+      await chooseDocumentType(platform, await mutation(request), request.body.documentType);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/verify/api/documents/:side',
+    {
+      schema: {
+        ...hide,
+        params: Type.Object({ side: Type.Union([Type.Literal('front'), Type.Literal('back')]) }),
+      },
+    },
+    async (request, reply) => {
+      const context = await mutation(request);
+      if (!request.isMultipart()) throw new AppError('UnsupportedMediaType');
+      const file = await request.file();
+      if (!file) throw new AppError('ValidationFailed', 'Send the image in the form field "image"');
+      const bytes = await file.toBuffer();
+      reply.code(201);
+      return uploadDocumentImage(platform, context, request.params.side, bytes);
+    },
+  );
+
+  app.post('/verify/api/liveness/challenge', { schema: hide }, async (request, reply) => {
+    reply.code(201);
+    return issueLivenessChallenge(platform, await mutation(request));
+  });
+
+  app.post('/verify/api/liveness/attempts', { schema: hide }, async (request) => {
+    const context = await mutation(request);
+    if (!request.isMultipart()) throw new AppError('UnsupportedMediaType');
+    let challengeId = '';
+    let timestamps: unknown = null;
+    const frames: Buffer[] = [];
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'frames')
+          throw new AppError('ValidationFailed', 'Frames go in the field "frames"');
+        frames.push(await part.toBuffer());
+      } else if (part.fieldname === 'challengeId') {
+        challengeId = String(part.value);
+      } else if (part.fieldname === 'timestamps') {
+        try {
+          timestamps = JSON.parse(String(part.value));
+        } catch {
+          timestamps = null;
+        }
+      }
+    }
+    if (!Array.isArray(timestamps) || !timestamps.every((t) => typeof t === 'number' && Number.isFinite(t))) {
+      throw new AppError('ValidationFailed', 'timestamps must be a JSON array of numbers (ms)', [
+        { path: '/timestamps', message: 'must be a JSON array of numbers' },
+      ]);
+    }
+    if (!/^lc_[0-9A-Z]{26}$/.test(challengeId)) throw new AppError('LivenessChallengeInvalid');
+    const result = await submitLivenessAttempt(platform, context, { challengeId, timestamps, frames });
+    const language = negotiateLanguage(request);
+    return {
+      ...result,
+      messages: result.failures.map((f) => ({
+        key: f,
+        message: LIVENESS_FAILURE_MESSAGES[f]?.[language] ?? f,
+      })),
+    };
+  });
+
+  app.put(
+    '/verify/api/personal-data',
+    {
+      schema: { ...hide, body: UserInputBody },
+      preValidation: async (request) => {
+        await mutation(request);
+      },
+    },
+    async (request) => savePersonalData(platform, await mutation(request), request.body),
+  );
+
+  app.post('/verify/api/submit', { schema: hide }, async (request) =>
+    submitVerification(platform, await mutation(request)),
+  );
+
+  // The same as submit, for a plain HTML form: answers 303 to the callback (interface §4.1).
+  app.post('/verify/complete', { schema: hide }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const token = typeof body.csrfToken === 'string' ? body.csrfToken : '';
+    const { redirectTo } = await submitVerification(platform, await mutation(request, token));
+    return reply.code(303).header('location', redirectTo).send();
+  });
+}

@@ -1,0 +1,7 @@
+// The hosted flow as the app and the session detail use it.
+export { DOCUMENT_TYPES, hasBackSide } from './document-types.ts';
+export { registerHostedFlow } from './hosted-flow.routes.ts';
+export { listDocuments } from './hosted-flow-repository.ts';
+export { type FlowDetail, readFlowDetail } from './read-flow-detail.ts';
+export { IMAGE_KINDS, type ImageKind, sessionImageUrl } from './session-images.routes.ts';
+export { type UserInput, userInputContext } from './user-input.ts';

@@ -1,0 +1,59 @@
+// GET /v1/verification-sessions/{sessionId}/images/{kind} (design.md "Data at rest": image URLs
+// in the detail point at API paths that need the tenant's API key; interface §2.4, §2.5).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { apiCaller } from '../api-keys/index.ts';
+import { openBlobStore } from '../platform/blobs/index.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import { errorResponses } from '../platform/http/openapi.ts';
+import type { Platform } from '../platform/platform.ts';
+import { SessionIdParams } from '../sessions/session.schemas.ts';
+import { loadCallerSession } from '../sessions/session-access.ts';
+import { listDocuments } from './hosted-flow-repository.ts';
+
+export const IMAGE_KINDS = ['front', 'back', 'liveness-reference'] as const;
+export type ImageKind = (typeof IMAGE_KINDS)[number];
+
+export const sessionImageUrl = (publicUrl: string, sessionId: string, kind: ImageKind) =>
+  `${publicUrl}/v1/verification-sessions/${sessionId}/images/${kind}`;
+
+export function registerSessionImageRoutes(fastify: FastifyInstance, platform: Platform) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/v1/verification-sessions/:sessionId/images/:kind',
+    {
+      schema: {
+        tags: ['sessions'],
+        summary: 'A document image or the liveness reference image (JPEG)',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({
+          sessionId: SessionIdParams.properties.sessionId,
+          kind: Type.String({ enum: [...IMAGE_KINDS] }),
+        }),
+        response: {
+          200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/jpeg bytes' }),
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = await loadCallerSession(
+        platform.database.db,
+        apiCaller(request),
+        request.params.sessionId,
+      );
+      const kind = request.params.kind as ImageKind;
+      let key: string | null = null;
+      if (kind === 'liveness-reference') {
+        key = session.liveness_reference_blob;
+      } else {
+        const documents = await listDocuments(platform.database.db, session.id);
+        key = documents.find((d) => d.side === kind)?.blob_key ?? null;
+      }
+      const bytes = key ? await openBlobStore(platform.config, platform.keyring).getBlob(key) : null;
+      if (!bytes) throw new AppError('NotFound', 'No such image for this session');
+      return reply.type('image/jpeg').header('cache-control', 'no-store').send(bytes);
+    },
+  );
+}

@@ -1,0 +1,18 @@
+// The live face check as other capabilities use it (the hosted flow, the bench, simulate).
+export { classifyHeadPose, type FramePose, faceWidth, POSE_THRESHOLDS } from './classify-head-pose.ts';
+export {
+  CHALLENGE_LENGTH,
+  CHALLENGE_VALIDITY_MS,
+  drawChallengeSteps,
+  isLivenessStep,
+  LIVENESS_STEPS,
+  type LivenessStep,
+  MAX_LIVENESS_ATTEMPTS,
+} from './liveness-challenge-steps.ts';
+export {
+  LIVENESS_LIMITS,
+  type LivenessFailure,
+  type LivenessFrame,
+  type LivenessVerdict,
+  verifyLivenessFrames,
+} from './verify-liveness-frames.ts';
