@@ -145,6 +145,30 @@ export function loadFaceApi(): Promise<LoadedFaceApi> {
   return loaded;
 }
 
+/**
+ * Run each net once on blank input, so that a worker's first real job does not pay the first
+ * inference's set-up cost (measured at 1–2 s, docs/face-match.md). Call after start-up.
+ */
+export async function warmUpFaceApi(): Promise<void> {
+  const { faceapi, tf } = await loadFaceApi();
+  const options = DEFAULT_FACE_SEARCH;
+  const scene = tf.zeros([options.tinyInputSize, options.tinyInputSize, 3], 'int32') as Tf.Tensor3D;
+  const face = tf.zeros([150, 150, 3], 'int32') as Tf.Tensor3D;
+  try {
+    await faceapi.detectAllFaces(
+      asFaceApiTensor(scene),
+      new faceapi.TinyFaceDetectorOptions({ inputSize: options.tinyInputSize }),
+    );
+    await faceapi.nets.faceLandmark68Net.detectLandmarks(asFaceApiTensor(face));
+    // The same batch size as describeAlignedFace uses: kernels are set up per shape.
+    const batch = options.jitter.length * (options.flipAverage ? 2 : 1);
+    await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(new Array(batch).fill(asFaceApiTensor(face)));
+  } finally {
+    scene.dispose();
+    face.dispose();
+  }
+}
+
 interface DecodedImage {
   pixels: Buffer;
   width: number;

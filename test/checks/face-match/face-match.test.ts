@@ -12,7 +12,12 @@ import {
   FaceMatchImageError,
   faceMatchCheck,
 } from '../../../src/checks/face-match/index.ts';
-import { computeFaceDescriptor, detectFaces, loadFaceApi } from '../../../src/platform/ml/face-api.ts';
+import {
+  computeFaceDescriptor,
+  detectFaces,
+  loadFaceApi,
+  warmUpFaceApi,
+} from '../../../src/platform/ml/face-api.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const facesDir = path.resolve(repoRoot, '../shared/fixtures/faces');
@@ -46,6 +51,7 @@ async function noFacePicture(): Promise<Buffer> {
 
 before(async () => {
   await loadFaceApi();
+  await warmUpFaceApi();
 });
 
 describe('faceMatch: same person', () => {
@@ -196,6 +202,7 @@ describe('face-api: faces in larger pictures', () => {
     const before = tf.memory().numTensors;
     await faceMatchCheck.run(input);
     await faceMatchCheck.run({ ...input, referenceImage: await noFacePicture() });
+    await warmUpFaceApi();
     assert.equal(tf.memory().numTensors, before);
   });
 
