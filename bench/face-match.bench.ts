@@ -283,6 +283,27 @@ async function matchCorpusSamples(): Promise<CorpusPair[]> {
   return pairs;
 }
 
+const PIPELINE_NOTES = `
+## For the pipeline
+
+- \`faceMatchCheck\` (\`src/checks/face-match/index.ts\`): \`run({ documentPortrait, referenceImage,
+  threshold?, nearThresholdBand? })\` describes both pictures in turn and returns the §2.9 fields
+  plus provider, model, version, distance, threshold, band, calibration and per-side detection
+  score, face count and box.
+- To use both cores for one session, describe the two pictures in two worker threads
+  (\`describeFace(image, 'documentPortrait' | 'referenceImage')\` in each; descriptors are plain
+  \`Float32Array\`s) and build the result with \`decideFaceMatch({ document, selfie, faceApiVersion,
+  threshold, nearThresholdBand })\`.
+- Call \`loadFaceApi()\` and \`warmUpFaceApi()\` when a worker starts.
+- An unreadable picture throws \`FaceMatchImageError\` (\`code: 'face_image_unreadable'\`,
+  \`input\`, \`isPermanent: true\`): fail the job without retrying. A picture without a face is a
+  normal result (\`no_face_document\` / \`no_face_selfie\`, \`isSamePerson: false\`); the decision
+  chooses what that means.
+- The descriptors are biometric templates: \`FaceDescription.descriptor\` is not part of the result.
+  A fraud signal that looks for the same face in other sessions needs them stored (encrypted, as
+  other PII) by whoever runs the check.
+`;
+
 // ---- main ---------------------------------------------------------------------------------------
 
 async function main() {
@@ -557,7 +578,7 @@ portrait instead of the whole photo would help the second kind.`
   the selfie of one session in two workers at once: the check then costs about one descriptor's
   time instead of two.
 `;
-  writeFileSync(path.join(repoDir, 'docs/face-match.md'), doc);
+  writeFileSync(path.join(repoDir, 'docs/face-match.md'), doc + PIPELINE_NOTES);
   console.log('wrote docs/face-match.md and docs/img/face-match-roc.svg');
 }
 

@@ -33,9 +33,10 @@ export interface FaceSearchOptions {
   /**
    * Whole-photo detectors miss or mis-box faces that fill the frame (a tight 150x150 crop, a
    * document portrait cut to the face): the box of a face cut by the frame misplaces the landmark
-   * alignment and spoils the descriptor. So the picture is first searched as given; when no face
-   * is found there clear of the frame's edges, these bordered views are searched in turn and the
-   * first with a face wins; failing all, a face touching the edge found as given is used.
+   * alignment and spoils the descriptor. So the picture is first searched as given; unless a
+   * confident face is found there clear of the frame (see isConfident), these bordered views are
+   * searched in turn until one gives a confident face; failing that, the view whose best face
+   * scored highest is used.
    */
   borders?: readonly FaceBorder[];
   /** Search the picture as given first (false: only the bordered views; for measurement). */
