@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<Command>> = {
   migrate: configured(async () => (await operator()).migrateCommand),
   tenant: configured(async () => (await operator()).tenantCommand),
   key: configured(async () => (await operator()).keyCommand),
+  webhooks: configured(async () => (await operator()).webhooksCommand),
   synth: async () => (await import('../synth/synth.command.ts')).synthCommand,
 };
 
@@ -31,9 +32,12 @@ commands:
   tenant create --name NAME --callback-url-prefix URL [--callback-url-prefix URL …] [--json]
   tenant allow-callback --tenant ID --callback-url-prefix URL
   tenant show --tenant ID [--json]
+  tenant rotate-webhook-secret --tenant ID [--json]   prints the new secret once
   key create --tenant ID [--label L] [--json]
   key list --tenant ID [--json]
   key disable --key ID
+  webhooks list --session ID [--json]                 events, attempts, outcomes
+  webhooks redeliver --event ID [--json]              one attempt now, same bytes
   synth --out DIR --seed N --count K  write a synthetic identity corpus
 
 configuration comes from the environment: see .env.example

@@ -5,7 +5,13 @@ import { createApiKey, disableTenantApiKey, listTenantApiKeys } from '../api-key
 import type { Config, Role } from '../config.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { openDatabase } from '../platform/db/open-database.ts';
-import { allowCallbackPrefix, createTenant, showTenant } from '../tenants/index.ts';
+import { allowCallbackPrefix, createTenant, rotateWebhookSecret, showTenant } from '../tenants/index.ts';
+import {
+  formatWebhookEvents,
+  listSessionWebhookEvents,
+  redeliverWebhookEvent,
+  WebhookEventBusyError,
+} from '../webhooks/index.ts';
 import { databaseLocation, type OpenPlatform, openPlatform } from './open-platform.ts';
 import { runServer } from './server.ts';
 
@@ -108,7 +114,16 @@ export async function tenantCommand(config: Config, args: string[]): Promise<num
       );
       return 0;
     }
-    throw new UsageError('tenant commands: create, allow-callback, show');
+    if (action === 'rotate-webhook-secret') {
+      const { webhookSecret } = await rotateWebhookSecret(platform, tenantId);
+      print(
+        flags.json
+          ? JSON.stringify({ tenantId, webhookSecret })
+          : `new webhook secret: ${webhookSecret}\n(shown only now; webhooks sent from now on are signed with it)`,
+      );
+      return 0;
+    }
+    throw new UsageError('tenant commands: create, allow-callback, show, rotate-webhook-secret');
   });
 }
 
@@ -154,4 +169,61 @@ export async function keyCommand(config: Config, args: string[]): Promise<number
     }
     throw new UsageError('key commands: create, list, disable');
   });
+}
+
+/** `mimoto webhooks list --session ID [--json]` and `mimoto webhooks redeliver --event ID [--json]` (issue 7). */
+export async function webhooksCommand(config: Config, args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  const flags = parse(rest, {
+    session: { type: 'string' },
+    event: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (action === 'list') {
+    const sessionId = required(flags.session, '--session');
+    return withPlatform(config, async (platform) => {
+      const events = await listSessionWebhookEvents(platform, sessionId);
+      print(flags.json ? JSON.stringify(events) : formatWebhookEvents(events));
+      return 0;
+    });
+  }
+  if (action === 'redeliver') {
+    const eventId = required(flags.event, '--event');
+    return withPlatform(config, async (platform) => {
+      let outcome: Awaited<ReturnType<typeof redeliverWebhookEvent>>;
+      try {
+        outcome = await redeliverWebhookEvent(platform, eventId);
+      } catch (error) {
+        if (error instanceof WebhookEventBusyError) {
+          process.stderr.write(`mimoto webhooks: ${error.message}; try again in a few seconds\n`);
+          return 1;
+        }
+        throw error;
+      }
+      if (!outcome) {
+        process.stderr.write(`mimoto webhooks: no event '${eventId}'\n`);
+        return 1;
+      }
+      const { result } = outcome;
+      print(
+        flags.json
+          ? JSON.stringify({
+              eventId,
+              attempt: outcome.attempt,
+              outcome: result.outcome,
+              httpStatus: result.status,
+              errorClass: result.errorClass,
+              errorMessage: result.errorMessage,
+              durationMs: result.durationMs,
+              state: outcome.state,
+            })
+          : `${eventId} attempt ${outcome.attempt}: ${result.outcome}` +
+              `${result.status === null ? '' : ` (HTTP ${result.status})`}` +
+              `${result.errorClass ? ` ${result.errorClass}: ${result.errorMessage}` : ''}` +
+              ` in ${result.durationMs} ms; event is ${outcome.state}`,
+      );
+      return result.outcome === 'success' ? 0 : 1;
+    });
+  }
+  throw new UsageError('webhooks commands: list, redeliver');
 }

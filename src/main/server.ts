@@ -3,6 +3,7 @@
 import { buildApp } from '../app.ts';
 import type { Config, Role } from '../config.ts';
 import { startExpirySweep } from '../sessions/expire-sessions.ts';
+import { startWebhookDeliveryWorker } from '../webhooks/index.ts';
 import { openPlatform } from './open-platform.ts';
 
 export async function runServer(config: Config, role: Role): Promise<void> {
@@ -11,6 +12,10 @@ export async function runServer(config: Config, role: Role): Promise<void> {
   try {
     if (role !== 'api') {
       stops.push(startExpirySweep(platform, (error) => console.error('expiry sweep failed:', error)));
+      const webhooks = startWebhookDeliveryWorker(platform, {
+        onError: (error) => console.error('webhook delivery failed:', error),
+      });
+      stops.push(() => webhooks.stop());
     }
     if (role !== 'worker') {
       const app = await buildApp(platform);

@@ -124,6 +124,13 @@ export interface ClaimLimits {
  */
 export async function claimDueEvents(db: Db, limits: ClaimLimits): Promise<ClaimedEvent[]> {
   const { now, leaseUntil, leaseToken, batchSize, maxPerEndpoint } = limits;
+  // Most polls find nothing due; this probe is ~10x cheaper to plan than the claim (which matters on
+  // PGlite, where a query blocks the event loop the deliveries run on).
+  const due = await sql`
+    SELECT 1 FROM webhook_events
+    WHERE state = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
+    LIMIT 1`.execute(db);
+  if (due.rows.length === 0) return [];
   const rows = await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_ID})`.execute(trx);
     const result = await sql<ClaimedRow>`

@@ -284,3 +284,9 @@ export const WebhookPayloadSchema = Type.Union([AutomaticWebhookPayloadSchema, R
 export type AutomaticWebhookPayload = Static<typeof AutomaticWebhookPayloadSchema>;
 export type ReviewWebhookPayload = Static<typeof ReviewWebhookPayloadSchema>;
 export type WebhookPayload = Static<typeof WebhookPayloadSchema>;
+
+/** Result objects of interface §2.9 as the checks produce them (issue 6 types its results with these). */
+export type OcrResult = Static<typeof OcrResultSchema>;
+export type SpoofCheck = Static<typeof SpoofCheckSchema>;
+export type FaceMatch = Static<typeof FaceMatchSchema>;
+export type FraudSignalAnalysis = Static<typeof FraudSignalAnalysisSchema>;

@@ -3,7 +3,7 @@
 // published JSON Schema (checked with ajv, not TypeBox), recorded, redelivered, signed after rotation.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { rotateWebhookSecret } from '../../src/tenants/index.ts';
@@ -47,7 +47,7 @@ before(async () => {
     res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'nope');
   });
   worker = startWebhookDeliveryWorker(platform, {
-    pollIntervalMs: 20,
+    pollIntervalMs: 50,
     timeoutMs: 2_000,
     retrySchedule: { offsetsMs: [150, 300], minGapMs: 0 },
     random: () => 0.5,
@@ -104,14 +104,12 @@ describe('decision events', () => {
   test('exactly one event per decision: a repeated decision key returns the first event', async () => {
     const { tenantId, sessionId } = await createTenantWithSession(platform, receiver.url('/once'));
     const first = await recordApproval(platform, tenantId, sessionId, 'auto:7');
-    const again = await platform.database.db
-      .transaction()
-      .execute((trx) =>
-        recordDecisionEvent(trx, platform, {
-          decisionKey: 'auto:7',
-          decision: approvedDecision(tenantId, sessionId),
-        }),
-      );
+    const again = await platform.database.db.transaction().execute((trx) =>
+      recordDecisionEvent(trx, platform, {
+        decisionKey: 'auto:7',
+        decision: approvedDecision(tenantId, sessionId),
+      }),
+    );
     assert.deepEqual(again, { eventId: first, created: false });
     const rows = await platform.database.db
       .selectFrom('webhook_events')

@@ -6,6 +6,7 @@ import type { Platform } from '../../src/platform/platform.ts';
 import { createSession } from '../../src/sessions/create-session.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 import type { AutomaticDecisionEventInput } from '../../src/webhooks/build-webhook-payload.ts';
+import { startWebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
 import { recordDecisionEvent } from '../../src/webhooks/record-decision-event.ts';
 import { findEventsWithAttempts } from '../../src/webhooks/webhook-event-repository.ts';
 
@@ -75,7 +76,10 @@ export async function readEvent(platform: Platform, eventId: string) {
   return { event, attempts };
 }
 
-/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+/**
+ * Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. Every 100 ms:
+ * on PGlite each query runs on the thread that also serves the deliveries under test.
+ */
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined> | T | undefined,
@@ -86,7 +90,7 @@ export async function waitFor<T>(
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -97,4 +101,23 @@ export function signatureIsValid(body: Buffer, headers: http.IncomingHttpHeaders
   const received = Buffer.from(header.slice('sha256='.length), 'hex');
   const expected = createHmac('sha256', secret).update(body).digest();
   return received.length === expected.length && timingSafeEqual(received, expected);
+}
+
+/**
+ * Runs one delivery end to end with a throw-away worker. PGlite compiles the WebAssembly of each new
+ * query shape on first use, which can stall the event loop for hundreds of milliseconds on a busy
+ * machine; tests with shortened time limits warm up first so the stall is not mistaken for a slow
+ * receiver.
+ */
+export async function warmUpDelivery(platform: Platform, url: string): Promise<void> {
+  const { tenantId, sessionId } = await createTenantWithSession(platform, url);
+  const eventId = await recordApproval(platform, tenantId, sessionId, 'warm-up');
+  const worker = startWebhookDeliveryWorker(platform, { pollIntervalMs: 20 });
+  try {
+    await waitFor('the warm-up delivery', async () =>
+      (await readEvent(platform, eventId)).event.state === 'delivered' ? true : undefined,
+    );
+  } finally {
+    await worker.stop();
+  }
 }
