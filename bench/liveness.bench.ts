@@ -1,0 +1,50 @@
+// npm run bench:liveness — server time to verify one liveness upload of 15 frames (issue 5 item 9;
+// target p95 ≤ 1 s on one core: run under `taskset -c 0`). Frames are rendered by the synthetic
+// corpus generator for a random 3-step challenge; models are loaded and warmed before timing.
+import path from 'node:path';
+import { drawChallengeSteps, type LivenessFrame, verifyLivenessFrames } from '../src/liveness/index.ts';
+import { defaultFacesDir, POSES, renderHeadPose } from '../src/synth/index.ts';
+
+const RUNS = Number(process.argv[2] ?? 12);
+const scene = {
+  width: 320,
+  height: 240,
+  faceWidth: 0.54,
+  centre: [0.5, 0.5] as [number, number],
+  background: { kind: 'stone' as const, colour: [200, 196, 188] as [number, number, number], seed: 7 },
+};
+const photo = path.join(defaultFacesDir(), 'howard3.png');
+const steps = drawChallengeSteps();
+const synthName = (s: string) => (s === 'move_closer' ? 'closer' : s) as keyof typeof POSES;
+// 15 frames: 3 frontal, 3 per step (two held, one back to centre), 3 frontal at the end.
+const plan: (keyof typeof POSES)[] = ['center', 'center', 'center'];
+for (const s of steps) plan.push(synthName(s), synthName(s), 'center');
+plan.push('center', 'center', 'center');
+const frames: LivenessFrame[] = [];
+for (const [i, pose] of plan.entries()) {
+  const image = await renderHeadPose(photo, POSES[pose], scene);
+  frames.push({ t: i * 400, image: { ...image, channels: 3 } });
+}
+const warm = await verifyLivenessFrames(steps, frames);
+console.log(
+  `challenge ${steps.join(',')}: passed=${warm.passed} confidence=${warm.confidence} failures=${warm.failures}`,
+);
+const times: number[] = [];
+const cpu: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const started = performance.now();
+  const cpuStart = process.cpuUsage();
+  await verifyLivenessFrames(steps, frames);
+  times.push(performance.now() - started);
+  const used = process.cpuUsage(cpuStart);
+  cpu.push((used.user + used.system) / 1000);
+}
+cpu.sort((a, b) => a - b);
+// CPU time is what one core spends, whatever else the machine runs (wall time is not, on a busy host).
+times.sort((a, b) => a - b);
+const q = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)] ?? 0;
+const c = (p: number) => cpu[Math.min(cpu.length - 1, Math.ceil(p * cpu.length) - 1)] ?? 0;
+console.log(`CPU per verification: p50 ${c(0.5).toFixed(0)} ms, p95 ${c(0.95).toFixed(0)} ms`);
+console.log(
+  `verify 15 frames, ${RUNS} runs: p50 ${q(0.5).toFixed(0)} ms, p95 ${q(0.95).toFixed(0)} ms, max ${q(1).toFixed(0)} ms`,
+);
