@@ -110,9 +110,11 @@ const ERA_REPAIRS: [RegExp, string][] = [
  * restored when the other character and the number after them fit.
  */
 export function readPrintedDate(text: string, referenceDate: Date): string | undefined {
-  let s = ascii(text);
-  s = s.replace(/(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g, (c) =>
-    toDigit(c),
+  // 令和09年(2027)10月07日: the Western year in brackets is a reading aid, not part of the date.
+  let s = ascii(text).replace(/\(\s*\d{4}\s*\)/g, '');
+  s = s.replace(
+    /(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g,
+    (c) => toDigit(c),
   );
   const direct = parseJapaneseDate(s, { referenceDate });
   if (direct) return direct;
@@ -187,7 +189,10 @@ export function splitNameLine(
   script: 'kanji' | 'latin',
 ): { lastName: string; firstName: string } | undefined {
   const clean = words
-    .map((w) => ({ ...w, text: ascii(w.text).replace(script === 'latin' ? /[^A-Za-z-]/g : /[\s\p{P}\p{S}\d]/gu, '') }))
+    .map((w) => ({
+      ...w,
+      text: ascii(w.text).replace(script === 'latin' ? /[^A-Za-z-]/g : /[\s\p{P}\p{S}\d]/gu, ''),
+    }))
     .filter((w) => w.text.length > 0)
     .map((w) => (script === 'latin' ? { ...w, text: w.text.toUpperCase() } : w));
   if (clean.length === 0) return undefined;

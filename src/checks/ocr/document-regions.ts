@@ -48,7 +48,8 @@ export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region
     birthDate: line(372, 700, 72, 24),
     address: line(92, 840, 124, 22),
     expiryDate: line(44, 600, 225, 25),
-    documentNumber: line(100, 600, 340, 28),
+    // Inside the box drawn around it (306–350): its borders read as characters.
+    documentNumber: [100, 309, 470, 348],
   },
   my_number_card: {
     name: line(92, 612, 116, 32),
@@ -89,11 +90,14 @@ export const BACK_FIELDS: Partial<Record<DocumentType, Partial<Record<'myNumber'
  */
 export const TITLE_STRIP: Region = [20, 8, 840, 80];
 export const LICENCE_TITLE: Region = [450, 392, 740, 446];
-/** A passport's MRZ band, seen on a card-shaped rectification (704 → 540 units high). */
-export const MRZ_BAND_ON_CARD: Region = [10, 448, 846, 530];
+/** The twelve digits of the licence number alone (between 第 and 号). */
+export const LICENCE_NUMBER_DIGITS: Region = [142, 309, 374, 348];
 
 /** Pixel rectangle of a region in a rectified image of the given layout. */
-export function toPixels(region: Region, layout: Layout): { left: number; top: number; width: number; height: number } {
+export function toPixels(
+  region: Region,
+  layout: Layout,
+): { left: number; top: number; width: number; height: number } {
   const [x0, y0, x1, y1] = region;
   const s = layout.scale;
   const left = Math.max(0, x0 * s);

@@ -28,12 +28,12 @@ export interface DecodedPhoto {
 
 /** Decodes the upload once (EXIF orientation applied) as greyscale pixels. */
 export async function decodePhoto(image: Buffer): Promise<GreyImage> {
-  const { data, info } = await sharp(image)
-    .rotate()
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  const { data, info } = await sharp(image).rotate().greyscale().raw().toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
 }
 
 const WORK_WIDTH = 400;
@@ -100,7 +100,8 @@ export function solveLinear(a: number[][], b: number[]): number[] {
   const m = a.map((row, i) => [...row, b[i] ?? 0]);
   for (let col = 0; col < n; col++) {
     let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]?.[col] ?? 0) > Math.abs(m[pivot]?.[col] ?? 0)) pivot = r;
+    for (let r = col + 1; r < n; r++)
+      if (Math.abs(m[r]?.[col] ?? 0) > Math.abs(m[pivot]?.[col] ?? 0)) pivot = r;
     [m[col], m[pivot]] = [m[pivot] as number[], m[col] as number[]];
     const p = m[col] as number[];
     const pv = p[col] ?? 0;
@@ -150,7 +151,11 @@ function otsu(values: Float32Array, lo: number, hi: number): number {
 }
 
 /** The largest 4-connected component of the mask, as a new mask, and its size. */
-function largestComponent(mask: Uint8Array, width: number, height: number): { mask: Uint8Array; size: number } {
+function largestComponent(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+): { mask: Uint8Array; size: number } {
   const labels = new Int32Array(width * height);
   const stack: number[] = [];
   let bestLabel = 0;
@@ -221,14 +226,20 @@ function convexHull(points: Point[]): Point[] {
   const sorted = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const lower: Point[] = [];
   for (const p of sorted) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2] as Point, lower[lower.length - 1] as Point, p) <= 0)
+    while (
+      lower.length >= 2 &&
+      cross(lower[lower.length - 2] as Point, lower[lower.length - 1] as Point, p) <= 0
+    )
       lower.pop();
     lower.push(p);
   }
   const upper: Point[] = [];
   for (let i = sorted.length - 1; i >= 0; i--) {
     const p = sorted[i] as Point;
-    while (upper.length >= 2 && cross(upper[upper.length - 2] as Point, upper[upper.length - 1] as Point, p) <= 0)
+    while (
+      upper.length >= 2 &&
+      cross(upper[upper.length - 2] as Point, upper[upper.length - 1] as Point, p) <= 0
+    )
       upper.pop();
     upper.push(p);
   }
@@ -402,7 +413,8 @@ function quadFromStraightEdges(boundary: Point[], width: number): Point[] | unde
             if (angleGap(e[a].angle, e[b].angle) > 30 || angleGap(e[c].angle, e[d].angle) > 30) continue;
             if (angleGap(e[a].angle, e[c].angle) < 50) continue;
             const score = four.reduce((s, x) => s + x.inliers, 0);
-            if (!best || score > best.score) best = { score, lines: [e[a].line, e[c].line, e[b].line, e[d].line] };
+            if (!best || score > best.score)
+              best = { score, lines: [e[a].line, e[c].line, e[b].line, e[d].line] };
           }
         }
   if (!best) return undefined;
@@ -473,7 +485,16 @@ function outlineFromMask(
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (!m[i]) continue;
-      if (x === 0 || y === 0 || x === width - 1 || y === height - 1 || !m[i - 1] || !m[i + 1] || !m[i - width] || !m[i + width])
+      if (
+        x === 0 ||
+        y === 0 ||
+        x === width - 1 ||
+        y === height - 1 ||
+        !m[i - 1] ||
+        !m[i + 1] ||
+        !m[i - width] ||
+        !m[i + width]
+      )
         boundary.push([x + 0.5, y + 0.5]);
     }
   }

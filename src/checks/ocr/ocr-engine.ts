@@ -381,8 +381,8 @@ export async function createOcrEngine(options: CreateOcrEngineOptions = {}): Pro
   };
 }
 
-let shared: Promise<OcrEngine> | undefined;
-let sharedEngine: OcrEngine | undefined;
+/** Process-wide engines, one per language set (`jpn+eng`, and the single-language ones). */
+const shared = new Map<string, { loading: Promise<OcrEngine>; engine?: OcrEngine }>();
 
 /**
  * The process-wide engine (issue 6: models load once per worker process). The first call loads
@@ -390,31 +390,40 @@ let sharedEngine: OcrEngine | undefined;
  * engine that lost a worker thread is replaced by a fresh one.
  */
 export function getOcrEngine(): Promise<OcrEngine> {
-  if (sharedEngine && !sharedEngine.isHealthy) {
-    const broken = sharedEngine;
-    sharedEngine = undefined;
-    shared = undefined;
-    void broken.terminate();
-  }
-  if (!shared) {
-    const loading = createOcrEngine();
-    shared = loading;
-    loading.then(
-      (engine) => {
-        if (shared === loading) sharedEngine = engine;
-      },
-      () => {
-        if (shared === loading) shared = undefined;
-      },
-    );
-  }
-  return shared;
+  return getOcrEngineFor(['jpn', 'eng']);
 }
 
-/** Stops the process-wide engine if it was started (for shutdown hooks and tests). */
+/**
+ * The process-wide engine for one language set. The OCR check reads Japanese fields with `jpn`
+ * alone and Latin ones (MRZ, passport fields) with `eng` alone: with both loaded Tesseract picks
+ * the English model for some kanji words (大輔 → "KH").
+ */
+export function getOcrEngineFor(languages: readonly OcrLanguage[]): Promise<OcrEngine> {
+  const key = languages.join('+');
+  const current = shared.get(key);
+  if (current?.engine && !current.engine.isHealthy) {
+    shared.delete(key);
+    void current.engine.terminate();
+  } else if (current) {
+    return current.loading;
+  }
+  const loading = createOcrEngine({ languages });
+  const entry: { loading: Promise<OcrEngine>; engine?: OcrEngine } = { loading };
+  shared.set(key, entry);
+  loading.then(
+    (engine) => {
+      entry.engine = engine;
+    },
+    () => {
+      if (shared.get(key) === entry) shared.delete(key);
+    },
+  );
+  return loading;
+}
+
+/** Stops the process-wide engines that were started (for shutdown hooks and tests). */
 export async function terminateOcrEngine(): Promise<void> {
-  const current = shared;
-  shared = undefined;
-  sharedEngine = undefined;
-  if (current) await (await current).terminate();
+  const entries = [...shared.values()];
+  shared.clear();
+  await Promise.allSettled(entries.map(async (entry) => (await entry.loading).terminate()));
 }

@@ -10,22 +10,8 @@ import type { Static } from '@sinclair/typebox';
 import type { OcrResultSchema } from '../../webhooks/webhook-payload.schema.ts';
 
 type OcrResult = Static<typeof OcrResultSchema>;
+
 import { type Check, PROVIDER } from '../check.ts';
-import {
-  BACK_FIELDS,
-  CARD_LAYOUT,
-  DOCUMENT_TYPES,
-  type DocumentType,
-  FRONT_FIELDS,
-  type FieldName,
-  LICENCE_TITLE,
-  type Layout,
-  layoutOf,
-  MRZ_BAND_ON_CARD,
-  type Region,
-  TITLE_STRIP,
-  toPixels,
-} from './document-regions.ts';
 import {
   cleanAddress,
   isPlausibleBirthDate,
@@ -40,13 +26,30 @@ import {
   startsWithPrefecture,
 } from './correct-fields.ts';
 import {
-  cropPng,
-  decodePhoto,
-  findDocumentOutline,
-  type GreyImage,
-  warpDocument,
-} from './find-document.ts';
-import { getOcrEngine, type OcrEngine, type OcrRecognition, PAGE_SEGMENTATION } from './ocr-engine.ts';
+  BACK_FIELDS,
+  CARD_LAYOUT,
+  DOCUMENT_TYPES,
+  type DocumentType,
+  type FieldName,
+  FRONT_FIELDS,
+  type Layout,
+  LICENCE_NUMBER_DIGITS,
+  LICENCE_TITLE,
+  layoutOf,
+  PASSPORT_LAYOUT,
+  type Region,
+  TITLE_STRIP,
+  toPixels,
+} from './document-regions.ts';
+import { cropPng, decodePhoto, findDocumentOutline, type GreyImage, warpDocument } from './find-document.ts';
+import {
+  getOcrEngineFor,
+  MODEL_DESCRIPTION,
+  type OcrEngine,
+  type OcrLanguage,
+  type OcrRecognition,
+  PAGE_SEGMENTATION,
+} from './ocr-engine.ts';
 import { type MrzReading, mrzDate, readMrz } from './read-mrz.ts';
 
 export const OCR_CHECK_VERSION = '1.0.0';
@@ -75,7 +78,9 @@ export interface OcrField {
 /** What the decision and fraud checks need beyond §2.6 (kept internally, not sent in webhooks). */
 export interface OcrExtras {
   documentTypeMismatch: boolean;
-  fields: Partial<Record<'name' | 'birthDate' | 'address' | 'documentNumber' | 'expiryDate' | 'myNumber', OcrField>>;
+  fields: Partial<
+    Record<'name' | 'birthDate' | 'address' | 'documentNumber' | 'expiryDate' | 'myNumber', OcrField>
+  >;
   documentNumber?: string;
   expiryDate?: string;
   myNumber?: string;
@@ -94,10 +99,30 @@ export interface OcrCheckResult {
 }
 
 export interface OcrCheckOptions {
-  engine?: () => Promise<OcrEngine>;
+  /** Engine for one language (default: the process-wide engines). */
+  engine?: (languages: readonly OcrLanguage[]) => Promise<OcrEngine>;
   /** The clock, for two-digit MRZ years and birth-date plausibility. */
   now?: () => Date;
 }
+
+type Engines = { jpn: OcrEngine; eng: OcrEngine };
+
+/** Fields printed in Latin letters and digits, read with the eng model alone. */
+const LATIN_FIELDS: Record<DocumentType, readonly FieldName[]> = {
+  drivers_license: [],
+  my_number_card: [],
+  residence_card: ['name', 'documentNumber'],
+  passport: [
+    'documentNumber',
+    'lastNameLatin',
+    'firstNameLatin',
+    'birthDate',
+    'address',
+    'expiryDate',
+    'mrz1',
+    'mrz2',
+  ],
+};
 
 type Recognised = { text: string; confidence: number; words: OcrRecognition['words'] };
 
@@ -138,9 +163,9 @@ function keywordScore(text: string, keyword: string): number {
 }
 
 const TITLE_KEYWORDS: Record<Exclude<DocumentType, 'drivers_license'>, string[]> = {
-  my_number_card: ['個人番号カード'],
-  residence_card: ['在留カード'],
-  passport: ['旅券PASSPORT', 'PASSPORT', '日本国旅券'],
+  my_number_card: ['個人番号', '個人番号カード'],
+  residence_card: ['在留', '在留カード'],
+  passport: ['旅券', 'PASSPORT', '日本国旅券'],
 };
 
 interface Classification {
@@ -150,58 +175,85 @@ interface Classification {
 }
 
 /** The type's own number or phrase read at its printed place, or undefined. */
-async function hasSignature(engine: OcrEngine, card: GreyImage, type: DocumentType): Promise<string | undefined> {
+async function hasSignature(ocr: Engines, card: GreyImage, type: DocumentType): Promise<string | undefined> {
   const regions = FRONT_FIELDS[type];
   if (type === 'drivers_license' && regions.documentNumber) {
-    const r = await readRegion(engine, card, regions.documentNumber, CARD_LAYOUT);
+    const r = await readRegion(ocr.jpn, card, regions.documentNumber, CARD_LAYOUT);
     return readDigits(r.text, 12) ? r.text : undefined;
   }
   if (type === 'residence_card' && regions.documentNumber) {
-    const r = await readRegion(engine, card, regions.documentNumber, CARD_LAYOUT);
+    const r = await readRegion(ocr.eng, card, regions.documentNumber, CARD_LAYOUT);
     return readResidenceCardNumber(r.text) ? r.text : undefined;
   }
   if (type === 'my_number_card' && regions.expiryDate) {
-    const r = await readRegion(engine, card, regions.expiryDate, CARD_LAYOUT);
+    const r = await readRegion(ocr.jpn, card, regions.expiryDate, CARD_LAYOUT);
     return keywordScore(r.text, 'まで有効') >= 0.75 && !r.text.includes('(') ? r.text : undefined;
   }
   return undefined; // passports: the MRZ band was already looked for
 }
 
-async function classify(engine: OcrEngine, card: GreyImage, expected: string): Promise<Classification> {
-  const strip = await readRegion(engine, card, TITLE_STRIP, CARD_LAYOUT, { psm: PAGE_SEGMENTATION.singleBlock });
+async function classify(
+  ocr: Engines,
+  card: GreyImage,
+  passportPage: () => GreyImage,
+  expected: string,
+): Promise<Classification> {
+  const strip = await readRegion(ocr.jpn, card, TITLE_STRIP, CARD_LAYOUT, {
+    psm: PAGE_SEGMENTATION.singleBlock,
+  });
   let best: Classification = { confidence: 0, evidence: strip.text };
   for (const [type, keywords] of Object.entries(TITLE_KEYWORDS)) {
-    const score = Math.max(...keywords.map((k) => keywordScore(strip.text, k)));
-    if (score > best.confidence) best = { type: type as DocumentType, confidence: score, evidence: strip.text };
+    // The distinctive words count for half (カード is on two titles).
+    const [distinctive, full] = keywords as [string, string];
+    const score = Math.max(
+      (keywordScore(strip.text, distinctive) + keywordScore(strip.text, full)) / 2,
+      keywords[2] ? keywordScore(strip.text, keywords[2]) : 0,
+    );
+    if (score > best.confidence)
+      best = { type: type as DocumentType, confidence: score, evidence: strip.text };
   }
-  if (best.confidence >= 0.7) return { ...best, confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)) };
-  const licence = await readRegion(engine, card, LICENCE_TITLE, CARD_LAYOUT);
-  const licenceScore = Math.max(keywordScore(licence.text, '運転免許証'), keywordScore(licence.text, '免許証') * 0.9);
+  if (best.confidence >= 0.7)
+    return { ...best, confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)) };
+  const licence = await readRegion(ocr.jpn, card, LICENCE_TITLE, CARD_LAYOUT);
+  const licenceScore = Math.max(
+    keywordScore(licence.text, '運転免許証'),
+    keywordScore(licence.text, '免許証') * 0.9,
+  );
   if (licenceScore >= 0.6 && licenceScore >= best.confidence)
     return {
       type: 'drivers_license',
       confidence: round2(licenceScore * (0.6 + 0.4 * licence.confidence)),
       evidence: licence.text,
     };
-  const band = await readRegion(engine, card, MRZ_BAND_ON_CARD, CARD_LAYOUT, {
-    psm: PAGE_SEGMENTATION.singleBlock,
-    whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
-  });
+  const band = await readRegion(
+    ocr.eng,
+    passportPage(),
+    FRONT_FIELDS.passport.mrz1 as Region,
+    PASSPORT_LAYOUT,
+    {
+      whitelist: MRZ_CHARS,
+    },
+  );
   const fillers = (band.text.match(/</g) ?? []).length;
-  if (fillers >= 12 && /P.?JPN|JPN/.test(band.text)) return { type: 'passport', confidence: 0.7, evidence: band.text };
+  if (fillers >= 10 && /JPN/.test(band.text))
+    return { type: 'passport', confidence: 0.7, evidence: band.text };
   if (best.confidence >= 0.5) return { ...best, confidence: round2(best.confidence * 0.8) };
   // No readable title (a blurred capture): accept a type whose own number or phrase is where its
   // layout prints it, the user's choice first.
   const order = [...DOCUMENT_TYPES].sort((a, b) => Number(b === expected) - Number(a === expected));
   for (const type of order) {
-    const signature = await hasSignature(engine, card, type);
+    const signature = await hasSignature(ocr, card, type);
     if (signature) return { type, confidence: 0.5, evidence: signature };
   }
   return { confidence: 0, evidence: `${strip.text} / ${licence.text} / ${band.text}` };
 }
 
 function field(value: string | undefined, raw: Recognised, fit: number): OcrField {
-  return { ...(value !== undefined ? { value } : {}), confidence: value ? round2(raw.confidence * fit) : 0, raw: raw.text };
+  return {
+    ...(value !== undefined ? { value } : {}),
+    confidence: value ? round2(raw.confidence * fit) : 0,
+    raw: raw.text,
+  };
 }
 
 /** Rectify a photo to the card layout (or the passport layout). */
@@ -214,13 +266,19 @@ async function flatten(
 }
 
 function warpTo(grey: GreyImage, corners: [number, number][], layout: Layout): GreyImage {
-  return warpDocument(grey, corners, Math.round(layout.width * layout.scale), Math.round(layout.height * layout.scale));
+  return warpDocument(
+    grey,
+    corners,
+    Math.round(layout.width * layout.scale),
+    Math.round(layout.height * layout.scale),
+  );
 }
 
 const DIGITS = '0123456789 ';
+const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
 export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInput, OcrCheckResult> {
-  const loadEngine = options.engine ?? getOcrEngine;
+  const loadEngine = options.engine ?? getOcrEngineFor;
   const now = options.now ?? (() => new Date());
   return {
     id: 'ocr',
@@ -231,9 +289,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const lap = (name: string, since: number) => {
         timingsMs[name] = Math.round(performance.now() - since);
       };
-      const engine = await loadEngine();
+      const ocr: Engines = { jpn: await loadEngine(['jpn']), eng: await loadEngine(['eng']) };
       const reference = now();
-      const model = `${engine.model}; mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
+      const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields and the MRZ); mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
       const base = { provider: PROVIDER, model };
       const unsupported = (reason: string, extras: Partial<OcrExtras> = {}): OcrCheckResult => ({
         result: {
@@ -251,15 +309,20 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       let t = performance.now();
       const front = await flatten(input.front);
       lap('locate', t);
-      if (!front || front.outline.coverage < 0.1) return unsupported('no identity document found in the front image');
+      if (!front || front.outline.coverage < 0.1)
+        return unsupported('no identity document found in the front image');
       const frontOutline = { corners: front.outline.corners, coverage: round2(front.outline.coverage) };
 
       t = performance.now();
       const card = warpTo(front.grey, front.outline.corners, CARD_LAYOUT);
-      const classification = await classify(engine, card, input.expectedDocumentType);
+      const passportPage = () => warpTo(front.grey, front.outline.corners, PASSPORT_LAYOUT);
+      const classification = await classify(ocr, card, passportPage, input.expectedDocumentType);
       lap('classify', t);
       if (!classification.type)
-        return unsupported(`the front image is not a supported identity document (read: ${classification.evidence.slice(0, 120)})`, { frontOutline });
+        return unsupported(
+          `the front image is not a supported identity document (read: ${classification.evidence.slice(0, 120)})`,
+          { frontOutline },
+        );
       const type = classification.type;
       const documentTypeMismatch =
         (DOCUMENT_TYPES as readonly string[]).includes(input.expectedDocumentType) &&
@@ -267,13 +330,13 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
 
       t = performance.now();
       const layout = layoutOf(type);
-      const page = type === 'passport' ? warpTo(front.grey, front.outline.corners, layout) : card;
+      const page = type === 'passport' ? passportPage() : card;
       const regions = FRONT_FIELDS[type];
       const read = async (name: FieldName, opts?: { psm?: string; whitelist?: string }) => {
         const region = regions[name];
+        const engine = LATIN_FIELDS[type].includes(name) ? ocr.eng : ocr.jpn;
         return region ? readRegion(engine, page, region, layout, opts) : undefined;
       };
-      const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
       const names: FieldName[] = Object.keys(regions) as FieldName[];
       const readings = new Map<FieldName, Recognised>();
       await Promise.all(
@@ -284,23 +347,35 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         }),
       );
       lap('fields', t);
-      const get = (name: FieldName): Recognised => readings.get(name) ?? { text: '', confidence: 0, words: [] };
+      const get = (name: FieldName): Recognised =>
+        readings.get(name) ?? { text: '', confidence: 0, words: [] };
 
       // Names.
       const script = type === 'residence_card' ? 'latin' : 'kanji';
       const nameRead = get('name');
-      const name = splitNameLine(
-        nameRead.words.map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
-        script,
-      );
+      const name =
+        type === 'passport'
+          ? splitNameLine([{ text: nameRead.words.map((w) => w.text).join(''), x0: 0, x1: 1 }], 'kanji')
+          : splitNameLine(
+              nameRead.words.map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
+              script,
+            );
       const nameFits = name && (script === 'latin' ? isPlausibleLatinName(name) : isPlausibleKanjiName(name));
       const fields: OcrExtras['fields'] = {};
-      fields.name = field(name ? `${name.lastName} ${name.firstName}` : undefined, nameRead, nameFits ? 1 : 0.5);
+      fields.name = field(
+        name ? `${name.lastName} ${name.firstName}` : undefined,
+        nameRead,
+        nameFits ? 1 : 0.5,
+      );
 
       // Birth date (passports: the MRZ, check-digit validated, confirms or replaces the print).
       const birthRead = get('birthDate');
       const printedBirth = readPrintedDate(birthRead.text, reference);
-      fields.birthDate = field(printedBirth, birthRead, isPlausibleBirthDate(printedBirth, reference) ? 1 : 0.3);
+      fields.birthDate = field(
+        printedBirth,
+        birthRead,
+        isPlausibleBirthDate(printedBirth, reference) ? 1 : 0.3,
+      );
 
       // Address.
       const addressRead = get('address');
@@ -316,10 +391,22 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // Document number.
       const numberRead = get('documentNumber');
       let documentNumber: string | undefined;
-      if (type === 'drivers_license') documentNumber = readDigits(numberRead.text, 12);
+      if (type === 'drivers_license') {
+        documentNumber = readDigits(numberRead.text, 12);
+        if (!documentNumber) {
+          // The jpn model drops a digit now and then; the digits alone, read by eng, are the fallback.
+          const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
+            whitelist: DIGITS,
+          });
+          documentNumber = readDigits(digits.text, 12);
+          if (documentNumber)
+            numberRead.confidence = Math.min(numberRead.confidence, digits.confidence) * 0.95;
+        }
+      }
       if (type === 'residence_card') documentNumber = readResidenceCardNumber(numberRead.text);
       if (type === 'passport') documentNumber = readPassportNumber(numberRead.text);
-      if (type !== 'my_number_card') fields.documentNumber = field(documentNumber, numberRead, documentNumber ? 1 : 0.3);
+      if (type !== 'my_number_card')
+        fields.documentNumber = field(documentNumber, numberRead, documentNumber ? 1 : 0.3);
 
       const extras: OcrExtras = { documentTypeMismatch, fields, frontOutline, timingsMs };
 
@@ -359,8 +446,12 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           if (mrz.lastName) extras.latinName = { lastName: mrz.lastName, firstName: mrz.firstName ?? '' };
         }
         if (!extras.latinName) {
-          const last = get('lastNameLatin').text.replace(/[^A-Za-z]/g, '').toUpperCase();
-          const first = get('firstNameLatin').text.replace(/[^A-Za-z]/g, '').toUpperCase();
+          const last = get('lastNameLatin')
+            .text.replace(/[^A-Za-z]/g, '')
+            .toUpperCase();
+          const first = get('firstNameLatin')
+            .text.replace(/[^A-Za-z]/g, '')
+            .toUpperCase();
           if (last) extras.latinName = { lastName: last, firstName: first };
         }
       }
@@ -373,7 +464,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         if (back) {
           const backCard = warpTo(back.grey, back.outline.corners, CARD_LAYOUT);
           if (backRegions.myNumber) {
-            const r = await readRegion(engine, backCard, backRegions.myNumber, CARD_LAYOUT, { whitelist: DIGITS });
+            const r = await readRegion(ocr.eng, backCard, backRegions.myNumber, CARD_LAYOUT, {
+              whitelist: DIGITS,
+            });
             const myNumber = readDigits(r.text, 12);
             const valid = myNumber !== undefined && isValidMyNumber(myNumber);
             fields.myNumber = field(myNumber, r, valid ? 1 : 0.4);
@@ -383,10 +476,13 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             fields.documentNumber = fields.myNumber;
           }
           if (backRegions.address) {
-            const r = await readRegion(engine, backCard, backRegions.address, CARD_LAYOUT);
+            const r = await readRegion(ocr.jpn, backCard, backRegions.address, CARD_LAYOUT);
             const backAddress = cleanAddress(r.text);
             // The front's address line is cut by the portrait when long; the back prints it whole.
-            if (startsWithPrefecture(backAddress) && backAddress.length >= (fields.address.value?.length ?? 0))
+            if (
+              startsWithPrefecture(backAddress) &&
+              backAddress.length >= (fields.address.value?.length ?? 0)
+            )
               fields.address = field(backAddress, r, 1);
           }
         }
@@ -399,7 +495,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const key = [fields.name, fields.birthDate, fields.documentNumber ?? { confidence: 0 }];
       const keyMin = Math.min(...key.map((f) => f?.confidence ?? 0));
       const addressConfidence = fields.address.confidence;
-      const confidence = round2(Math.min(keyMin, Math.max(addressConfidence, 0.7)) * 0.85 + 0.15 * classification.confidence);
+      const confidence = round2(
+        Math.min(keyMin, Math.max(addressConfidence, 0.7)) * 0.85 + 0.15 * classification.confidence,
+      );
       const status = confidence >= OCR_CONFIDENCE_THRESHOLD ? 'success' : 'low_confidence';
       const missing = (
         [
@@ -414,8 +512,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       if (documentTypeMismatch)
         reasons.push(`document_type_mismatch: expected ${input.expectedDocumentType}, detected ${type}`);
       if (missing.length > 0) reasons.push(`could not read: ${missing.join(', ')}`);
-      if (status === 'low_confidence') reasons.push(`confidence ${confidence} below ${OCR_CONFIDENCE_THRESHOLD}`);
-      if (extras.mrz && !extras.mrz.valid) reasons.push(`MRZ check failed: ${extras.mrz.invalidFields.join(', ')}`);
+      if (status === 'low_confidence')
+        reasons.push(`confidence ${confidence} below ${OCR_CONFIDENCE_THRESHOLD}`);
+      if (extras.mrz && !extras.mrz.valid)
+        reasons.push(`MRZ check failed: ${extras.mrz.invalidFields.join(', ')}`);
       if (extras.myNumberCheckDigitValid === false) reasons.push('My Number check digit failed');
       timingsMs.total = Math.round(performance.now() - started);
 

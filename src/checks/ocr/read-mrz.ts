@@ -26,7 +26,7 @@ function tidy(line: string): string {
   let s = line
     .normalize('NFKC')
     .toUpperCase()
-    .replace(/[«‹(\[{]/g, '<')
+    .replace(/[«‹([{]/g, '<')
     .replace(/[^A-Z0-9<]/g, '');
   if (s.length > LENGTH) s = s.slice(0, LENGTH);
   return s.padEnd(LENGTH, '<');
