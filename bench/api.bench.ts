@@ -243,7 +243,10 @@ function printTable(bareReqPerSec: number) {
   for (const line of lines) console.log(format(line));
 }
 
-const signed = (value: number, digits: number) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+const margin = (ok: boolean, goal: string, distance: number, digits: number, unit: string) =>
+  ok
+    ? `meets ${goal} with ${distance.toFixed(digits)} ${unit} to spare`
+    : `misses ${goal} by ${distance.toFixed(digits)} ${unit}`;
 
 /** One line per measured target against the issue's figures; the issue's own target is create-session on PostgreSQL. */
 function printVerdicts(bareReqPerSec: number, fixedRate: number) {
@@ -262,14 +265,14 @@ function printVerdicts(bareReqPerSec: number, fixedRate: number) {
     const shareOk = share >= TARGET_SHARE_OF_BARE;
     let line =
       `${row.target} on ${row.database}: ${(share * 100).toFixed(1)} % of bare ` +
-      `(${shareOk ? 'meets' : 'misses'} ≥ 25 % by ${signed((share - TARGET_SHARE_OF_BARE) * 100, 1)} points)`;
+      `(${margin(shareOk, '≥ 25 %', Math.abs(share - TARGET_SHARE_OF_BARE) * 100, 1, 'points')})`;
     let met = shareOk && clean;
     if (paced) {
       const rateOk = paced.reqPerSec >= fixedRate * 0.97 && paced.non2xx === 0 && paced.errors === 0;
       const p99Ok = paced.latency.p99Ms <= TARGET_P99_MS;
       line +=
         `; at ${fixedRate} req/s p99 ${paced.latency.p99Ms.toFixed(2)} ms ` +
-        `(${p99Ok ? 'meets' : 'misses'} ≤ 30 ms by ${signed(TARGET_P99_MS - paced.latency.p99Ms, 2)} ms` +
+        `(${margin(p99Ok, '≤ 30 ms', Math.abs(TARGET_P99_MS - paced.latency.p99Ms), 2, 'ms')}` +
         `${rateOk ? '' : `; only ${paced.reqPerSec.toFixed(0)} req/s served cleanly`})`;
       met = met && rateOk && p99Ok;
     } else {
