@@ -56,6 +56,7 @@ const durationS = positive('duration', values.duration);
 const connections = positive('connections', values.connections);
 const pipelining = positive('pipelining', values.pipelining);
 const warmupS = Number(values.warmup);
+if (!Number.isInteger(warmupS) || warmupS < 0) throw new Error('--warmup must be a whole number ≥ 0');
 const poolSize = values.pool === undefined ? undefined : positive('pool', values.pool);
 const databases = values.databases.split(',').map((name) => name.trim());
 for (const name of databases) {
