@@ -13,7 +13,6 @@ import {
   WebhookEventBusyError,
 } from '../webhooks/index.ts';
 import { databaseLocation, type OpenPlatform, openPlatform } from './open-platform.ts';
-import { runServer } from './server.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -49,12 +48,17 @@ async function withPlatform<T>(config: Config, run: (platform: OpenPlatform) => 
   }
 }
 
-const print = (text: string) => process.stdout.write(`${text}\n`);
+/** Where command output goes; tests of a command pass their own. */
+const print = (text: string) => {
+  process.stdout.write(`${text}\n`);
+};
 
 export async function startCommand(config: Config, args: string[]): Promise<number> {
   const { role = 'all' } = parse(args, { role: { type: 'string' } });
   if (!['all', 'api', 'worker'].includes(role as string))
     throw new UsageError('--role must be all, api or worker');
+  // Loaded only here: the server pulls in every route and model; the other commands need none of it.
+  const { runServer } = await import('./server.ts');
   await runServer(config, role as Role);
   return 0;
 }
@@ -71,7 +75,7 @@ export async function migrateCommand(config: Config, args: string[]): Promise<nu
   return 0;
 }
 
-export async function tenantCommand(config: Config, args: string[]): Promise<number> {
+export async function tenantCommand(config: Config, args: string[], out = print): Promise<number> {
   const [action, ...rest] = args;
   const flags = parse(rest, {
     name: { type: 'string' },
@@ -86,7 +90,7 @@ export async function tenantCommand(config: Config, args: string[]): Promise<num
         name: required(flags.name, '--name'),
         callbackUrlPrefixes: prefixes,
       });
-      print(
+      out(
         flags.json
           ? JSON.stringify(created)
           : `tenant id:      ${created.tenantId}\nwebhook secret: ${created.webhookSecret}\n(the secret is shown only now)`,
@@ -97,7 +101,7 @@ export async function tenantCommand(config: Config, args: string[]): Promise<num
     if (action === 'allow-callback') {
       if (prefixes.length !== 1) throw new UsageError('give exactly one --callback-url-prefix');
       const tenant = await allowCallbackPrefix(platform, tenantId, prefixes[0]!);
-      print(
+      out(
         flags.json
           ? JSON.stringify(tenant)
           : `allowed callback URL prefixes:\n  ${tenant.callbackUrlPrefixes.join('\n  ')}`,
@@ -106,7 +110,7 @@ export async function tenantCommand(config: Config, args: string[]): Promise<num
     }
     if (action === 'show') {
       const tenant = await showTenant(platform, tenantId);
-      print(
+      out(
         flags.json
           ? JSON.stringify(tenant)
           : `tenant id: ${tenant.tenantId}\nname:      ${tenant.name}\ncreated:   ${tenant.createdAt}\n` +
@@ -116,7 +120,7 @@ export async function tenantCommand(config: Config, args: string[]): Promise<num
     }
     if (action === 'rotate-webhook-secret') {
       const { webhookSecret } = await rotateWebhookSecret(platform, tenantId);
-      print(
+      out(
         flags.json
           ? JSON.stringify({ tenantId, webhookSecret })
           : `new webhook secret: ${webhookSecret}\n(shown only now; webhooks sent from now on are signed with it)`,
@@ -172,7 +176,7 @@ export async function keyCommand(config: Config, args: string[]): Promise<number
 }
 
 /** `mimoto webhooks list --session ID [--json]` and `mimoto webhooks redeliver --event ID [--json]` (issue 7). */
-export async function webhooksCommand(config: Config, args: string[]): Promise<number> {
+export async function webhooksCommand(config: Config, args: string[], out = print): Promise<number> {
   const [action, ...rest] = args;
   const flags = parse(rest, {
     session: { type: 'string' },
@@ -183,7 +187,7 @@ export async function webhooksCommand(config: Config, args: string[]): Promise<n
     const sessionId = required(flags.session, '--session');
     return withPlatform(config, async (platform) => {
       const events = await listSessionWebhookEvents(platform, sessionId);
-      print(flags.json ? JSON.stringify(events) : formatWebhookEvents(events));
+      out(flags.json ? JSON.stringify(events) : formatWebhookEvents(events));
       return 0;
     });
   }
@@ -205,7 +209,7 @@ export async function webhooksCommand(config: Config, args: string[]): Promise<n
         return 1;
       }
       const { result } = outcome;
-      print(
+      out(
         flags.json
           ? JSON.stringify({
               eventId,
