@@ -1,0 +1,216 @@
+// What each simulated person brings to the hosted flow (issue 5 item 7): a made-up identity, the
+// photographs of its document and the face shown to the camera, all drawn from the synthetic
+// corpus generator with one seeded generator per persona and seed, so a run is repeatable.
+import sharp from 'sharp';
+import type { LivenessStep } from '../liveness/index.ts';
+import { drawScreenReplayParameters, showOnScreen } from '../synth/document-attacks.ts';
+import type { FaceSceneParameters } from '../synth/face-scene.ts';
+import { sexOfPerson } from '../synth/faces.ts';
+import {
+  createDocumentRecord,
+  type DocumentRecord,
+  type DocumentType,
+  defaultFacesDir,
+  drawCaptureParameters,
+  listFacePeople,
+  POSES,
+  type Quality,
+  Random,
+  REFERENCE_DATE,
+  renderDocument,
+  renderHeadPose,
+} from '../synth/index.ts';
+import { faceModelFor } from '../synth/liveness-capture.ts';
+import { composeCapture, finishCapture, photographDocument } from '../synth/photograph-document.ts';
+import { type ChallengeFrame, renderChallengeFrames } from './render-challenge-frames.ts';
+
+export const PERSONAS = ['genuine', 'impostor', 'photo-attack', 'blurry-document', 'screen-replay'] as const;
+export type Persona = (typeof PERSONAS)[number];
+
+export function isPersona(value: string): value is Persona {
+  return (PERSONAS as readonly string[]).includes(value);
+}
+
+/** Width of the document photographs, as the corpus (a phone photo scaled for upload). */
+const CAPTURE_WIDTH = 1280;
+/** A poor capture made blurrier still (the corpus's poor range tops out at 2.2). */
+const BLURRY_SIGMA = 2.6;
+
+/** What the personal data form receives: the identity printed on the document (interface §2.3). */
+export interface PersonalData {
+  lastName: string;
+  firstName: string;
+  lastNameKana: string;
+  firstNameKana: string;
+  birthDate: string;
+  address: string;
+}
+
+export interface PersonaMedia {
+  persona: Persona;
+  documentType: DocumentType;
+  /** Whose portrait is on the document, and whose face the camera sees. */
+  documentPerson: string;
+  facePerson: string;
+  personalData: PersonalData;
+  /**
+   * The document photo of a side. `take` counts retakes (0 first): a retake after the server
+   * refused the picture is a better photo, as a person would take after the on-screen hint.
+   */
+  photographSide(side: 'front' | 'back', take: number): Promise<{ jpeg: Buffer; description: string }>;
+  /** The camera frames of one attempt at a challenge, JPEG, with a callback when each is captured. */
+  captureFrames(
+    steps: readonly LivenessStep[],
+    attempt: number,
+    onFrame: (i: number) => void,
+  ): Promise<Buffer[]>;
+}
+
+function pickOther(random: Random, items: readonly string[], not: string): string {
+  return random.pick(items.filter((item) => item !== not));
+}
+
+/** The photo whose head faces the camera most squarely: it makes the best 3D head (cf. generate-corpus.ts). */
+async function mostFrontalPhoto(photos: readonly string[], scene: FaceSceneParameters): Promise<string> {
+  let best = photos[0] as string;
+  let bestAngle = Number.POSITIVE_INFINITY;
+  for (const photo of photos) {
+    const model = await faceModelFor(photo, scene, false).catch(() => null);
+    if (!model) continue;
+    const angle = Math.hypot(model.sourcePose.yaw, model.sourcePose.pitch);
+    if (angle < bestAngle) {
+      bestAngle = angle;
+      best = photo;
+    }
+  }
+  return best;
+}
+
+function drawFaceScene(random: Random): FaceSceneParameters {
+  return {
+    width: 320,
+    height: 240,
+    faceWidth: Math.round(random.range(0.5, 0.58) * 1000) / 1000,
+    centre: [
+      Math.round(random.range(0.47, 0.53) * 1000) / 1000,
+      Math.round(random.range(0.46, 0.52) * 1000) / 1000,
+    ],
+    background: {
+      kind: 'stone',
+      colour: random.pick([
+        [205, 200, 190],
+        [175, 185, 195],
+      ] as [number, number, number][]),
+      seed: random.int(0, 2 ** 30),
+    },
+  };
+}
+
+function personalDataOf(record: DocumentRecord): PersonalData {
+  const { identity } = record;
+  return {
+    lastName: identity.lastName,
+    firstName: identity.firstName,
+    lastNameKana: identity.lastNameKana,
+    firstNameKana: identity.firstNameKana,
+    birthDate: identity.birthDate,
+    // A passport prints no address; the person still types where they live.
+    address: identity.address,
+  };
+}
+
+async function encodeFrame(frame: ChallengeFrame): Promise<Buffer> {
+  const { data, width, height } = frame.image;
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 88, chromaSubsampling: '4:2:0' })
+    .toBuffer();
+}
+
+/**
+ * The media of one persona. `documentType` is chosen by the caller (from the tenant's allowed
+ * types); everything else follows from (persona, seed).
+ */
+export async function preparePersonaMedia(
+  persona: Persona,
+  seed: number,
+  documentType: DocumentType,
+  facesDir = defaultFacesDir(),
+): Promise<PersonaMedia> {
+  const root = new Random(`simulate:${seed}:${persona}`);
+  const people = listFacePeople(facesDir);
+  const names = [...people.keys()];
+  const documentPerson = root.pick(names);
+  const documentPhotos = people.get(documentPerson) ?? [];
+  const portraitFile = root.pick(documentPhotos);
+  const facePerson = persona === 'impostor' ? pickOther(root, names, documentPerson) : documentPerson;
+  const record = createDocumentRecord(
+    root.fork('record'),
+    documentType,
+    sexOfPerson(documentPerson),
+    REFERENCE_DATE,
+  );
+  const scene = drawFaceScene(root.fork('scene'));
+  const faceCandidates = (people.get(facePerson) ?? []).filter((f) => f !== portraitFile);
+  const facePhoto = await mostFrontalPhoto(faceCandidates, scene);
+  const sideSeeds = { front: root.fork('front'), back: root.fork('back') };
+
+  const photographSide = async (side: 'front' | 'back', take: number) => {
+    const flat = await renderDocument(record, side, portraitFile);
+    if (!flat) throw new Error(`a ${documentType} has no ${side} side`);
+    const random = sideSeeds[side].fork(`take-${take}`);
+    if (persona === 'screen-replay') {
+      // As the corpus's screen_replay attack: a clean earlier photo shown on a screen, photographed.
+      const shownParams = drawCaptureParameters(random, 'clean', 960);
+      const screen = drawScreenReplayParameters(random);
+      const params = drawCaptureParameters(random, take === 0 ? 'typical' : 'clean', CAPTURE_WIDTH);
+      const object = showOnScreen(composeCapture(flat, shownParams), screen);
+      const jpeg = await finishCapture(composeCapture(object, params), params);
+      return {
+        jpeg,
+        description: `the document shown on a ${screen.panelWidth}-px-wide screen, photographed`,
+      };
+    }
+    // Retakes get better: poor → typical → clean.
+    const ladder: Quality[] =
+      persona === 'blurry-document' ? ['poor', 'typical', 'clean'] : ['clean', 'clean', 'clean'];
+    const quality = ladder[Math.min(take, ladder.length - 1)] as Quality;
+    const params = drawCaptureParameters(random, quality, CAPTURE_WIDTH);
+    if (persona === 'blurry-document' && take === 0) params.blur = Math.max(params.blur, BLURRY_SIGMA);
+    return {
+      jpeg: await photographDocument(flat, params),
+      description: `${quality} capture (blur σ ${params.blur}, glare ${params.glare.strength}, JPEG q${params.jpegQuality})`,
+    };
+  };
+
+  const captureFrames = async (
+    steps: readonly LivenessStep[],
+    _attempt: number,
+    onFrame: (i: number) => void,
+  ) => {
+    if (persona === 'photo-attack') {
+      // A printed photo held up to the camera: the same frontal picture in every frame.
+      const jpeg = await encodeFrame({
+        pose: 'center',
+        image: await renderHeadPose(facePhoto, POSES.center, scene),
+      });
+      const frames: Buffer[] = [];
+      for (let i = 0; i < 15; i++) {
+        frames.push(jpeg);
+        onFrame(i);
+      }
+      return frames;
+    }
+    const rendered = await renderChallengeFrames(facePhoto, steps, scene, onFrame);
+    return Promise.all(rendered.map(encodeFrame));
+  };
+
+  return {
+    persona,
+    documentType,
+    documentPerson,
+    facePerson,
+    personalData: personalDataOf(record),
+    photographSide,
+    captureFrames,
+  };
+}

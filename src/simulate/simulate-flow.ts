@@ -1,0 +1,149 @@
+// `mimoto simulate` as a function (issue 5 item 7): one session's hosted flow, completed through
+// the same HTTP endpoints the browser app uses (docs/hosted-flow-api.md "Order of steps"), by a
+// persona whose media come from the synthetic corpus generator. The server decides everything:
+// a refused step ends the run with FlowStepRefused; a failed face check goes on as the server
+// allows (3 attempts, then recorded as failed) and is reported.
+import { isLivenessStep } from '../liveness/index.ts';
+import { DOCUMENT_TYPES, type DocumentType, hasBackSide, Random } from '../synth/index.ts';
+import { FlowStepRefused, HostedFlowClient, type LivenessAttemptAnswer } from './hosted-flow-client.ts';
+import { type Persona, preparePersonaMedia } from './persona-media.ts';
+
+/** Quality-gate refusals a person answers by taking the photo again (docs/hosted-flow-api.md, 422). */
+const RETAKE_CODES = new Set(['ImageBlurred', 'ImageGlare', 'DocumentNotFound', 'ImageTooSmall']);
+const MAX_TAKES = 3;
+
+export interface SimulateOptions {
+  /** The session's verificationUrl (its origin is where every request goes). */
+  url: string;
+  persona: Persona;
+  seed?: number;
+  /** Default: drawn from the tenant's allowed types with the seed. */
+  documentType?: DocumentType;
+  /** Accept-Language of every request (the server's messages follow it). */
+  language?: 'ja' | 'en';
+  /** One line per thing that happened (progress for people). */
+  log?: (line: string) => void;
+}
+
+export interface SimulationResult {
+  sessionId: string;
+  redirectedTo: string;
+  persona: Persona;
+  seed: number;
+  documentType: DocumentType;
+  documentPerson: string;
+  facePerson: string;
+  documentUploads: { side: 'front' | 'back'; take: number; accepted: boolean; refusal: string | null }[];
+  liveness: {
+    status: 'success' | 'failed' | 'pending';
+    attempts: { steps: string[]; answer: LivenessAttemptAnswer }[];
+  };
+  durationMs: number;
+}
+
+function isDocumentType(value: string): value is DocumentType {
+  return (DOCUMENT_TYPES as readonly string[]).includes(value);
+}
+
+export async function simulateFlow(options: SimulateOptions): Promise<SimulationResult> {
+  const started = performance.now();
+  const seed = options.seed ?? 1;
+  const log = options.log ?? (() => {});
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+
+  const client = await HostedFlowClient.enter(options.url, options.language ?? 'en');
+  const state = await client.state();
+  const sessionId = state.sessionId;
+  log(`entered the flow of ${sessionId} (${state.status})`);
+  if (state.steps.submitted)
+    throw new FlowStepRefused('enter', 409, null, 'the session was already submitted');
+
+  const allowed = state.allowedDocumentTypes.filter(isDocumentType);
+  const documentType = options.documentType ?? new Random(`simulate:${seed}:document-type`).pick(allowed);
+  if (!allowed.includes(documentType)) {
+    throw new FlowStepRefused(
+      'document type',
+      0,
+      'DocumentTypeNotAllowed',
+      `the tenant allows ${allowed.join(', ')}`,
+    );
+  }
+  const media = await preparePersonaMedia(options.persona, seed, documentType);
+  log(
+    `persona ${options.persona} (seed ${seed}): ${documentType} of ${media.documentPerson}, face of ${media.facePerson}`,
+  );
+
+  await client.giveConsent();
+  log('consent given');
+  await client.chooseDocumentType(documentType);
+  log(`document type: ${documentType}`);
+
+  const documentUploads: SimulationResult['documentUploads'] = [];
+  const sides = hasBackSide(documentType) ? (['front', 'back'] as const) : (['front'] as const);
+  for (const side of sides) {
+    for (let take = 0; ; take++) {
+      const photo = await media.photographSide(side, take);
+      try {
+        const stored = await client.uploadDocument(side, photo.jpeg);
+        documentUploads.push({ side, take, accepted: true, refusal: null });
+        log(
+          `${side}: accepted, ${photo.description}, stored ${stored.width}×${stored.height} (${elapsed()})`,
+        );
+        break;
+      } catch (error) {
+        if (!(error instanceof FlowStepRefused) || !RETAKE_CODES.has(error.code ?? '')) throw error;
+        documentUploads.push({ side, take, accepted: false, refusal: error.code });
+        log(
+          `${side}: refused by the server's quality gate: ${error.code} — ${error.serverMessage} (${photo.description})`,
+        );
+        if (take + 1 >= MAX_TAKES) throw error;
+        log(`${side}: taking the photo again`);
+      }
+    }
+  }
+
+  const attempts: SimulationResult['liveness']['attempts'] = [];
+  let livenessStatus: SimulationResult['liveness']['status'] = state.steps.liveness.status;
+  while (livenessStatus === 'pending') {
+    const challenge = await client.requestChallenge();
+    const steps = challenge.steps.filter(isLivenessStep);
+    log(`liveness challenge ${attempts.length + 1}: ${challenge.steps.join(' → ')}`);
+    // Timestamps are when each frame was captured (rendered), as the browser records them.
+    const captureStart = performance.now();
+    const timestamps: number[] = [];
+    const frames = await media.captureFrames(steps, attempts.length, () => {
+      const t = Math.round(performance.now() - captureStart);
+      timestamps.push(Math.max(t, (timestamps.at(-1) ?? -1) + 1));
+    });
+    const answer = await client.sendLivenessAttempt(challenge.challengeId, timestamps, frames);
+    attempts.push({ steps: challenge.steps, answer });
+    livenessStatus = answer.livenessStatus;
+    log(
+      answer.passed
+        ? `liveness passed (confidence ${answer.confidence}, ${frames.length} frames) (${elapsed()})`
+        : `liveness attempt failed: ${answer.failures.join(', ')}; ${answer.attemptsLeft} attempt(s) left${
+            livenessStatus === 'failed' ? ' — recorded as failed, the flow goes on' : ''
+          } (${elapsed()})`,
+    );
+  }
+
+  await client.savePersonalData(media.personalData);
+  log(
+    `personal data: ${media.personalData.lastName} ${media.personalData.firstName}, born ${media.personalData.birthDate}`,
+  );
+  const redirectedTo = await client.submit();
+  log(`submitted (${elapsed()}); the browser would now go to ${redirectedTo}`);
+
+  return {
+    sessionId,
+    redirectedTo,
+    persona: options.persona,
+    seed,
+    documentType,
+    documentPerson: media.documentPerson,
+    facePerson: media.facePerson,
+    documentUploads,
+    liveness: { status: livenessStatus, attempts },
+    durationMs: Math.round(performance.now() - started),
+  };
+}
