@@ -22,6 +22,7 @@ const commands: Record<string, () => Promise<Command>> = {
   key: configured(async () => (await operator()).keyCommand),
   webhooks: configured(async () => (await operator()).webhooksCommand),
   synth: async () => (await import('../synth/synth.command.ts')).synthCommand,
+  simulate: async () => (await import('../simulate/simulate.command.ts')).simulateCommand,
 };
 
 const usage = `usage: mimoto <command> [options]
@@ -39,6 +40,7 @@ commands:
   webhooks list --session ID [--json]                 events, attempts, outcomes
   webhooks redeliver --event ID [--json]              one attempt now, same bytes
   synth --out DIR --seed N --count K  write a synthetic identity corpus
+  simulate --url VERIFICATION_URL --persona P [--seed N] [--json]   complete a session's hosted flow headlessly
 
 configuration comes from the environment: see .env.example
 `;
