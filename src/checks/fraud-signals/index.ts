@@ -1,0 +1,18 @@
+// The fraudSignalAnalysis check as the pipeline uses it.
+export {
+  ageOn,
+  analyzeFraudSignals,
+  type BlacklistHit,
+  FRAUD_SIGNALS_VERSION,
+  type FraudAnalysis,
+  type FraudFacts,
+  type FraudSignal,
+  fraudSignalsCheck,
+  MIN_HUMAN_FLOW_SECONDS,
+  MIN_LIVENESS_SECONDS,
+  type SameDocumentSession,
+  type SameFaceSession,
+  SESSIONS_PER_IP_HOUR,
+  type Severity,
+} from './analyze-fraud-signals.ts';
+export { type BlacklistLookup, findBlacklistHits } from './blacklist.ts';

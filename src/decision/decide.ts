@@ -1,0 +1,233 @@
+// The automatic decision (interface §3.2; design.md "Reason codes"): a pure function of the check
+// results and the thresholds, so every rule is tested without a database and a stored decision can
+// be recomputed from its stored inputs. Rejections are looked for first, then reasons for review;
+// only when nothing is found is the verification approved.
+import type {
+  DecisionMetadata,
+  DecisionReasonCode,
+  DecisionStatus,
+} from '../webhooks/webhook-payload.schema.ts';
+import { type DecisionThresholds, riskRank } from './thresholds.ts';
+
+/** A stored result as the decision sees it: absent (never ran), unavailable (no implementation) or there. */
+export type CheckOutcome<T> = { status: 'success'; result: T } | { status: 'unavailable'; detail: string };
+
+export interface SpoofOutcome {
+  risk?: string;
+  score?: number;
+  confidence?: number;
+}
+
+export interface DecisionInput {
+  liveness: { status: 'success' | 'failed' | null; confidence: number | null };
+  ocr: CheckOutcome<{
+    confidence?: number;
+    status?: string;
+    detectedDocumentType?: string;
+    detectedDocumentTypeConfidence?: number;
+    unsupportedDocumentType?: string;
+    documentTypeMismatch?: boolean;
+  }>;
+  expectedDocumentType: string | null;
+  documentSpoofCheck: CheckOutcome<SpoofOutcome>;
+  selfieSpoofCheck: CheckOutcome<SpoofOutcome>;
+  faceMatch: CheckOutcome<{ similarity: number; status: string }>;
+  fraudSignalAnalysis: CheckOutcome<{
+    riskScore: number;
+    signals: { type?: string; severity?: string; message?: string; code?: string }[];
+    documentExpired?: boolean;
+    /** Extension point: filled once tenant blacklists exist (src/checks/fraud-signals/blacklist.ts). */
+    blacklist?: {
+      matches: { id: string; matchMode: string; action: string }[];
+      action: 'reject' | 'review' | null;
+      checkedAt: string;
+    } | null;
+  }>;
+  /** Per-field comparison of preRegisteredInfo with OCR; null when there was nothing to compare. */
+  preRegisteredInfoMatch: { fields: Record<string, boolean>; mismatchedFields: string[] } | null;
+  /** Per-field comparison of the user's input with OCR; null when there was nothing to compare. */
+  userInputMatch: { fields: Record<string, boolean>; mismatchedFields: string[] } | null;
+}
+
+export interface Decision {
+  status: DecisionStatus;
+  reason: DecisionReasonCode;
+  metadata: DecisionMetadata;
+}
+
+const round = (n: number) => Math.round(n * 10000) / 10000;
+
+export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
+  const reject = (reason: DecisionReasonCode, metadata: DecisionMetadata): Decision => ({
+    status: 'rejected',
+    reason,
+    metadata,
+  });
+  const review = (reason: DecisionReasonCode, metadata: DecisionMetadata): Decision => ({
+    status: 'pending_review',
+    reason,
+    metadata,
+  });
+  const {
+    ocr,
+    faceMatch,
+    documentSpoofCheck: doc,
+    selfieSpoofCheck: selfie,
+    fraudSignalAnalysis: fraud,
+  } = input;
+  const similarity = faceMatch.status === 'success' ? round(faceMatch.result.similarity) : undefined;
+  const fraudMeta = (): DecisionMetadata =>
+    fraud.status === 'success' ? { riskScore: fraud.result.riskScore, signals: fraud.result.signals } : {};
+
+  // ── Rejections (interface §3.2: different person, high spoof risk, several fraud signals) ──
+  if (input.liveness.status !== 'success') {
+    return reject('liveness_failed', {
+      ...(input.liveness.confidence !== null ? { livenessConfidence: input.liveness.confidence } : {}),
+      selfieStatus: input.liveness.status ?? 'not_done',
+    });
+  }
+  if (ocr.status === 'success' && ocr.result.unsupportedDocumentType) {
+    return reject('unsupported_document_type', {
+      ...(input.expectedDocumentType ? { expectedDocumentType: input.expectedDocumentType } : {}),
+      detectedDocumentType: ocr.result.unsupportedDocumentType,
+    });
+  }
+  if (doc.status === 'success' && riskRank(doc.result.risk) >= riskRank(t.spoofRejectRisk)) {
+    return reject('document_spoof_detected', spoofMeta(doc.result, 'documentSpoofCheckRisk'));
+  }
+  if (selfie.status === 'success' && riskRank(selfie.result.risk) >= riskRank(t.spoofRejectRisk)) {
+    return reject('selfie_spoof_detected', spoofMeta(selfie.result, 'selfieStatus'));
+  }
+  if (
+    faceMatch.status === 'success' &&
+    faceMatch.result.status === 'success' &&
+    similarity !== undefined &&
+    similarity < t.faceSimilarityThreshold - t.faceNearThresholdBand
+  ) {
+    // interface §6.2 rule 4: face_mismatch carries faceMatchSimilarity and threshold.
+    return reject('face_mismatch', { faceMatchSimilarity: similarity, threshold: t.faceSimilarityThreshold });
+  }
+  if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudRejectScore) {
+    return reject('fraud_detected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
+  }
+  const blacklist = fraud.status === 'success' ? fraud.result.blacklist : null;
+  const blacklistMeta = (): DecisionMetadata =>
+    blacklist
+      ? {
+          blacklistMatches: blacklist.matches.map((m) => ({
+            id: m.id,
+            matchMode: m.matchMode,
+            action: m.action,
+          })),
+          ...(blacklist.action ? { blacklistAction: blacklist.action } : {}),
+          blacklistCheckedAt: blacklist.checkedAt,
+        }
+      : {};
+  if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMeta());
+  if (fraud.status === 'success' && fraud.result.documentExpired) {
+    return reject('document_expired', { detail: 'the document is past its expiry date' });
+  }
+
+  // ── Review (low OCR confidence, spoof risk, near threshold, suspected fraud, mismatches) ──
+  if (faceMatch.status === 'success' && faceMatch.result.status !== 'success') {
+    // No face found on one side: nobody can say it is the same person; a human looks.
+    return review('face_mismatch', {
+      faceMatchSimilarity: similarity ?? 0,
+      threshold: t.faceSimilarityThreshold,
+      detail: faceMatch.result.status,
+    });
+  }
+  if (faceMatch.status === 'success' && similarity !== undefined) {
+    if (Math.abs(similarity - t.faceSimilarityThreshold) < t.faceNearThresholdBand) {
+      return review('face_similarity_near_threshold', {
+        faceMatchSimilarity: similarity,
+        similarity,
+        threshold: t.faceSimilarityThreshold,
+      });
+    }
+  }
+  if (ocr.status === 'success' && ocr.result.documentTypeMismatch) {
+    return review('document_type_mismatch', {
+      ...(input.expectedDocumentType ? { expectedDocumentType: input.expectedDocumentType } : {}),
+      ...(ocr.result.detectedDocumentType ? { detectedDocumentType: ocr.result.detectedDocumentType } : {}),
+      ...(ocr.result.detectedDocumentTypeConfidence !== undefined
+        ? { detectedDocumentTypeConfidence: ocr.result.detectedDocumentTypeConfidence }
+        : {}),
+    });
+  }
+  if (doc.status === 'success' && riskRank(doc.result.risk) >= riskRank(t.spoofReviewRisk)) {
+    return review('document_spoof_suspected', spoofMeta(doc.result, 'documentSpoofCheckRisk'));
+  }
+  if (selfie.status === 'success' && riskRank(selfie.result.risk) >= riskRank(t.spoofReviewRisk)) {
+    return review('selfie_spoof_suspected', spoofMeta(selfie.result, 'selfieStatus'));
+  }
+  // A check without an implementation yet is never counted as passed: its risk is unknown, so the
+  // verification goes to a human with the reason of the risk it stands for (documentStatus /
+  // selfieStatus 'unavailable' says why).
+  if (doc.status === 'unavailable') {
+    return review('document_spoof_suspected', { documentStatus: 'unavailable', detail: doc.detail });
+  }
+  if (selfie.status === 'unavailable') {
+    return review('selfie_spoof_suspected', { selfieStatus: 'unavailable', detail: selfie.detail });
+  }
+  if (blacklist?.action === 'review') return review('blacklist_match', blacklistMeta());
+  if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudReviewScore) {
+    return review('fraud_suspected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
+  }
+  if (fraud.status === 'unavailable') return review('fraud_suspected', { detail: fraud.detail });
+  const ocrConfidence = ocr.status === 'success' ? round(ocr.result.confidence ?? 0) : undefined;
+  if (
+    ocr.status === 'unavailable' ||
+    ocr.result.status === 'low_confidence' ||
+    (ocrConfidence ?? 0) < t.ocrConfidenceThreshold
+  ) {
+    // interface §6.2 rule 4: low_ocr_confidence carries ocrConfidence.
+    return review('low_ocr_confidence', {
+      ocrConfidence: ocrConfidence ?? 0,
+      ...(ocr.status === 'unavailable' ? { detail: ocr.detail } : {}),
+    });
+  }
+  if (faceMatch.status === 'unavailable') {
+    return review('face_similarity_near_threshold', {
+      detail: faceMatch.detail,
+      threshold: t.faceSimilarityThreshold,
+    });
+  }
+  if (input.preRegisteredInfoMatch && input.preRegisteredInfoMatch.mismatchedFields.length > 0) {
+    return review('pre_registered_info_mismatch', {
+      mismatchedFields: input.preRegisteredInfoMatch.mismatchedFields,
+      preRegisteredInfoMatch: input.preRegisteredInfoMatch.fields,
+    });
+  }
+  if (input.userInputMatch && input.userInputMatch.mismatchedFields.length > 0) {
+    return review('user_input_mismatch', {
+      mismatchedFields: input.userInputMatch.mismatchedFields,
+      userInputMatch: false,
+    });
+  }
+
+  // interface §6.2 rule 4: approved carries faceMatchSimilarity, livenessConfidence,
+  // documentSpoofRisk and ocrConfidence.
+  return {
+    status: 'approved',
+    reason: 'all_checks_passed',
+    metadata: {
+      faceMatchSimilarity: similarity ?? 0,
+      livenessConfidence: input.liveness.confidence ?? 0,
+      documentSpoofRisk: doc.status === 'success' ? (doc.result.risk ?? 'low') : 'unknown',
+      ocrConfidence: ocrConfidence ?? 0,
+    },
+  };
+}
+
+function spoofMeta(
+  result: SpoofOutcome,
+  riskField: 'documentSpoofCheckRisk' | 'selfieStatus',
+): DecisionMetadata {
+  return {
+    ...(result.risk ? { [riskField]: result.risk } : {}),
+    ...(result.risk && riskField === 'documentSpoofCheckRisk' ? { documentSpoofRisk: result.risk } : {}),
+    ...(result.score !== undefined ? { score: result.score } : {}),
+    ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
+  };
+}

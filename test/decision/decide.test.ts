@@ -1,0 +1,272 @@
+// Each decision rule of interface §3.2 / design.md "Reason codes", on plain values.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  DEFAULT_THRESHOLDS,
+  type DecisionInput,
+  decide,
+  resolveThresholds,
+} from '../../src/decision/index.ts';
+import { DECISION_REASON_CODES } from '../../src/webhooks/webhook-payload.schema.ts';
+
+const t = DEFAULT_THRESHOLDS;
+
+function passing(): DecisionInput {
+  return {
+    liveness: { status: 'success', confidence: 0.97 },
+    ocr: {
+      status: 'success',
+      result: {
+        confidence: 0.93,
+        status: 'success',
+        detectedDocumentType: 'drivers_license',
+        documentTypeMismatch: false,
+      },
+    },
+    expectedDocumentType: 'drivers_license',
+    documentSpoofCheck: { status: 'success', result: { risk: 'low', score: 0.05, confidence: 0.9 } },
+    selfieSpoofCheck: { status: 'success', result: { risk: 'low', score: 0.02, confidence: 0.9 } },
+    faceMatch: { status: 'success', result: { similarity: 0.91, status: 'success' } },
+    fraudSignalAnalysis: { status: 'success', result: { riskScore: 0, signals: [] } },
+    preRegisteredInfoMatch: {
+      fields: { lastName: true, firstName: true, birthDate: true },
+      mismatchedFields: [],
+    },
+    userInputMatch: {
+      fields: { lastName: true, firstName: true, birthDate: true, address: true },
+      mismatchedFields: [],
+    },
+  };
+}
+
+test('all checks passed: approved with the §6.2 rule 4 metadata', () => {
+  const d = decide(passing(), t);
+  assert.deepEqual(d, {
+    status: 'approved',
+    reason: 'all_checks_passed',
+    metadata: {
+      faceMatchSimilarity: 0.91,
+      livenessConfidence: 0.97,
+      documentSpoofRisk: 'low',
+      ocrConfidence: 0.93,
+    },
+  });
+});
+
+test('liveness failed: rejected', () => {
+  const input = { ...passing(), liveness: { status: 'failed' as const, confidence: 0.2 } };
+  const d = decide(input, t);
+  assert.equal(d.status, 'rejected');
+  assert.equal(d.reason, 'liveness_failed');
+  assert.equal(d.metadata.livenessConfidence, 0.2);
+});
+
+test('face mismatch: rejected with faceMatchSimilarity and threshold', () => {
+  const input = {
+    ...passing(),
+    faceMatch: { status: 'success' as const, result: { similarity: 0.12, status: 'success' } },
+  };
+  assert.deepEqual(decide(input, t), {
+    status: 'rejected',
+    reason: 'face_mismatch',
+    metadata: { faceMatchSimilarity: 0.12, threshold: 0.5 },
+  });
+});
+
+test('face similarity near the threshold, on either side: pending_review', () => {
+  for (const similarity of [0.45, 0.55]) {
+    const input = {
+      ...passing(),
+      faceMatch: { status: 'success' as const, result: { similarity, status: 'success' } },
+    };
+    const d = decide(input, t);
+    assert.equal(d.status, 'pending_review', `similarity ${similarity}`);
+    assert.equal(d.reason, 'face_similarity_near_threshold');
+    assert.equal(d.metadata.threshold, 0.5);
+  }
+  // A tenant with a stricter threshold turns a clear pass into a close call.
+  const strict = resolveThresholds({ thresholds: { faceSimilarityThreshold: 0.85 } });
+  assert.equal(decide(passing(), strict).reason, 'face_similarity_near_threshold');
+});
+
+test('no face found on one side: review, never approved', () => {
+  const input = {
+    ...passing(),
+    faceMatch: { status: 'success' as const, result: { similarity: 0, status: 'no_face_document' } },
+  };
+  const d = decide(input, t);
+  assert.equal(d.status, 'pending_review');
+  assert.equal(d.reason, 'face_mismatch');
+});
+
+test('low OCR confidence: pending_review with ocrConfidence', () => {
+  const input = passing();
+  input.ocr = { status: 'success', result: { confidence: 0.41, status: 'low_confidence' } };
+  assert.deepEqual(decide(input, t), {
+    status: 'pending_review',
+    reason: 'low_ocr_confidence',
+    metadata: { ocrConfidence: 0.41 },
+  });
+});
+
+test('document spoof: high risk rejected, medium risk to review', () => {
+  const high = {
+    ...passing(),
+    documentSpoofCheck: { status: 'success' as const, result: { risk: 'high', score: 0.9 } },
+  };
+  assert.deepEqual([decide(high, t).status, decide(high, t).reason], ['rejected', 'document_spoof_detected']);
+  assert.equal(decide(high, t).metadata.documentSpoofRisk, 'high');
+  const medium = {
+    ...passing(),
+    documentSpoofCheck: { status: 'success' as const, result: { risk: 'medium' } },
+  };
+  assert.deepEqual(
+    [decide(medium, t).status, decide(medium, t).reason],
+    ['pending_review', 'document_spoof_suspected'],
+  );
+});
+
+test('selfie spoof: high risk rejected, medium risk to review', () => {
+  const high = { ...passing(), selfieSpoofCheck: { status: 'success' as const, result: { risk: 'high' } } };
+  assert.deepEqual([decide(high, t).status, decide(high, t).reason], ['rejected', 'selfie_spoof_detected']);
+  const medium = {
+    ...passing(),
+    selfieSpoofCheck: { status: 'success' as const, result: { risk: 'medium' } },
+  };
+  assert.deepEqual(
+    [decide(medium, t).status, decide(medium, t).reason],
+    ['pending_review', 'selfie_spoof_suspected'],
+  );
+});
+
+test('a spoof check without an implementation is never a pass', () => {
+  const input = { ...passing(), documentSpoofCheck: { status: 'unavailable' as const, detail: 'not built' } };
+  const d = decide(input, t);
+  assert.equal(d.status, 'pending_review');
+  assert.equal(d.reason, 'document_spoof_suspected');
+  assert.equal(d.metadata.documentStatus, 'unavailable');
+  const selfie = { ...passing(), selfieSpoofCheck: { status: 'unavailable' as const, detail: 'not built' } };
+  assert.equal(decide(selfie, t).reason, 'selfie_spoof_suspected');
+});
+
+test('fraud: score at the reject level rejected, at the review level suspected; sensitivity moves both', () => {
+  const withScore = (riskScore: number) => ({
+    ...passing(),
+    fraudSignalAnalysis: {
+      status: 'success' as const,
+      result: {
+        riskScore,
+        signals: [{ type: 'identity', severity: 'high', message: 'x', code: 'underage' }],
+      },
+    },
+  });
+  assert.deepEqual(
+    [decide(withScore(80), t).status, decide(withScore(80), t).reason],
+    ['rejected', 'fraud_detected'],
+  );
+  assert.equal(decide(withScore(80), t).metadata.riskScore, 80);
+  assert.deepEqual(
+    [decide(withScore(40), t).status, decide(withScore(40), t).reason],
+    ['pending_review', 'fraud_suspected'],
+  );
+  assert.equal(decide(withScore(20), t).reason, 'all_checks_passed');
+  const high = resolveThresholds({ thresholds: { fraudSensitivity: 'high' } });
+  assert.equal(decide(withScore(20), high).reason, 'fraud_suspected');
+  assert.equal(decide(withScore(60), high).reason, 'fraud_detected');
+});
+
+test('document type mismatch: pending_review with expected and detected types', () => {
+  const input = passing();
+  input.ocr = {
+    status: 'success',
+    result: {
+      confidence: 0.9,
+      status: 'success',
+      detectedDocumentType: 'passport',
+      documentTypeMismatch: true,
+    },
+  };
+  const d = decide(input, t);
+  assert.equal(d.reason, 'document_type_mismatch');
+  assert.equal(d.status, 'pending_review');
+  assert.equal(d.metadata.expectedDocumentType, 'drivers_license');
+  assert.equal(d.metadata.detectedDocumentType, 'passport');
+});
+
+test('unsupported document type: rejected', () => {
+  const input = passing();
+  input.ocr = { status: 'success', result: { confidence: 0, unsupportedDocumentType: 'unknown' } };
+  assert.equal(decide(input, t).reason, 'unsupported_document_type');
+});
+
+test('document expired: rejected', () => {
+  const input = {
+    ...passing(),
+    fraudSignalAnalysis: {
+      status: 'success' as const,
+      result: { riskScore: 20, signals: [], documentExpired: true },
+    },
+  };
+  assert.deepEqual([decide(input, t).status, decide(input, t).reason], ['rejected', 'document_expired']);
+});
+
+test('pre-registered info mismatch: pending_review naming the fields', () => {
+  const input = passing();
+  input.preRegisteredInfoMatch = {
+    fields: { lastName: true, firstName: false, birthDate: true },
+    mismatchedFields: ['firstName'],
+  };
+  const d = decide(input, t);
+  assert.equal(d.reason, 'pre_registered_info_mismatch');
+  assert.deepEqual(d.metadata.mismatchedFields, ['firstName']);
+  assert.deepEqual(d.metadata.preRegisteredInfoMatch, { lastName: true, firstName: false, birthDate: true });
+});
+
+test('user input mismatch: pending_review', () => {
+  const input = passing();
+  input.userInputMatch = { fields: { birthDate: false }, mismatchedFields: ['birthDate'] };
+  const d = decide(input, t);
+  assert.equal(d.reason, 'user_input_mismatch');
+  assert.equal(d.metadata.userInputMatch, false);
+});
+
+test('blacklist hits: reject or review by the entry action', () => {
+  const hit = (action: 'reject' | 'review') => ({
+    ...passing(),
+    fraudSignalAnalysis: {
+      status: 'success' as const,
+      result: {
+        riskScore: 0,
+        signals: [],
+        blacklist: {
+          matches: [{ id: 'bl_1', matchMode: 'exact', action }],
+          action,
+          checkedAt: '2026-01-01T00:00:00.000Z',
+        },
+      },
+    },
+  });
+  assert.deepEqual(
+    [decide(hit('reject'), t).status, decide(hit('reject'), t).reason],
+    ['rejected', 'blacklist_match'],
+  );
+  assert.equal(decide(hit('review'), t).status, 'pending_review');
+  assert.equal(decide(hit('reject'), t).metadata.blacklistAction, 'reject');
+});
+
+test('rejections win over reasons for review, and every reason is a published code', () => {
+  const input = passing();
+  input.ocr = { status: 'success', result: { confidence: 0.3, status: 'low_confidence' } };
+  input.faceMatch = { status: 'success', result: { similarity: 0.1, status: 'success' } };
+  assert.equal(decide(input, t).reason, 'face_mismatch');
+  assert.ok(DECISION_REASON_CODES.includes(decide(input, t).reason));
+});
+
+test('tenant thresholds: invalid values fall back to the defaults', () => {
+  const r = resolveThresholds({
+    thresholds: { faceSimilarityThreshold: 7, ocrConfidenceThreshold: 0.6, minimumAge: 20 },
+  });
+  assert.equal(r.faceSimilarityThreshold, DEFAULT_THRESHOLDS.faceSimilarityThreshold);
+  assert.equal(r.ocrConfidenceThreshold, 0.6);
+  assert.equal(r.minimumAge, 20);
+});
