@@ -3,7 +3,8 @@
 // corpus generator for a random 3-step challenge; models are loaded and warmed before timing.
 import path from 'node:path';
 import { drawChallengeSteps, type LivenessFrame, verifyLivenessFrames } from '../src/liveness/index.ts';
-import { defaultFacesDir, POSES, renderHeadPose } from '../src/synth/index.ts';
+import { renderChallengeFrames } from '../src/simulate/render-challenge-frames.ts';
+import { defaultFacesDir } from '../src/synth/index.ts';
 
 const RUNS = Number(process.argv[2] ?? 12);
 const scene = {
@@ -15,16 +16,11 @@ const scene = {
 };
 const photo = path.join(defaultFacesDir(), 'howard3.png');
 const steps = drawChallengeSteps();
-const synthName = (s: string) => (s === 'move_closer' ? 'closer' : s) as keyof typeof POSES;
-// 15 frames: 3 frontal, 3 per step (two held, one back to centre), 3 frontal at the end.
-const plan: (keyof typeof POSES)[] = ['center', 'center', 'center'];
-for (const s of steps) plan.push(synthName(s), synthName(s), 'center');
-plan.push('center', 'center', 'center');
-const frames: LivenessFrame[] = [];
-for (const [i, pose] of plan.entries()) {
-  const image = await renderHeadPose(photo, POSES[pose], scene);
-  frames.push({ t: i * 400, image: { ...image, channels: 3 } });
-}
+// 15 frames, 400 ms apart: 3 frontal, 3 per step (two held, one back to centre), 3 frontal at the end.
+const frames: LivenessFrame[] = (await renderChallengeFrames(photo, steps, scene)).map(({ image }, i) => ({
+  t: i * 400,
+  image: { ...image, channels: 3 },
+}));
 const warm = await verifyLivenessFrames(steps, frames);
 console.log(
   `challenge ${steps.join(',')}: passed=${warm.passed} confidence=${warm.confidence} failures=${warm.failures}`,
