@@ -136,7 +136,8 @@ export async function preparePersonaMedia(
   documentType: DocumentType,
   facesDir = defaultFacesDir(),
 ): Promise<PersonaMedia> {
-  const root = new Random(`simulate:${seed}:${persona}`);
+  const label = `simulate:${seed}:${persona}`;
+  const root = new Random(label);
   const people = listFacePeople(facesDir);
   const names = [...people.keys()];
   const documentPerson = root.pick(names);
@@ -152,12 +153,12 @@ export async function preparePersonaMedia(
   const scene = drawFaceScene(root.fork('scene'));
   const faceCandidates = (people.get(facePerson) ?? []).filter((f) => f !== portraitFile);
   const facePhoto = await mostFrontalPhoto(faceCandidates, scene);
-  const sideSeeds = { front: root.fork('front'), back: root.fork('back') };
 
   const photographSide = async (side: 'front' | 'back', take: number) => {
     const flat = await renderDocument(record, side, portraitFile);
     if (!flat) throw new Error(`a ${documentType} has no ${side} side`);
-    const random = sideSeeds[side].fork(`take-${take}`);
+    // Its own generator per side and take: the same call gives the same bytes, in any order.
+    const random = new Random(`${label}:${documentType}:${side}:take-${take}`);
     if (persona === 'screen-replay') {
       // As the corpus's screen_replay attack: a clean earlier photo shown on a screen, photographed.
       const shownParams = drawCaptureParameters(random, 'clean', 960);

@@ -86,8 +86,9 @@ export async function simulateCommand(args: string[]): Promise<number> {
     else process.stdout.write(`redirected to ${result.redirectedTo}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof FlowStepRefused) && !(error instanceof TypeError)) throw error;
-    // TypeError is how fetch reports an unreachable server.
+    // fetch reports an unreachable server as TypeError('fetch failed') with the reason as cause.
+    const isUnreachable = error instanceof TypeError && error.message === 'fetch failed';
+    if (!(error instanceof FlowStepRefused) && !isUnreachable) throw error;
     const message =
       error instanceof FlowStepRefused
         ? `the server refused a step: ${error.message}`

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { FlowStepRefused } from '../../src/simulate/hosted-flow-client.ts';
+import { preparePersonaMedia } from '../../src/simulate/persona-media.ts';
 import { simulateFlow } from '../../src/simulate/simulate-flow.ts';
 import { CALLBACK_PREFIX } from '../helpers/api-client.ts';
 import {
@@ -94,6 +95,17 @@ describe('mimoto simulate', () => {
     assert.equal(result.liveness.status, 'success');
     assert.equal(result.redirectedTo, expectedRedirect(sessionId));
     assert.equal((await getSessionDetail(server, sessionId)).verification.status, 'processing');
+  });
+
+  test('the same persona and seed give the same media; another seed another person or identity', async () => {
+    const a = await preparePersonaMedia('screen-replay', 9, 'passport');
+    const b = await preparePersonaMedia('screen-replay', 9, 'passport');
+    const c = await preparePersonaMedia('screen-replay', 10, 'passport');
+    assert.deepEqual(b.personalData, a.personalData);
+    assert.equal(b.documentPerson, a.documentPerson);
+    const [frontA, frontB] = [await a.photographSide('front', 0), await b.photographSide('front', 0)];
+    assert.ok(frontA.jpeg.equals(frontB.jpeg), 'same JPEG bytes');
+    assert.notDeepEqual([c.documentPerson, c.personalData], [a.documentPerson, a.personalData]);
   });
 
   test('a link already used is refused with the server’s 410, and the run says so', async () => {
