@@ -230,7 +230,7 @@ export function isPlausibleLatinName(name: { lastName: string; firstName: string
  */
 export function cleanAddress(text: string): string {
   let s = ascii(text).replace(/[|｜]/g, ' ').trim();
-  s = s.replace(/(?<=[^\sA-Za-z])\s+(?=[^\sA-Za-z])/gu, (gap, offset: number) => {
+  s = s.replace(/(?<=[^\sA-Za-z])\s+(?=[^\sA-Za-z])/gu, (_gap, offset: number) => {
     // Keep the gap after 号 (house number) — the building name follows it on the document.
     const before = s.slice(0, offset);
     return /号$/.test(before) ? ' ' : '';
@@ -241,4 +241,12 @@ export function cleanAddress(text: string): string {
 /** True when the address starts with a prefecture (all domestic addresses on our documents do). */
 export function startsWithPrefecture(address: string): boolean {
   return PREFECTURES.some((p) => address.startsWith(p));
+}
+
+/**
+ * A prefecture first, and no number missing before 番 or 号 (丁目番, 番号: the jpn model drops a
+ * digit between kanji now and then).
+ */
+export function isPlausibleAddress(address: string): boolean {
+  return startsWithPrefecture(address) && !/丁目番|丁目号|番号|^[^0-9]*$/.test(address);
 }

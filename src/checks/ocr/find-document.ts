@@ -341,6 +341,34 @@ function quadFromHull(boundary: Point[], width: number): Point[] | undefined {
   return cornersOf(lines);
 }
 
+function isConvex(quad: Point[]): boolean {
+  const ordered = orderCorners(quad);
+  const signs = ordered.map((p, i) =>
+    Math.sign(cross(p, ordered[(i + 1) % 4] as Point, ordered[(i + 2) % 4] as Point)),
+  );
+  return signs.every((x) => x === signs[0] && x !== 0);
+}
+
+/** Intersection over union of the quadrilateral and the mask, on the mask's grid. */
+function quadIou(quad: Point[], mask: Uint8Array, width: number, height: number): number {
+  const q = orderCorners(quad);
+  const orientation = Math.sign(cross(q[0] as Point, q[1] as Point, q[2] as Point));
+  let inter = 0;
+  let union = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p: Point = [x + 0.5, y + 0.5];
+      let inside = true;
+      for (let i = 0; i < 4 && inside; i++)
+        if (Math.sign(cross(q[i] as Point, q[(i + 1) % 4] as Point, p)) === -orientation) inside = false;
+      const m = mask[y * width + x] === 1;
+      if (inside && m) inter++;
+      if (inside || m) union++;
+    }
+  }
+  return union === 0 ? 0 : inter / union;
+}
+
 function cornersOf(lines: Line[]): Point[] | undefined {
   const corners: Point[] = [];
   for (let i = 0; i < 4; i++) {
@@ -498,11 +526,24 @@ function outlineFromMask(
         boundary.push([x + 0.5, y + 0.5]);
     }
   }
-  const fromLines = quadFromStraightEdges(boundary, width);
-  const refined = fromLines ?? quadFromHull(boundary, width);
-  if (!refined) return undefined;
+  // Two estimates; keep the one whose quadrilateral agrees best with the region (IoU): the
+  // straight-edge fit is immune to glare blobs but can lock onto a texture line on a poor capture.
+  const valid = (q: Point[] | undefined) => (q && isConvex(q) ? q : undefined);
+  const fromEdges = valid(quadFromStraightEdges(boundary, width));
+  const fromHull = valid(quadFromHull(boundary, width));
+  const edgesIou = fromEdges ? quadIou(fromEdges, m, width, height) : 0;
+  const hullIou = fromHull ? quadIou(fromHull, m, width, height) : 0;
+  // The hull always hugs the region, glare included, so the edges win unless clearly worse.
+  const useEdges = fromEdges !== undefined && edgesIou >= hullIou - 0.08;
+  const refined = useEdges ? fromEdges : fromHull;
+  const bestIou = useEdges ? edgesIou : hullIou;
+  if (!refined || bestIou < 0.6) return undefined;
   let corners = refined.map(([x, y]) => [x * scale, y * scale] as Point);
   corners = orderCorners(corners);
+  // ID documents are landscape rectangles (1.42–1.59); tilt and perspective stretch that a little.
+  const sideLength = (i: number) => Math.sqrt(dist2(corners[i] as Point, corners[(i + 1) % 4] as Point));
+  const aspect = (sideLength(0) + sideLength(2)) / (sideLength(1) + sideLength(3));
+  if (aspect < 1.1 || aspect > 2) return undefined;
   const area = polygonArea(corners);
   const coverage = area / (width * height * scale * scale);
   const solidity = Math.min(1, component.size / (area / (scale * scale)));

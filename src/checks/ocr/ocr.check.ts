@@ -7,6 +7,7 @@
 // 5. per-field and overall confidence; below OCR_CONFIDENCE_THRESHOLD the status is
 //    low_confidence, so a poor capture goes to review instead of passing wrong values on.
 import type { Static } from '@sinclair/typebox';
+import sharp from 'sharp';
 import type { OcrResultSchema } from '../../webhooks/webhook-payload.schema.ts';
 
 type OcrResult = Static<typeof OcrResultSchema>;
@@ -14,6 +15,7 @@ type OcrResult = Static<typeof OcrResultSchema>;
 import { type Check, PROVIDER } from '../check.ts';
 import {
   cleanAddress,
+  isPlausibleAddress,
   isPlausibleBirthDate,
   isPlausibleKanjiName,
   isPlausibleLatinName,
@@ -133,14 +135,39 @@ async function readRegion(
   image: GreyImage,
   region: Region,
   layout: Layout,
-  options: { psm?: string; whitelist?: string } = {},
+  options: { psm?: string; whitelist?: string; accept?: (text: string) => boolean } = {},
 ): Promise<Recognised> {
   const png = await cropPng(image, toPixels(region, layout));
-  const r = await engine.recognize(png, {
-    psm: (options.psm ?? PAGE_SEGMENTATION.singleLine) as never,
-    ...(options.whitelist ? { charWhitelist: options.whitelist } : {}),
-  });
-  return { text: r.text.replace(/\n+$/, ''), confidence: r.confidence / 100, words: r.words };
+  const once = async (input: Buffer, factor: number): Promise<Recognised> => {
+    const r = await engine.recognize(input, {
+      psm: (options.psm ?? PAGE_SEGMENTATION.singleLine) as never,
+      ...(options.whitelist ? { charWhitelist: options.whitelist } : {}),
+    });
+    const words = r.words.map((w) => ({
+      ...w,
+      bbox: {
+        x0: w.bbox.x0 / factor,
+        y0: w.bbox.y0 / factor,
+        x1: w.bbox.x1 / factor,
+        y1: w.bbox.y1 / factor,
+      },
+    }));
+    return { text: r.text.replace(/\n+$/, ''), confidence: r.confidence / 100, words };
+  };
+  const first = await once(png, 1);
+  if (!options.accept || options.accept(first.text)) return first;
+  // The jpn model now and then drops a digit between kanji (7月 → 月) or misreads a glyph at one
+  // scale and not at another: a value that does not fit its field is read again, larger then smaller.
+  const { width = 0 } = await sharp(png).metadata();
+  for (const factor of [1.4, 0.75]) {
+    const scaled = await sharp(png)
+      .resize({ width: Math.max(8, Math.round(width * factor)) })
+      .png()
+      .toBuffer();
+    const again = await once(scaled, factor);
+    if (options.accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
+  }
+  return first;
 }
 
 /** Longest common subsequence of the keyword within a window of the text, over the keyword length. */
@@ -170,6 +197,8 @@ const TITLE_KEYWORDS: Record<Exclude<DocumentType, 'drivers_license'>, string[]>
 
 interface Classification {
   type?: DocumentType;
+  /** The title strip was read with confidence (so an unknown title means another kind of card). */
+  readable?: boolean;
   confidence: number;
   evidence: string;
 }
@@ -245,13 +274,16 @@ async function classify(
     const signature = await hasSignature(ocr, card, type);
     if (signature) return { type, confidence: 0.5, evidence: signature };
   }
-  return { confidence: 0, evidence: `${strip.text} / ${licence.text} / ${band.text}` };
+  const readable = strip.confidence >= 0.8 && strip.text.replace(/\s+/g, '').length >= 6;
+  return { readable, confidence: 0, evidence: `${strip.text} / ${licence.text} / ${band.text}` };
 }
 
 function field(value: string | undefined, raw: Recognised, fit: number): OcrField {
+  // A value that fits its field's shape (12 digits with a valid check digit, a real past date...)
+  // is mostly right even when Tesseract is unsure of kanji glyphs; one that does not fit is not.
   return {
     ...(value !== undefined ? { value } : {}),
-    confidence: value ? round2(raw.confidence * fit) : 0,
+    confidence: value ? round2(fit * (0.5 + 0.5 * raw.confidence)) : 0,
     raw: raw.text,
   };
 }
@@ -275,6 +307,30 @@ function warpTo(grey: GreyImage, corners: [number, number][], layout: Layout): G
 }
 
 const DIGITS = '0123456789 ';
+
+/** What a correct reading of each field looks like, to decide whether to read it again. */
+function acceptorsFor(
+  type: DocumentType,
+  reference: Date,
+): Partial<Record<FieldName, (text: string) => boolean>> {
+  const latinName = (t: string) => /^[A-Z]{2,} [A-Z][A-Z ]*$/.test(t.trim());
+  const kanjiName = (t: string) =>
+    /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]{2,8}$/u.test(t.replace(/\s+/g, ''));
+  const number: Record<DocumentType, (t: string) => boolean> = {
+    drivers_license: (t) => readDigits(t, 12) !== undefined,
+    my_number_card: () => true,
+    residence_card: (t) => readResidenceCardNumber(t) !== undefined,
+    passport: (t) => readPassportNumber(t) !== undefined,
+  };
+  return {
+    name: type === 'residence_card' ? latinName : kanjiName,
+    birthDate: (t) => isPlausibleBirthDate(readPrintedDate(t, reference), reference),
+    expiryDate: (t) => readPrintedDate(t, reference) !== undefined,
+    address: (t) =>
+      type === 'passport' ? /^[A-Z]{3,12}$/.test(t.trim()) : isPlausibleAddress(cleanAddress(t)),
+    documentNumber: number[type],
+  };
+}
 const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
 export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInput, OcrCheckResult> {
@@ -318,11 +374,26 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const passportPage = () => warpTo(front.grey, front.outline.corners, PASSPORT_LAYOUT);
       const classification = await classify(ocr, card, passportPage, input.expectedDocumentType);
       lap('classify', t);
-      if (!classification.type)
-        return unsupported(
-          `the front image is not a supported identity document (read: ${classification.evidence.slice(0, 120)})`,
-          { frontOutline },
-        );
+      if (!classification.type) {
+        // Text read clearly but none of ours: another kind of card. Nothing readable: a poor
+        // capture of what may well be a supported document, so low confidence, not unsupported.
+        if (classification.readable)
+          return unsupported(
+            `the front image is not a supported identity document (read: ${classification.evidence.slice(0, 120)})`,
+            { frontOutline },
+          );
+        return {
+          result: {
+            success: false,
+            confidence: 0,
+            payload: {},
+            reason: 'a document was found but its type could not be read (capture too poor)',
+            status: 'low_confidence',
+            ...base,
+          },
+          extras: { documentTypeMismatch: false, fields: {}, frontOutline, timingsMs },
+        };
+      }
       const type = classification.type;
       const documentTypeMismatch =
         (DOCUMENT_TYPES as readonly string[]).includes(input.expectedDocumentType) &&
@@ -332,10 +403,14 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const layout = layoutOf(type);
       const page = type === 'passport' ? passportPage() : card;
       const regions = FRONT_FIELDS[type];
+      const accept = acceptorsFor(type, reference);
       const read = async (name: FieldName, opts?: { psm?: string; whitelist?: string }) => {
         const region = regions[name];
         const engine = LATIN_FIELDS[type].includes(name) ? ocr.eng : ocr.jpn;
-        return region ? readRegion(engine, page, region, layout, opts) : undefined;
+        const acceptor = accept[name];
+        return region
+          ? readRegion(engine, page, region, layout, { ...opts, ...(acceptor ? { accept: acceptor } : {}) })
+          : undefined;
       };
       const names: FieldName[] = Object.keys(regions) as FieldName[];
       const readings = new Map<FieldName, Recognised>();
@@ -380,7 +455,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // Address.
       const addressRead = get('address');
       const address = cleanAddress(addressRead.text);
-      const addressFits = type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : startsWithPrefecture(address);
+      const addressFits = type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : isPlausibleAddress(address);
       fields.address = field(address || undefined, addressRead, addressFits ? 1 : 0.6);
 
       // Expiry date.
@@ -466,6 +541,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           if (backRegions.myNumber) {
             const r = await readRegion(ocr.eng, backCard, backRegions.myNumber, CARD_LAYOUT, {
               whitelist: DIGITS,
+              accept: (t) => isValidMyNumber(readDigits(t, 12) ?? ''),
             });
             const myNumber = readDigits(r.text, 12);
             const valid = myNumber !== undefined && isValidMyNumber(myNumber);
@@ -476,7 +552,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             fields.documentNumber = fields.myNumber;
           }
           if (backRegions.address) {
-            const r = await readRegion(ocr.jpn, backCard, backRegions.address, CARD_LAYOUT);
+            const r = await readRegion(ocr.jpn, backCard, backRegions.address, CARD_LAYOUT, {
+              accept: (t) => isPlausibleAddress(cleanAddress(t)),
+            });
             const backAddress = cleanAddress(r.text);
             // The front's address line is cut by the portrait when long; the back prints it whole.
             if (
@@ -496,7 +574,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const keyMin = Math.min(...key.map((f) => f?.confidence ?? 0));
       const addressConfidence = fields.address.confidence;
       const confidence = round2(
-        Math.min(keyMin, Math.max(addressConfidence, 0.7)) * 0.85 + 0.15 * classification.confidence,
+        Math.min(keyMin, 0.5 + 0.5 * addressConfidence) * 0.9 + 0.1 * classification.confidence,
       );
       const status = confidence >= OCR_CONFIDENCE_THRESHOLD ? 'success' : 'low_confidence';
       const missing = (

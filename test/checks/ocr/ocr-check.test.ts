@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Value } from '@sinclair/typebox/value';
+import {
+  cleanAddress,
+  isValidMyNumber,
+  readDigits,
+  readPrintedDate,
+  readResidenceCardNumber,
+  splitKanjiName,
+  splitNameLine,
+} from '../../../src/checks/ocr/correct-fields.ts';
+import { homography } from '../../../src/checks/ocr/find-document.ts';
+import { createOcrCheck, type OcrCheckResult } from '../../../src/checks/ocr/ocr.check.ts';
+import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
+import { mrzDate, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
+import { OcrResultSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
+
+const corpus = fileURLToPath(new URL('../../fixtures/corpus/', import.meta.url));
+
+interface Sample {
+  id: string;
+  documentType: string;
+  quality: string;
+  files: { front: string; back: string | null; selfie: string };
+  truth: {
+    lastName: string;
+    firstName: string;
+    birthDate: string;
+    documentNumber: string;
+    address: string;
+    mrz?: [string, string];
+  };
+}
+const manifest = JSON.parse(readFileSync(join(corpus, 'manifest.json'), 'utf8')) as {
+  referenceDate: string;
+  samples: Sample[];
+};
+const sample = (id: string) => {
+  const s = manifest.samples.find((x) => x.id === id);
+  if (!s) throw new Error(`no sample ${id}`);
+  return s;
+};
+const reference = new Date(`${manifest.referenceDate}T00:00:00Z`);
+const check = createOcrCheck({ now: () => reference });
+
+async function runOn(s: Sample, expectedDocumentType = s.documentType): Promise<OcrCheckResult> {
+  return check.run({
+    front: readFileSync(join(corpus, s.files.front)),
+    ...(s.files.back ? { back: readFileSync(join(corpus, s.files.back)) } : {}),
+    expectedDocumentType,
+  });
+}
+
+describe('ocr check on the committed corpus sample', () => {
+  after(() => terminateOcrEngine());
+
+  // One genuine document per type at clean or typical quality (residence_card-genuine-0 is a poor
+  // capture; static_photo-0 is a face attack whose residence card is genuine and clean).
+  const cases = [
+    'drivers_license-genuine-0',
+    'my_number_card-genuine-0',
+    'static_photo-0',
+    'passport-genuine-0',
+  ];
+  for (const id of cases) {
+    it(`${id}: reads the name, birth date and document number`, async () => {
+      const s = sample(id);
+      const { result, extras } = await runOn(s);
+      assert.equal(result.detectedDocumentType, s.documentType);
+      assert.ok((result.detectedDocumentTypeConfidence ?? 0) >= 0.7);
+      assert.equal(result.payload?.lastName, s.truth.lastName);
+      assert.equal(result.payload?.firstName, s.truth.firstName);
+      assert.equal(result.payload?.birthDate, s.truth.birthDate);
+      assert.equal(extras.documentNumber, s.truth.documentNumber);
+      assert.equal(result.success, true);
+      assert.equal(result.status, 'success');
+      assert.equal(extras.documentTypeMismatch, false);
+      assert.equal(result.provider, 'mimoto');
+      assert.match(result.model ?? '', /tesseract\.js.*jpn.*eng.*pipeline/);
+      // Exactly the §2.6 shape: nothing internal leaks into the result object.
+      assert.ok(
+        Value.Check(OcrResultSchema, result),
+        JSON.stringify([...Value.Errors(OcrResultSchema, result)]),
+      );
+      if (s.documentType === 'passport') {
+        assert.equal(extras.mrz?.valid, true);
+        assert.equal(extras.mrz?.matchesPrintedFields, true);
+        assert.deepEqual(extras.latinName, { lastName: 'SUZUKI', firstName: 'YUTO' });
+      }
+      if (s.documentType === 'my_number_card') assert.equal(extras.myNumberCheckDigitValid, true);
+    });
+  }
+
+  it('a poor capture yields the truth or is flagged low_confidence, never a silent wrong value', async () => {
+    const s = sample('residence_card-genuine-0');
+    const { result, extras } = await runOn(s);
+    const p = result.payload ?? {};
+    const allRight =
+      p.lastName === s.truth.lastName &&
+      p.firstName === s.truth.firstName &&
+      p.birthDate === s.truth.birthDate &&
+      extras.documentNumber === s.truth.documentNumber;
+    assert.ok(allRight || result.status === 'low_confidence', JSON.stringify(result));
+  });
+
+  it('a selfie is not a document: unsupportedDocumentType, no payload', async () => {
+    const s = sample('drivers_license-genuine-0');
+    const result = (
+      await check.run({
+        front: readFileSync(join(corpus, s.files.selfie)),
+        expectedDocumentType: 'drivers_license',
+      })
+    ).result;
+    assert.equal(result.success, false);
+    assert.equal(result.unsupportedDocumentType, 'unknown');
+    assert.equal(result.detectedDocumentType, undefined);
+    assert.deepEqual(result.payload, {});
+    assert.equal(result.status, 'low_confidence');
+  });
+
+  it('a licence submitted as a passport is detected as a licence and flagged as a mismatch', async () => {
+    const { result, extras } = await runOn(sample('drivers_license-genuine-0'), 'passport');
+    assert.equal(result.detectedDocumentType, 'drivers_license');
+    assert.equal(extras.documentTypeMismatch, true);
+    assert.match(result.reason ?? '', /document_type_mismatch/);
+    assert.equal(result.unsupportedDocumentType, undefined);
+  });
+});
+
+describe('field correction', () => {
+  it('repairs look-alike characters in MRZ lines using the check digits', () => {
+    const [l1, l2] = sample('passport-genuine-0').truth.mrz as [string, string];
+    // Typical OCR-B confusions: O for 0 in the birth date, I for 1, B for 8 — and spaces.
+    const garbled = l2.replace(/0/g, 'O').replace(/1/g, 'I').replace(/8/g, 'B');
+    const mrz = readMrz(l1.replace('<<', '< <'), garbled);
+    assert.ok(mrz);
+    assert.equal(mrz.valid, true, mrz.invalidFields.join());
+    assert.equal(mrz.documentNumber, 'TK2347644');
+    assert.equal(mrzDate(mrz.birthDate ?? '', 'birth', reference), '1961-05-14');
+    assert.equal(mrz.lastName, 'SUZUKI');
+  });
+
+  it('reports a broken MRZ check digit instead of hiding it', () => {
+    const [l1, l2] = sample('bad_check_digit-0').truth.mrz as [string, string];
+    const mrz = readMrz(l1, l2);
+    assert.equal(mrz?.valid, false);
+  });
+
+  it('maps digits and letters by position in document numbers', () => {
+    assert.equal(readResidenceCardNumber('番号 PF3974SO15UX'), 'PF39745015UX');
+    assert.equal(readResidenceCardNumber('PF39'), undefined);
+    assert.equal(readDigits('第 5O1466223B6O 号', 12), '501466223860');
+    assert.equal(readDigits('第 50146622386 号', 12), undefined); // a dropped digit is not guessed
+    assert.equal(isValidMyNumber('328488306575'), true);
+    assert.equal(isValidMyNumber('328488306576'), false);
+  });
+
+  it('reads printed dates in every form our documents use, eras converted', () => {
+    assert.equal(readPrintedDate('昭和63年5月12日生', reference), '1988-05-12');
+    assert.equal(readPrintedDate('平戌2年4月1日生', reference), '1990-04-01'); // one misread era kanji
+    assert.equal(readPrintedDate('令和09年(2027)10月07日まで有効', reference), '2027-10-07');
+    assert.equal(readPrintedDate('1986年O6月13日', reference), '1986-06-13');
+    assert.equal(readPrintedDate('14 MAY 1961', reference), '1961-05-14');
+    assert.equal(readPrintedDate('令和8年2月30日', reference), undefined);
+  });
+
+  it('splits names at the widest gap, or by surname length when printed without one', () => {
+    const words = [
+      { text: '森田', x0: 11, x1: 97 },
+      { text: '悠', x0: 147, x1: 190 },
+      { text: '斗', x0: 192, x1: 235 },
+    ];
+    assert.deepEqual(splitNameLine(words, 'kanji'), { lastName: '森田', firstName: '悠斗' });
+    assert.deepEqual(
+      splitNameLine(
+        [
+          { text: 'KUMAR', x0: 0, x1: 90 },
+          { text: 'SARAH', x0: 110, x1: 200 },
+        ],
+        'latin',
+      ),
+      {
+        lastName: 'KUMAR',
+        firstName: 'SARAH',
+      },
+    );
+    assert.deepEqual(splitKanjiName('鈴木悠斗'), { lastName: '鈴木', firstName: '悠斗' });
+    assert.deepEqual(splitKanjiName('長谷川大輔'), { lastName: '長谷川', firstName: '大輔' });
+  });
+
+  it('cleans address lines: glyph spaces dropped, the gap before the building name kept', () => {
+    assert.equal(
+      cleanAddress('福岡県 北九州市 小倉北区魚町5丁目19番6号 メゾン青葉109   |'),
+      '福岡県北九州市小倉北区魚町5丁目19番6号 メゾン青葉109',
+    );
+  });
+
+  it('computes a homography that maps the four corners', () => {
+    const from: [number, number][] = [
+      [0, 0],
+      [100, 0],
+      [100, 50],
+      [0, 50],
+    ];
+    const to: [number, number][] = [
+      [10, 20],
+      [130, 5],
+      [140, 90],
+      [5, 70],
+    ];
+    const h = homography(from, to);
+    for (let i = 0; i < 4; i++) {
+      const [x, y] = from[i] as [number, number];
+      const w = (h[6] ?? 0) * x + (h[7] ?? 0) * y + 1;
+      assert.ok(
+        Math.abs(((h[0] ?? 0) * x + (h[1] ?? 0) * y + (h[2] ?? 0)) / w - (to[i] as number[])[0]!) < 1e-6,
+      );
+      assert.ok(
+        Math.abs(((h[3] ?? 0) * x + (h[4] ?? 0) * y + (h[5] ?? 0)) / w - (to[i] as number[])[1]!) < 1e-6,
+      );
+    }
+  });
+});
+
+before(() => {
+  // The committed sample must be there (it is generated by `mimoto synth`, see docs/corpus.md).
+  assert.ok(manifest.samples.length > 0);
+});
