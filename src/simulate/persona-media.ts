@@ -59,11 +59,7 @@ export interface PersonaMedia {
    */
   photographSide(side: 'front' | 'back', take: number): Promise<{ jpeg: Buffer; description: string }>;
   /** The camera frames of one attempt at a challenge, JPEG, with a callback when each is captured. */
-  captureFrames(
-    steps: readonly LivenessStep[],
-    attempt: number,
-    onFrame: (i: number) => void,
-  ): Promise<Buffer[]>;
+  captureFrames(steps: readonly LivenessStep[], onFrame: (i: number) => void): Promise<Buffer[]>;
 }
 
 function pickOther(random: Random, items: readonly string[], not: string): string {
@@ -183,11 +179,7 @@ export async function preparePersonaMedia(
     };
   };
 
-  const captureFrames = async (
-    steps: readonly LivenessStep[],
-    _attempt: number,
-    onFrame: (i: number) => void,
-  ) => {
+  const captureFrames = async (steps: readonly LivenessStep[], onFrame: (i: number) => void) => {
     if (persona === 'photo-attack') {
       // A printed photo held up to the camera: the same frontal picture in every frame.
       const jpeg = await encodeFrame({

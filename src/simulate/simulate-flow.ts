@@ -111,7 +111,7 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
     // Timestamps are when each frame was captured (rendered), as the browser records them.
     const captureStart = performance.now();
     const timestamps: number[] = [];
-    const frames = await media.captureFrames(steps, attempts.length, () => {
+    const frames = await media.captureFrames(steps, () => {
       const t = Math.round(performance.now() - captureStart);
       timestamps.push(Math.max(t, (timestamps.at(-1) ?? -1) + 1));
     });
