@@ -1,0 +1,175 @@
+// Spoof checks on generated corpora (issue 6 item 2 and item 5): APCER per attack type and
+// BPCER (ISO/IEC 30107-3) at the operating point in the checks, and the time per check.
+//
+//   npm run bench:spoof -- --corpus /tmp/spoofcorpus2 [--corpus DIR …] [--no-selfie] [--dump]
+//
+// A corpus comes from `mimoto synth --out DIR --seed 7 --count 10 --no-video [--only …]`.
+// A folder without manifest.json (an interrupted synth run) is read from its sample folders: the
+// document check runs, the selfie check needs the manifest's frame times and challenge.
+//
+// Attack presentation = a bundle whose attack targets that check; a bona fide presentation = any
+// other bundle. "Detected" = risk medium or high. The OCR facts the document check reads (expiry,
+// check digits, MRZ) are taken from the corpus truth here, so the figures for expired and
+// bad_check_digit measure this check's rule given a correct reading; the OCR bench measures reading.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { type DocumentSpoofOcrFacts, documentSpoofCheck } from '../src/checks/document-spoof/index.ts';
+import { selfieSpoofCheck } from '../src/checks/selfie-spoof/index.ts';
+import type { LivenessStep } from '../src/liveness/index.ts';
+import { verifyLivenessFrames } from '../src/liveness/index.ts';
+
+const DOCUMENT_ATTACKS = [
+  'screen_replay',
+  'printed_copy',
+  'portrait_swap',
+  'text_edit',
+  'expired',
+  'bad_check_digit',
+];
+const FACE_ATTACKS = ['static_photo', 'warped_photo', 'replayed_frames', 'face_swap_midway', 'other_person'];
+const REFERENCE_DATE = new Date('2026-04-01T00:00:00Z');
+
+type Sample = {
+  id: string;
+  attack: string | null;
+  documentType?: string;
+  files: {
+    front: string;
+    back: string | null;
+    frames?: { file: string; t: number; pose: { name: string } }[];
+  };
+  truth?: {
+    expiryDate?: string;
+    liveness?: { challenge: string[] };
+    attackDetails?: Record<string, unknown> | null;
+  };
+};
+
+function attackOf(id: string): string | null {
+  if (id.includes('-genuine-')) return null;
+  return id.replace(/-\d+$/, '');
+}
+
+function readCorpus(dir: string): Sample[] {
+  const manifest = path.join(dir, 'manifest.json');
+  if (existsSync(manifest))
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { samples: Sample[] }).samples;
+  return readdirSync(dir)
+    .filter((id) => existsSync(path.join(dir, id, 'selfie.jpg')))
+    .map((id) => ({
+      id,
+      attack: attackOf(id),
+      files: {
+        front: `${id}/front.jpg`,
+        back: existsSync(path.join(dir, id, 'back.jpg')) ? `${id}/back.jpg` : null,
+      },
+    }));
+}
+
+/** The OCR facts a correct reading of the document would give (from the corpus truth). */
+function ocrFactsOf(sample: Sample): DocumentSpoofOcrFacts | undefined {
+  if (!sample.truth) return undefined;
+  const facts: DocumentSpoofOcrFacts = {};
+  if (sample.truth.expiryDate) facts.expiryDate = sample.truth.expiryDate;
+  if (sample.attack === 'bad_check_digit') {
+    if (sample.truth.attackDetails?.field === 'mrz')
+      facts.mrz = { valid: false, invalidFields: ['documentNumber'], matchesPrintedFields: true };
+    else facts.myNumberCheckDigitValid = false;
+  }
+  return facts;
+}
+
+const toStep = (name: string) => (name === 'closer' ? 'move_closer' : name) as LivenessStep;
+
+const { values } = parseArgs({
+  options: {
+    corpus: { type: 'string', multiple: true, default: ['/tmp/spoofcorpus2'] },
+    'no-selfie': { type: 'boolean', default: false },
+    dump: { type: 'boolean', default: false },
+  },
+});
+
+type Tally = { total: number; detected: number };
+const doc = new Map<string, Tally>();
+const face = new Map<string, Tally>();
+const docMs: number[] = [];
+const faceMs: number[] = [];
+const count = (map: Map<string, Tally>, key: string, detected: boolean) => {
+  const t = map.get(key) ?? { total: 0, detected: 0 };
+  t.total++;
+  if (detected) t.detected++;
+  map.set(key, t);
+};
+
+for (const dir of values.corpus ?? []) {
+  for (const sample of readCorpus(dir)) {
+    const front = readFileSync(path.join(dir, sample.files.front));
+    const back = sample.files.back ? readFileSync(path.join(dir, sample.files.back)) : undefined;
+    const ocr = ocrFactsOf(sample);
+    const started = performance.now();
+    const { result, measurements } = await documentSpoofCheck.run({
+      front,
+      ...(back ? { back } : {}),
+      ...(ocr ? { ocr } : {}),
+      referenceDate: REFERENCE_DATE,
+    });
+    docMs.push(performance.now() - started);
+    const docKey = sample.attack && DOCUMENT_ATTACKS.includes(sample.attack) ? sample.attack : 'bona fide';
+    count(doc, docKey, result.risk !== 'low');
+    if (values.dump) {
+      const side = (s: typeof measurements.front) =>
+        `L${s.luma.topRatio.toFixed(2)} C${s.chroma.topRatio.toFixed(2)} col${s.colour.meanChroma.toFixed(0)} ` +
+        `r${s.ripple.p90.toFixed(2)}/${s.ripple.rippleShare.toFixed(2)} m${Math.min(s.borders.top, s.borders.bottom, s.borders.left, s.borders.right).toFixed(2)}`;
+      console.log(
+        `${sample.id.padEnd(26)} ${String(result.risk).padEnd(6)} ${result.score?.toFixed(2)} ` +
+          `front ${side(measurements.front)}${measurements.back ? ` back ${side(measurements.back)}` : ''}`,
+      );
+    }
+
+    if (values['no-selfie'] || !sample.files.frames || !sample.truth?.liveness) continue;
+    const frames = [];
+    for (const f of sample.files.frames)
+      frames.push({
+        image: readFileSync(path.join(dir, f.file)),
+        t: Math.round(f.t * 1000),
+        pose: f.pose.name,
+      });
+    const raw = [];
+    for (const f of frames) {
+      const { data, info } = await sharp(f.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      raw.push({ t: f.t, image: { data, width: info.width, height: info.height, channels: 3 as const } });
+    }
+    const liveness = await verifyLivenessFrames(sample.truth.liveness.challenge.map(toStep), raw);
+    const t0 = performance.now();
+    const selfie = await selfieSpoofCheck.run({ frames, liveness });
+    faceMs.push(performance.now() - t0);
+    const faceKey = sample.attack && FACE_ATTACKS.includes(sample.attack) ? sample.attack : 'bona fide';
+    count(face, faceKey, selfie.result.risk !== 'low');
+    if (values.dump)
+      console.log(`  selfie ${selfie.result.risk} ${selfie.result.score} ${selfie.result.details}`);
+  }
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+};
+function table(title: string, map: Map<string, Tally>, ms: number[]) {
+  console.log(`\n${title}`);
+  console.log('| presentations | n | detected | APCER | BPCER |');
+  console.log('|---|---|---|---|---|');
+  for (const [key, t] of [...map].sort()) {
+    const rate = (x: number) => `${((100 * x) / t.total).toFixed(1)} %`;
+    if (key === 'bona fide')
+      console.log(`| bona fide | ${t.total} | ${t.detected} | | ${rate(t.detected)} |`);
+    else console.log(`| ${key} | ${t.total} | ${t.detected} | ${rate(t.total - t.detected)} | |`);
+  }
+  if (ms.length)
+    console.log(
+      `time per check: p50 ${percentile(ms, 0.5).toFixed(0)} ms, p95 ${percentile(ms, 0.95).toFixed(0)} ms (n=${ms.length})`,
+    );
+}
+table('documentSpoofCheck', doc, docMs);
+if (!values['no-selfie']) table('selfieSpoofCheck', face, faceMs);

@@ -1,0 +1,187 @@
+// documentSpoofCheck (issue 6 item 2; result shape: interface §2.9 SpoofCheck). Cues:
+//   - screen replay: isolated peaks in the power spectrum of the card (pixel grid, moiré) and the
+//     colour fringes a screen's RGB stripes leave (image-cues.ts);
+//   - printed copy: the object found is a sheet with a blank paper margin all round, not a card
+//     printed to near its edges; a grey copy has no colour at all;
+//   - tampering: the OCR check's MRZ check digits and MRZ-vs-printed comparison, the My Number
+//     check digit (when the OCR extras are given);
+//   - expiry: the expiry date read by the OCR check before the reference date.
+// Thresholds were chosen on a generated corpus (docs/spoof-checks.md, bench/spoof.bench.ts).
+import type { Static } from '@sinclair/typebox';
+import type { SpoofCheckSchema } from '../../webhooks/webhook-payload.schema.ts';
+import { type Check, PROVIDER } from '../check.ts';
+import { decodePhoto, findDocumentOutline } from '../ocr/find-document.ts';
+import {
+  type BorderStats,
+  type ColourStats,
+  type ChromaTexture,
+  centralRegion,
+  decodeRgbPhoto,
+  measureBorders,
+  measureChromaTexture,
+  measureColour,
+  measureSpectralPeaks,
+  type SpectralPeaks,
+} from './image-cues.ts';
+
+/** Interface §2.9 spoof check object. */
+export type SpoofCheck = Static<typeof SpoofCheckSchema>;
+
+export const DOCUMENT_SPOOF_VERSION = '0.1.0';
+export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
+
+/** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
+export interface DocumentSpoofOcrFacts {
+  expiryDate?: string;
+  myNumberCheckDigitValid?: boolean;
+  mrz?: { valid: boolean; invalidFields: string[]; matchesPrintedFields: boolean };
+}
+
+export interface DocumentSpoofInput {
+  front: Buffer;
+  back?: Buffer;
+  ocr?: DocumentSpoofOcrFacts;
+  /** The day validity is judged on (default: today, UTC). */
+  referenceDate?: Date;
+}
+
+/** Numbers measured on one side of the document (kept for the bench and the log). */
+export interface SideMeasurements {
+  luma: SpectralPeaks;
+  chroma: SpectralPeaks;
+  colour: ColourStats;
+  ripple: ChromaTexture;
+  borders: BorderStats;
+}
+
+export interface DocumentSpoofMeasurements {
+  front: SideMeasurements;
+  back?: SideMeasurements;
+  cues: { name: string; score: number }[];
+}
+
+export interface DocumentSpoofResult {
+  /** Exactly the interface §2.9 object. */
+  result: SpoofCheck;
+  measurements: DocumentSpoofMeasurements;
+}
+
+/**
+ * Operating point (docs/spoof-checks.md). Each cue maps a measurement to 0..1 with a linear ramp
+ * between `from` (nothing seen) and `to` (certain); risk is medium from `medium`, high from `high`.
+ */
+export const DOCUMENT_SPOOF_THRESHOLDS = {
+  screenLumaPeak: { from: 1.3, to: 2.0 },
+  screenChromaPeak: { from: 2.3, to: 3.0 },
+  screenColour: { from: 35, to: 70 },
+  printedMargin: { from: 0.09, to: 0.14 },
+  greyCopyChroma: { from: 1.5, to: 0.8 },
+  medium: 0.4,
+  high: 0.7,
+} as const;
+
+function ramp(value: number, { from, to }: { from: number; to: number }): number {
+  const t = (value - from) / (to - from);
+  return Math.max(0, Math.min(1, t));
+}
+
+async function measureSide(image: Buffer): Promise<SideMeasurements> {
+  const photo = await decodeRgbPhoto(image);
+  const region = centralRegion(photo);
+  const grey = await decodePhoto(image);
+  return {
+    luma: measureSpectralPeaks(photo, region, 'luma'),
+    chroma: measureSpectralPeaks(photo, region, 'chroma'),
+    colour: measureColour(photo, region),
+    ripple: measureChromaTexture(photo, region),
+    borders: measureBorders(grey, findDocumentOutline(grey)),
+  };
+}
+
+function screenScore(side: SideMeasurements): number {
+  const t = DOCUMENT_SPOOF_THRESHOLDS;
+  return Math.max(
+    ramp(side.luma.topRatio, t.screenLumaPeak),
+    ramp(side.chroma.topRatio, t.screenChromaPeak),
+    ramp(side.colour.meanChroma, t.screenColour),
+  );
+}
+
+function printedScore(front: SideMeasurements): number {
+  const b = front.borders;
+  if (!b.found) return 0;
+  // Every side blank: the weakest side decides (a card leaves at least one side printed close).
+  return ramp(Math.min(b.top, b.bottom, b.left, b.right), DOCUMENT_SPOOF_THRESHOLDS.printedMargin);
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
+
+export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSpoofResult> {
+  return {
+    id: 'documentSpoofCheck',
+    version: DOCUMENT_SPOOF_VERSION,
+    async run(input) {
+      const front = await measureSide(input.front);
+      const back = input.back ? await measureSide(input.back) : undefined;
+      const cues: { name: string; score: number; tamper?: boolean; display?: boolean }[] = [];
+      const screen = Math.max(screenScore(front), back ? screenScore(back) : 0);
+      cues.push({
+        name: 'screen replay (moiré / pixel grid / colour fringes)',
+        score: screen,
+        display: true,
+      });
+      cues.push({ name: 'printed copy (paper margin around the card)', score: printedScore(front) });
+
+      const ocr = input.ocr;
+      if (ocr?.mrz && !ocr.mrz.valid)
+        cues.push({
+          name: `MRZ check digits failed (${ocr.mrz.invalidFields.join(', ')})`,
+          score: 1,
+          tamper: true,
+        });
+      if (ocr?.mrz && !ocr.mrz.matchesPrintedFields)
+        cues.push({ name: 'MRZ disagrees with the printed fields', score: 0.8, tamper: true });
+      if (ocr?.myNumberCheckDigitValid === false)
+        cues.push({ name: 'My Number check digit failed', score: 1, tamper: true });
+      const reference = (input.referenceDate ?? new Date()).toISOString().slice(0, 10);
+      if (ocr?.expiryDate && ocr.expiryDate < reference)
+        cues.push({ name: `document expired on ${ocr.expiryDate}`, score: 0.7 });
+
+      const t = DOCUMENT_SPOOF_THRESHOLDS;
+      // Independent cues combine like probabilities (noisy OR).
+      const score = 1 - cues.reduce((p, c) => p * (1 - c.score), 1);
+      const risk = score >= t.high ? 'high' : score >= t.medium ? 'medium' : 'low';
+      const fired = cues.filter((c) => c.score >= t.medium);
+      const isDisplayAttack = cues.some((c) => c.display && c.score >= t.medium);
+      const isForgedOrTampered = cues.some((c) => c.tamper && c.score >= t.medium);
+      // Confidence: how far the score sits from the nearest risk boundary, and lower when the
+      // card outline was not found (the printed-copy cue could not be measured).
+      const distance = Math.min(...[t.medium, t.high].map((b) => Math.abs(score - b)));
+      const confidence = Math.min(1, 0.6 + distance) * (front.borders.found ? 1 : 0.8);
+      const result: SpoofCheck = {
+        risk,
+        score: round(score),
+        confidence: round(confidence),
+        details:
+          fired.length === 0
+            ? 'no spoof cue fired'
+            : fired.map((c) => `${c.name}: ${c.score.toFixed(2)}`).join('; '),
+        status: 'success',
+        provider: PROVIDER,
+        model: `${DOCUMENT_SPOOF_MODEL}@${DOCUMENT_SPOOF_VERSION}`,
+        isDisplayAttack,
+        isForgedOrTampered,
+      };
+      return {
+        result,
+        measurements: {
+          front,
+          ...(back ? { back } : {}),
+          cues: cues.map(({ name, score: s }) => ({ name, score: round(s) })),
+        },
+      };
+    },
+  };
+}
+
+export const documentSpoofCheck = createDocumentSpoofCheck();

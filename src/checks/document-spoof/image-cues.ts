@@ -1,0 +1,333 @@
+// Image measurements behind the document spoof cues (issue 6 item 2). Each function takes the
+// decoded photo and returns plain numbers; the thresholds that turn them into cues live in
+// document-spoof.check.ts with the calibration that chose them (docs/spoof-checks.md).
+import sharp from 'sharp';
+import { type DocumentOutline, type GreyImage, warpDocument } from '../ocr/find-document.ts';
+import { powerSpectrum2d } from './fft.ts';
+
+/** RGB pixels, 3 channels, row-major. */
+export interface RgbPhoto {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export async function decodeRgbPhoto(image: Buffer): Promise<RgbPhoto> {
+  const { data, info } = await sharp(image)
+    .rotate()
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
+}
+
+/** The part of the photo the card covers in every capture the corpus draws (centre 40 %). */
+export interface Region {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export function centralRegion(photo: RgbPhoto, fraction = 0.4): Region {
+  const width = Math.round(photo.width * fraction);
+  const height = Math.round(photo.height * fraction);
+  return {
+    left: Math.round((photo.width - width) / 2),
+    top: Math.round((photo.height - height) / 2),
+    width,
+    height,
+  };
+}
+
+/** Tile size for the spectra: about a tenth of the photo width, so the cue reads the same at 640 and 1280 px. */
+export function tileSizeFor(photo: RgbPhoto): number {
+  let n = 32;
+  while (n * 2 <= photo.width / 8) n *= 2;
+  return n;
+}
+
+type Plane = 'luma' | 'chroma';
+
+function planeValue(data: Uint8Array, o: number, plane: Plane): number {
+  const r = data[o] as number;
+  const g = data[o + 1] as number;
+  const b = data[o + 2] as number;
+  if (plane === 'luma') return 0.299 * r + 0.587 * g + 0.114 * b;
+  // Red-green opponent channel: a screen's RGB stripes alias into colour fringes here.
+  return r - g;
+}
+
+export interface SpectralPeaks {
+  /** Strongest bin over the median of its ring, among periods 2–16 px (log10). */
+  peakRatio: number;
+  /** Mean of the 8 strongest such ratios (log10): many peaks = a grid, not one stray edge. */
+  topRatio: number;
+  /** Share of the AC power at periods under 4 px. */
+  highShare: number;
+}
+
+/**
+ * Welch-averaged power spectrum of Hann-windowed tiles over `region`, then how far the strongest
+ * bins stand above the median of their frequency ring. Text and edges spread power along lines;
+ * pixel grids, halftone screens and moiré put it in isolated peaks.
+ */
+export function measureSpectralPeaks(photo: RgbPhoto, region: Region, plane: Plane): SpectralPeaks {
+  const n = tileSizeFor(photo);
+  const window = new Float64Array(n);
+  for (let i = 0; i < n; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (n - 1));
+  const sum = new Float64Array(n * n);
+  let tiles = 0;
+  const tile = new Float64Array(n * n);
+  for (let ty = region.top; ty + n <= region.top + region.height; ty += n / 2) {
+    for (let tx = region.left; tx + n <= region.left + region.width; tx += n / 2) {
+      let mean = 0;
+      for (let y = 0; y < n; y++) {
+        for (let x = 0; x < n; x++) {
+          const v = planeValue(photo.data, ((ty + y) * photo.width + tx + x) * 3, plane);
+          tile[y * n + x] = v;
+          mean += v;
+        }
+      }
+      mean /= n * n;
+      for (let y = 0; y < n; y++)
+        for (let x = 0; x < n; x++)
+          tile[y * n + x] =
+            ((tile[y * n + x] as number) - mean) * (window[x] as number) * (window[y] as number);
+      const p = powerSpectrum2d(tile, n);
+      for (let i = 0; i < n * n; i++) sum[i] = (sum[i] as number) + (p[i] as number);
+      tiles++;
+    }
+  }
+  if (tiles === 0) return { peakRatio: 0, topRatio: 0, highShare: 0 };
+  return spectralPeaksOf(sum, n);
+}
+
+/**
+ * Peaks of an averaged power spectrum: each bin against the median of the bins around it (a
+ * 9×9 neighbourhood without its own 3×3 centre). Text strokes and edges spread power smoothly
+ * along lines through the spectrum; a pixel grid, halftone screen or moiré makes isolated spikes.
+ */
+function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
+  const half = n / 2;
+  const at = (fx: number, fy: number) => power[(((fy % n) + n) % n) * n + (((fx % n) + n) % n)] as number;
+  const ratios: number[] = [];
+  let total = 0;
+  let high = 0;
+  const around: number[] = [];
+  for (let ky = -half + 1; ky < half; ky++) {
+    for (let fx = 0; fx < half; fx++) {
+      if (fx === 0 && ky <= 0) continue; // half plane: the spectrum of a real tile is symmetric
+      const r = Math.hypot(fx, ky);
+      if (r > half - 1) continue;
+      const v = at(fx, ky);
+      total += v;
+      if (r >= n / 4) high += v;
+      if (r < n / 16) continue;
+      around.length = 0;
+      for (let dy = -4; dy <= 4; dy++)
+        for (let dx = -4; dx <= 4; dx++) if (Math.abs(dx) > 1 || Math.abs(dy) > 1) around.push(at(fx + dx, ky + dy));
+      around.sort((a, b) => a - b);
+      const median = around[around.length >> 1] as number;
+      ratios.push(Math.log10((v + 1e-9) / (median + 1e-9)));
+    }
+  }
+  ratios.sort((a, b) => b - a);
+  const top = ratios.slice(0, 8);
+  return {
+    peakRatio: ratios[0] ?? 0,
+    topRatio: top.reduce((a, b) => a + b, 0) / Math.max(1, top.length),
+    highShare: total > 0 ? high / total : 0,
+  };
+}
+
+export interface ColourStats {
+  /** Mean of max(R,G,B) − min(R,G,B) over the region. */
+  meanChroma: number;
+  /** 95th percentile of the same. */
+  p95Chroma: number;
+}
+
+export function measureColour(photo: RgbPhoto, region: Region): ColourStats {
+  const histogram = new Uint32Array(256);
+  let sum = 0;
+  let count = 0;
+  for (let y = region.top; y < region.top + region.height; y += 2) {
+    for (let x = region.left; x < region.left + region.width; x += 2) {
+      const o = (y * photo.width + x) * 3;
+      const r = photo.data[o] as number;
+      const g = photo.data[o + 1] as number;
+      const b = photo.data[o + 2] as number;
+      const c = Math.max(r, g, b) - Math.min(r, g, b);
+      histogram[c] = (histogram[c] as number) + 1;
+      sum += c;
+      count++;
+    }
+  }
+  let acc = 0;
+  let p95 = 0;
+  for (let c = 0; c < 256; c++) {
+    acc += histogram[c] as number;
+    if (acc >= count * 0.95) {
+      p95 = c;
+      break;
+    }
+  }
+  return { meanChroma: count ? sum / count : 0, p95Chroma: p95 };
+}
+
+export interface BorderStats {
+  /** Whether a document outline was found at all. */
+  found: boolean;
+  /** Ink-free band at each side of the outline, as a fraction of its height (top, bottom) or width (left, right). */
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+  /** Fraction of the outline's quadrilateral the bright region fills (rounded card corners < 1). */
+  solidity: number;
+}
+
+const WARP_W = 428;
+const WARP_H = 270;
+
+/**
+ * How wide the blank band is inside the outline of the bright object. A card prints its title
+ * and fields up to a few per cent of its edges; a photocopy lies on a sheet with a paper margin
+ * of 12–30 % of the card width around it, so the object found is the sheet and every side is
+ * blank for a long way.
+ */
+export function measureBorders(grey: GreyImage, outline: DocumentOutline | undefined): BorderStats {
+  if (!outline) return { found: false, top: 0, bottom: 0, left: 0, right: 0, solidity: 0 };
+  const flat = warpDocument(grey, outline.corners, WARP_W, WARP_H);
+  // Ink: clearly darker than the local paper level (95th percentile of its row neighbourhood).
+  const rowInk = new Float64Array(WARP_H);
+  const colInk = new Float64Array(WARP_W);
+  const inset = 3; // the warp's own edge pixels mix in the surface
+  for (let y = inset; y < WARP_H - inset; y++) {
+    const values: number[] = [];
+    for (let x = inset; x < WARP_W - inset; x++) values.push(flat.data[y * WARP_W + x] as number);
+    const sorted = [...values].sort((a, b) => a - b);
+    const paper = sorted[Math.floor(sorted.length * 0.9)] as number;
+    for (let x = inset; x < WARP_W - inset; x++) {
+      const v = flat.data[y * WARP_W + x] as number;
+      if (v < paper * 0.72) {
+        rowInk[y] = (rowInk[y] as number) + 1;
+        colInk[x] = (colInk[x] as number) + 1;
+      }
+    }
+  }
+  const firstInk = (counts: Float64Array, from: number, step: number, length: number, minCount: number) => {
+    let i = from;
+    let run = 0;
+    for (let k = 0; k < length; k++, i += step) {
+      if ((counts[i] as number) >= minCount) {
+        run++;
+        if (run >= 2) return (k - 1) / length;
+      } else run = 0;
+    }
+    return 1;
+  };
+  return {
+    found: true,
+    top: firstInk(rowInk, inset, 1, WARP_H - 2 * inset, 3),
+    bottom: firstInk(rowInk, WARP_H - inset - 1, -1, WARP_H - 2 * inset, 3),
+    left: firstInk(colInk, inset, 1, WARP_W - 2 * inset, 3),
+    right: firstInk(colInk, WARP_W - inset - 1, -1, WARP_W - 2 * inset, 3),
+    solidity: outline.solidity,
+  };
+}
+
+/** Box blur of a plane (w×h) with radius r, through an integral image. */
+function boxBlur(plane: Float64Array, w: number, h: number, r: number): Float64Array {
+  const integral = new Float64Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let row = 0;
+    for (let x = 0; x < w; x++) {
+      row += plane[y * w + x] as number;
+      integral[(y + 1) * (w + 1) + x + 1] = (integral[y * (w + 1) + x + 1] as number) + row;
+    }
+  }
+  const out = new Float64Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.max(0, y - r);
+    const y1 = Math.min(h, y + r + 1);
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(w, x + r + 1);
+      const s =
+        (integral[y1 * (w + 1) + x1] as number) -
+        (integral[y0 * (w + 1) + x1] as number) -
+        (integral[y1 * (w + 1) + x0] as number) +
+        (integral[y0 * (w + 1) + x0] as number);
+      out[y * w + x] = s / ((y1 - y0) * (x1 - x0));
+    }
+  }
+  return out;
+}
+
+export interface ChromaTexture {
+  /** 90th percentile over blocks of band-pass colour energy over band-pass luminance energy. */
+  p90: number;
+  /** Fraction of blocks where colour ripples without matching luminance structure. */
+  rippleShare: number;
+}
+
+/**
+ * Colour fringes: a screen's RGB stripes photographed through a camera's colour filter alias
+ * into rainbow ripples, colour that oscillates over a few pixels with little luminance change.
+ * Printed colour elements change luminance at their edges too; sensor noise is mostly luminance.
+ */
+export function measureChromaTexture(photo: RgbPhoto, region: Region): ChromaTexture {
+  const { width: w, height: h } = region;
+  const luma = new Float64Array(w * h);
+  const rg = new Float64Array(w * h);
+  const by = new Float64Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const o = ((region.top + y) * photo.width + region.left + x) * 3;
+      const r = photo.data[o] as number;
+      const g = photo.data[o + 1] as number;
+      const b = photo.data[o + 2] as number;
+      luma[y * w + x] = 0.299 * r + 0.587 * g + 0.114 * b;
+      rg[y * w + x] = r - g;
+      by[y * w + x] = b - (r + g) / 2;
+    }
+  }
+  const scale = Math.max(1, Math.round(photo.width / 640));
+  const bandPass = (p: Float64Array) => {
+    const fine = boxBlur(p, w, h, scale);
+    const coarse = boxBlur(p, w, h, 5 * scale);
+    for (let i = 0; i < fine.length; i++) fine[i] = (fine[i] as number) - (coarse[i] as number);
+    return fine;
+  };
+  const l = bandPass(luma);
+  const c1 = bandPass(rg);
+  const c2 = bandPass(by);
+  const block = 16 * scale;
+  const ratios: number[] = [];
+  for (let by0 = 0; by0 + block <= h; by0 += block) {
+    for (let bx0 = 0; bx0 + block <= w; bx0 += block) {
+      let le = 0;
+      let ce = 0;
+      for (let y = by0; y < by0 + block; y++)
+        for (let x = bx0; x < bx0 + block; x++) {
+          const i = y * w + x;
+          le += (l[i] as number) ** 2;
+          ce += (c1[i] as number) ** 2 + (c2[i] as number) ** 2;
+        }
+      const count = block * block;
+      ratios.push(Math.sqrt(ce / count) / (Math.sqrt(le / count) + 1.5));
+    }
+  }
+  ratios.sort((a, b) => a - b);
+  return {
+    p90: ratios[Math.floor(ratios.length * 0.9)] ?? 0,
+    rippleShare: ratios.filter((r) => r > 1).length / Math.max(1, ratios.length),
+  };
+}

@@ -1,0 +1,13 @@
+// The documentSpoofCheck as other capabilities (the job handlers, the bench) use it.
+export {
+  createDocumentSpoofCheck,
+  DOCUMENT_SPOOF_MODEL,
+  DOCUMENT_SPOOF_THRESHOLDS,
+  DOCUMENT_SPOOF_VERSION,
+  type DocumentSpoofInput,
+  type DocumentSpoofMeasurements,
+  type DocumentSpoofOcrFacts,
+  type DocumentSpoofResult,
+  documentSpoofCheck,
+  type SpoofCheck,
+} from './document-spoof.check.ts';

@@ -1,0 +1,177 @@
+// selfieSpoofCheck (issue 6 item 2; result shape: interface §2.9 SpoofCheck). Cues, strongest first:
+//   - the server liveness verification (src/liveness): a failed challenge is a presentation
+//     attack (a photo or a replayed recording cannot answer a random pose order; a face that
+//     changes mid-capture is a swap);
+//   - frame consistency: the frames must differ (a held-up still photo gives near-identical
+//     frames) and the face must stay one person (the verification's descriptor distance);
+//   - screen cues on the face region: isolated spectral peaks (moiré, pixel grid);
+//   - Human's antispoof / liveness nets, when the caller has them: weak signals only (design.md),
+//     never enough on their own to move the risk past low.
+import sharp from 'sharp';
+import type { LivenessFailure } from '../../liveness/index.ts';
+import { type Check, PROVIDER } from '../check.ts';
+import { centralRegion, decodeRgbPhoto, measureSpectralPeaks } from '../document-spoof/image-cues.ts';
+import type { SpoofCheck } from '../document-spoof/index.ts';
+
+export const SELFIE_SPOOF_VERSION = '0.1.0';
+export const SELFIE_SPOOF_MODEL = 'mimoto-selfie-spoof-cues';
+
+export interface SelfieSpoofFrame {
+  /** The frame as uploaded (JPEG or PNG). */
+  image: Buffer;
+  /** Milliseconds since the capture started. */
+  t: number;
+  /** The pose the capture meant to show at this time, when known. */
+  pose?: string;
+}
+
+/** The server liveness verification outcome (a structural subset of LivenessVerdict). */
+export interface LivenessOutcome {
+  passed: boolean;
+  confidence: number;
+  failures: readonly (LivenessFailure | string)[];
+  maxFaceDistance: number | null;
+}
+
+export interface SelfieSpoofInput {
+  frames: readonly SelfieSpoofFrame[];
+  liveness: LivenessOutcome;
+  /** Human's antispoof ("real") and liveness scores per frame, 0..1, if the caller ran those nets. */
+  humanScores?: readonly { antispoof?: number; live?: number }[];
+}
+
+export interface SelfieSpoofResult {
+  result: SpoofCheck;
+  measurements: {
+    /** Largest mean absolute grey difference between two frames (0..255, at 64 px wide). */
+    maxFrameChange: number;
+    /** Strongest off-axis spectral peak on the face region over the frames (log10). */
+    screenPeak: number;
+    cues: { name: string; score: number }[];
+  };
+}
+
+export const SELFIE_SPOOF_THRESHOLDS = {
+  /** A still photo's frames differ by sensor noise only. */
+  frameChange: { from: 3, to: 1.2 },
+  /** Same-capture descriptor distances (src/liveness: one person 0.10–0.34, another 0.6+). */
+  faceDistance: { from: 0.42, to: 0.55 },
+  screenPeak: { from: 2.2, to: 3.0 },
+  /** Weak-signal weight of Human's nets: at most this much score. */
+  humanWeight: 0.3,
+  medium: 0.4,
+  high: 0.7,
+} as const;
+
+const FAILURE_TEXT: Record<string, string> = {
+  pose_order_mismatch: 'live check failed: the poses did not answer the challenge (photo or replay)',
+  face_changed: 'live check failed: the face changed during the capture',
+  no_face: 'live check failed: no face in a frame',
+  no_frontal_start: 'live check failed: no frontal start',
+  timestamps_invalid: 'live check failed: frame times invalid',
+};
+
+function ramp(value: number, { from, to }: { from: number; to: number }): number {
+  return Math.max(0, Math.min(1, (value - from) / (to - from)));
+}
+
+async function thumbnail(image: Buffer): Promise<Uint8Array> {
+  const data = await sharp(image).greyscale().resize(64, 48, { fit: 'fill' }).raw().toBuffer();
+  return new Uint8Array(data.buffer, data.byteOffset, data.length);
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
+
+export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofResult> {
+  return {
+    id: 'selfieSpoofCheck',
+    version: SELFIE_SPOOF_VERSION,
+    async run(input) {
+      const t = SELFIE_SPOOF_THRESHOLDS;
+      const cues: { name: string; score: number; display?: boolean }[] = [];
+      const { liveness } = input;
+      if (!liveness.passed) {
+        const reasons = liveness.failures.map((f) => FAILURE_TEXT[f] ?? `live check failed: ${f}`);
+        cues.push({ name: reasons.join('; ') || 'live check failed', score: 1, display: true });
+      }
+      if (liveness.maxFaceDistance !== null)
+        cues.push({
+          name: 'face identity drifts across frames',
+          score: ramp(liveness.maxFaceDistance, t.faceDistance),
+        });
+
+      // Frame consistency: a held-up still photo barely changes between frames.
+      const thumbs = await Promise.all(input.frames.map((f) => thumbnail(f.image)));
+      let maxFrameChange = 0;
+      for (let i = 1; i < thumbs.length; i++) {
+        const a = thumbs[0] as Uint8Array;
+        const b = thumbs[i] as Uint8Array;
+        let sum = 0;
+        for (let k = 0; k < a.length; k++) sum += Math.abs((a[k] as number) - (b[k] as number));
+        maxFrameChange = Math.max(maxFrameChange, sum / a.length);
+      }
+      if (thumbs.length >= 2)
+        cues.push({
+          name: 'frames nearly identical (still photo)',
+          score: ramp(maxFrameChange, t.frameChange),
+          display: true,
+        });
+
+      // Screen cues on the face region of every other frame (the face fills the middle).
+      let screenPeak = 0;
+      for (let i = 0; i < input.frames.length; i += 2) {
+        const photo = await decodeRgbPhoto((input.frames[i] as SelfieSpoofFrame).image);
+        const peaks = measureSpectralPeaks(photo, centralRegion(photo, 0.5), 'luma');
+        screenPeak = Math.max(screenPeak, peaks.topRatio);
+      }
+      cues.push({
+        name: 'moiré / pixel grid on the face',
+        score: ramp(screenPeak, t.screenPeak),
+        display: true,
+      });
+
+      // Human's nets: weak signals, capped so they can only tip a case already suspicious.
+      const human = (input.humanScores ?? [])
+        .map((s) => Math.min(s.antispoof ?? 1, s.live ?? 1))
+        .filter((v) => Number.isFinite(v));
+      if (human.length > 0) {
+        const mean = human.reduce((a, b) => a + b, 0) / human.length;
+        cues.push({
+          name: "Human's antispoof/liveness nets doubt the face",
+          score: (1 - mean) * t.humanWeight,
+        });
+      }
+
+      const score = 1 - cues.reduce((p, c) => p * (1 - c.score), 1);
+      const risk = score >= t.high ? 'high' : score >= t.medium ? 'medium' : 'low';
+      const fired = cues.filter((c) => c.score >= 0.2);
+      const distance = Math.min(...[t.medium, t.high].map((b) => Math.abs(score - b)));
+      const confidence =
+        Math.min(1, 0.6 + distance) * (liveness.passed ? Math.max(0.5, liveness.confidence) : 1);
+      const result: SpoofCheck = {
+        risk,
+        score: round(score),
+        confidence: round(confidence),
+        details:
+          fired.length === 0
+            ? 'no spoof cue fired'
+            : fired.map((c) => `${c.name}: ${c.score.toFixed(2)}`).join('; '),
+        status: 'success',
+        provider: PROVIDER,
+        model: `${SELFIE_SPOOF_MODEL}@${SELFIE_SPOOF_VERSION}`,
+        isDisplayAttack: cues.some((c) => c.display && c.score >= t.medium),
+        isForgedOrTampered: false,
+      };
+      return {
+        result,
+        measurements: {
+          maxFrameChange: round(maxFrameChange),
+          screenPeak: round(screenPeak),
+          cues: cues.map((c) => ({ name: c.name, score: round(c.score) })),
+        },
+      };
+    },
+  };
+}
+
+export const selfieSpoofCheck = createSelfieSpoofCheck();
