@@ -52,3 +52,71 @@ CREATE TABLE webhook_attempts (
   next_attempt_at timestamptz,
   PRIMARY KEY (event_id, attempt)
 );
+
+-- Leases due events for one delivery worker, at most p_batch, never more than p_cap in flight per
+-- endpoint across every process. One round trip, and a plan cached per connection by PL/pgSQL:
+--  1. a cheap probe: most polls find nothing due;
+--  2. a transaction-level advisory lock, so claims of several processes run one at a time; the
+--     claim statement after it takes a fresh snapshot (READ COMMITTED), so it sees every lease
+--     committed before it and no two processes can fill the same free slot;
+--  3. a walk endpoint by endpoint (a loose index scan over pending events), taking per endpoint at
+--     most its free slots, oldest due first: a dead endpoint's backlog costs one short index probe
+--     and never hides others' due events.
+-- fills_endpoint: this claim used the endpoint's last free slot.
+CREATE FUNCTION claim_webhook_events(
+  p_now timestamptz, p_lease_until timestamptz, p_lease_token text, p_batch integer, p_cap integer
+) RETURNS TABLE (
+  id text, tenant_id text, session_id text, event text, callback_url text, endpoint text,
+  body_enc bytea, attempt_count integer, scheduled_attempt_count integer,
+  first_attempt_at timestamptz, state text, next_attempt_at timestamptz, fills_endpoint boolean
+) LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+BEGIN
+  IF NOT EXISTS (
+    SELECT 1 FROM webhook_events d
+    WHERE d.state = 'pending' AND d.next_attempt_at <= p_now AND (d.lease_until IS NULL OR d.lease_until <= p_now)
+  ) THEN
+    RETURN;
+  END IF;
+  PERFORM pg_advisory_xact_lock(2003329900);
+  RETURN QUERY
+  WITH RECURSIVE endpoints AS (
+    (SELECT e.endpoint AS ep FROM webhook_events e WHERE e.state = 'pending' ORDER BY e.endpoint LIMIT 1)
+    UNION ALL
+    SELECT (SELECT e.endpoint FROM webhook_events e
+            WHERE e.state = 'pending' AND e.endpoint > endpoints.ep
+            ORDER BY e.endpoint LIMIT 1)
+    FROM endpoints WHERE endpoints.ep IS NOT NULL
+  ),
+  free AS (
+    SELECT endpoints.ep,
+           p_cap - (SELECT count(*)::int FROM webhook_events b
+                    WHERE b.lease_until IS NOT NULL AND b.endpoint = endpoints.ep AND b.lease_until > p_now) AS slots
+    FROM endpoints WHERE endpoints.ep IS NOT NULL
+  ),
+  candidates AS (
+    SELECT c.cid, c.due, c.n, free.slots
+    FROM free CROSS JOIN LATERAL (
+      SELECT e.id AS cid, e.next_attempt_at AS due,
+             row_number() OVER (ORDER BY e.next_attempt_at, e.id) AS n
+      FROM webhook_events e
+      WHERE e.state = 'pending' AND e.endpoint = free.ep AND e.next_attempt_at <= p_now
+        AND (e.lease_until IS NULL OR e.lease_until <= p_now)
+      ORDER BY e.next_attempt_at, e.id
+      LIMIT p_cap
+    ) c
+    WHERE free.slots > 0 AND c.n <= free.slots
+  ),
+  picked AS (
+    SELECT candidates.cid, candidates.n, candidates.slots FROM candidates
+    ORDER BY candidates.due, candidates.cid LIMIT p_batch
+  )
+  UPDATE webhook_events w
+  SET lease_until = p_lease_until, lease_token = p_lease_token,
+      attempt_count = w.attempt_count + 1, updated_at = p_now
+  FROM picked WHERE w.id = picked.cid
+  RETURNING w.id, w.tenant_id, w.session_id, w.event, w.callback_url, w.endpoint, w.body_enc,
+            w.attempt_count, w.scheduled_attempt_count, w.first_attempt_at, w.state, w.next_attempt_at,
+            (picked.n = picked.slots);
+END
+$$;

@@ -48,7 +48,9 @@ export interface DeliveryWorkerOptions {
 
 export const DEFAULT_CONCURRENCY = 128;
 export const DEFAULT_MAX_PER_ENDPOINT = 8;
-export const DEFAULT_POLL_INTERVAL_MS = 500;
+export const DEFAULT_POLL_INTERVAL_MS = 250;
+/** The shortest time between two claims that did not fill every free slot. */
+const CLAIM_GAP_MS = 20;
 
 export interface DeliveryWorker {
   /** Stops claiming, waits for the deliveries in flight to finish and be recorded. */
@@ -87,31 +89,40 @@ export function startWebhookDeliveryWorker(
   const settings = settingsFrom(options);
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
+  /**
+   * Set when a delivery finishes that may let the next claim find more: the process was at full
+   * concurrency, or the endpoint was full at its claim. Other finished deliveries free nothing a
+   * claim is waiting for; their endpoints' new events are found by the next poll.
+   */
+  let completedSinceClaim = false;
   let wakeUp: (() => void) | undefined;
   const wake = () => {
     const resolve = wakeUp;
     wakeUp = undefined;
     resolve?.();
   };
-  const sleep = (ms: number) =>
+  const sleep = (ms: number, wakeable: boolean) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         wakeUp = undefined;
         resolve();
       }, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
+      if (wakeable) {
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      }
     });
 
   const loop = async () => {
     while (!stopping) {
       const free = settings.concurrency - inFlight.size;
       if (free <= 0) {
-        await sleep(settings.pollIntervalMs); // woken when a delivery finishes
+        await sleep(settings.pollIntervalMs, true); // woken when a delivery finishes
         continue;
       }
+      completedSinceClaim = false;
       let claimed: ClaimedEvent[] = [];
       try {
         const now = platform.now();
@@ -140,13 +151,22 @@ export function startWebhookDeliveryWorker(
             (error) => settings.onError?.(error),
           )
           .finally(() => {
+            const wasFull = inFlight.size >= settings.concurrency;
             inFlight.delete(delivery);
-            wake();
+            if (wasFull || event.endpointFull) {
+              completedSinceClaim = true;
+              wake();
+            }
           });
         inFlight.add(delivery);
       }
-      // A full batch may mean more is due: claim again at once. Otherwise wait for a poll or a free slot.
-      if (claimed.length === 0 || claimed.length < free) await sleep(settings.pollIntervalMs);
+      // A full batch may mean more is due: claim again at once. Otherwise the next claim waits for
+      // a finished delivery that freed a slot someone waits for, or the poll, and in any case for
+      // CLAIM_GAP_MS, so that claims come in batches rather than one per finished delivery.
+      if (claimed.length < free && !stopping) {
+        await sleep(CLAIM_GAP_MS, false);
+        if (!completedSinceClaim && !stopping) await sleep(settings.pollIntervalMs - CLAIM_GAP_MS, true);
+      }
     }
   };
   const running = loop().catch((error) => settings.onError?.(error));

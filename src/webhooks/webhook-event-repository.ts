@@ -8,9 +8,6 @@ import type { WebhookEventState } from '../platform/db/schema.ts';
 import type { DeliveryResult } from './deliver-webhook.ts';
 import type { WebhookEvent } from './webhook-payload.schema.ts';
 
-/** Any constant shared by every mimoto process ("whcl"): claims run one at a time across processes. */
-const CLAIM_LOCK_ID = 0x7768636c;
-
 export interface NewWebhookEvent {
   id: string;
   tenantId: string;
@@ -88,6 +85,11 @@ export interface ClaimedEvent {
   state: WebhookEventState;
   nextAttemptAt: Date | null;
   leaseToken: string;
+  /**
+   * This claim used the endpoint's last free slot (claimDueEvents only): more of its events may be
+   * waiting, so a finished delivery to it is worth an early claim.
+   */
+  endpointFull?: boolean;
 }
 
 interface ClaimedRow {
@@ -103,6 +105,7 @@ interface ClaimedRow {
   first_attempt_at: Date | string | null;
   state: WebhookEventState;
   next_attempt_at: Date | string | null;
+  fills_endpoint?: boolean;
 }
 
 export interface ClaimLimits {
@@ -117,64 +120,18 @@ export interface ClaimLimits {
 
 /**
  * Leases up to `batchSize` due events, oldest due first, never letting an endpoint exceed
- * `maxPerEndpoint` leased events. The walk goes endpoint by endpoint (a loose index scan over
- * pending events), so a dead endpoint with thousands of overdue events costs one short index probe
- * and never hides the due events of others behind its backlog. Claims take a transaction-level
- * advisory lock, so two processes cannot both see the same free slots.
+ * `maxPerEndpoint` leased events across all processes; a dead endpoint's backlog never hides the
+ * due events of others (claim_webhook_events in the migration says how).
  */
 export async function claimDueEvents(db: Db, limits: ClaimLimits): Promise<ClaimedEvent[]> {
   const { now, leaseUntil, leaseToken, batchSize, maxPerEndpoint } = limits;
-  // Most polls find nothing due; this probe is ~10x cheaper to plan than the claim (which matters on
-  // PGlite, where a query blocks the event loop the deliveries run on).
-  const due = await sql`
-    SELECT 1 FROM webhook_events
-    WHERE state = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
-    LIMIT 1`.execute(db);
-  if (due.rows.length === 0) return [];
-  const rows = await db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_ID})`.execute(trx);
-    const result = await sql<ClaimedRow>`
-      WITH RECURSIVE endpoints AS (
-        (SELECT endpoint FROM webhook_events WHERE state = 'pending' ORDER BY endpoint LIMIT 1)
-        UNION ALL
-        SELECT (SELECT e.endpoint FROM webhook_events e
-                WHERE e.state = 'pending' AND e.endpoint > endpoints.endpoint
-                ORDER BY e.endpoint LIMIT 1)
-        FROM endpoints WHERE endpoints.endpoint IS NOT NULL
-      ),
-      free AS (
-        SELECT endpoints.endpoint,
-               ${maxPerEndpoint}::int - (SELECT count(*)::int FROM webhook_events b
-                                         WHERE b.lease_until IS NOT NULL AND b.endpoint = endpoints.endpoint
-                                           AND b.lease_until > ${now}) AS slots
-        FROM endpoints WHERE endpoints.endpoint IS NOT NULL
-      ),
-      candidates AS (
-        SELECT c.id, c.next_attempt_at
-        FROM free CROSS JOIN LATERAL (
-          SELECT e.id, e.next_attempt_at, row_number() OVER (ORDER BY e.next_attempt_at, e.id) AS n
-          FROM webhook_events e
-          WHERE e.state = 'pending' AND e.endpoint = free.endpoint AND e.next_attempt_at <= ${now}
-            AND (e.lease_until IS NULL OR e.lease_until <= ${now})
-          ORDER BY e.next_attempt_at, e.id
-          LIMIT ${maxPerEndpoint}::int
-        ) c
-        WHERE free.slots > 0 AND c.n <= free.slots
-      ),
-      picked AS (
-        SELECT id FROM candidates ORDER BY next_attempt_at, id LIMIT ${batchSize}::int
-      )
-      UPDATE webhook_events w
-      SET lease_until = ${leaseUntil}, lease_token = ${leaseToken},
-          attempt_count = w.attempt_count + 1, updated_at = ${now}
-      FROM picked WHERE w.id = picked.id
-      RETURNING w.id, w.tenant_id, w.session_id, w.event, w.callback_url, w.endpoint, w.body_enc,
-                w.attempt_count, w.scheduled_attempt_count, w.first_attempt_at, w.state, w.next_attempt_at`.execute(
-      trx,
-    );
-    return result.rows;
-  });
-  return rows.map((row) => toClaimedEvent(row, leaseToken));
+  // The SQL is claim_webhook_events in migrations/0002_webhooks.sql: one round trip, plan cached.
+  const { rows } = await sql<ClaimedRow>`
+    SELECT * FROM claim_webhook_events(${now}, ${leaseUntil}, ${leaseToken}, ${batchSize}::int, ${maxPerEndpoint}::int)`.execute(
+    db,
+  );
+  const full = new Set(rows.filter((row) => row.fills_endpoint).map((row) => row.endpoint));
+  return rows.map((row) => ({ ...toClaimedEvent(row, leaseToken), endpointFull: full.has(row.endpoint) }));
 }
 
 /**
