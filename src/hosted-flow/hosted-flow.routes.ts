@@ -13,6 +13,7 @@ import type { Platform } from '../platform/platform.ts';
 import { MAX_IMAGE_BYTES } from './decode-upload-image.ts';
 import { DOCUMENT_TYPES } from './document-types.ts';
 import { enterFlow } from './enter-flow.ts';
+import { registerFlowAppAssets, sendFlowApp } from './flow-app-assets.ts';
 import { FLOW_MESSAGES, LIVENESS_FAILURE_MESSAGES, negotiateLanguage } from './flow-messages.ts';
 import { API_CSP, sendPage } from './flow-pages.ts';
 import { loadFlowSession, requireCsrfToken, setFlowCookie } from './flow-session.ts';
@@ -145,9 +146,10 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     return reply.code(303).header('location', '/verify/flow').send();
   });
 
-  // Placeholder until the browser app (Vite + Preact) is served here.
+  // The browser app (web/, built into dist/web): its page here, its files under /verify/assets/.
+  await registerFlowAppAssets(scope);
   app.get('/verify/flow', { schema: hide }, async (request, reply) =>
-    sendPage(reply, 200, 'flowPlaceholder', negotiateLanguage(request)),
+    sendFlowApp(reply, negotiateLanguage(request)),
   );
 
   app.get('/verify/api/state', { schema: hide }, async (request) =>

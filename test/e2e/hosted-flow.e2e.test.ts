@@ -1,0 +1,320 @@
+// The hosted flow in a real browser (issue 5 item 8): Debian chromium driven by playwright-core,
+// phone-sized (360×640), a real server on a loopback port, the document by file upload and the
+// face by Chromium's fake camera playing a synthetic corpus capture (.y4m). It walks every screen
+// to the tenant's callback and saves a screenshot of each under artifacts/e2e/.
+// Run: npm run test:e2e (builds the web app first; needs /usr/bin/chromium).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { buildApp } from '../../src/app.ts';
+import { FLOW_MESSAGES } from '../../src/hosted-flow/flow-messages.ts';
+import { openBlobStore } from '../../src/platform/blobs/index.ts';
+import en from '../../web/verify/messages/en.json' with { type: 'json' };
+import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
+import { createTestTenant, type TestTenant } from '../helpers/api-client.ts';
+import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SAMPLE_ID = 'drivers_license-genuine-0';
+const CORPUS_DIR = path.join(tmpdir(), 'mimoto-e2e-corpus-seed1');
+const ARTIFACTS = path.resolve('artifacts/e2e');
+
+let platform: TestPlatform;
+let app: FastifyInstance;
+let tenant: TestTenant;
+let origin: string;
+let receiver: Server;
+let callbackBase: string;
+let context: BrowserContext;
+let userDataDir: string;
+const browserProblems: string[] = [];
+
+function listenOnFreePort(server: Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : 0);
+    }),
+  );
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  const port = await listenOnFreePort(probe);
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** The genuine sample's files (front, back, capture.y4m), generated once per machine. */
+function corpusSample() {
+  const dir = path.join(CORPUS_DIR, SAMPLE_ID);
+  if (!existsSync(path.join(dir, 'capture.y4m'))) {
+    execFileSync(
+      process.execPath,
+      ['bin/mimoto.js', 'synth', '--out', CORPUS_DIR, '--seed', '1', '--count', '1', '--only', SAMPLE_ID],
+      { stdio: 'inherit' },
+    );
+  }
+  const manifest = JSON.parse(readFileSync(path.join(CORPUS_DIR, 'manifest.json'), 'utf8'));
+  const sample = manifest.samples.find((s: { id: string }) => s.id === SAMPLE_ID);
+  return { dir, truth: sample.truth };
+}
+
+/** The frames the browser chose, as the server stored them: an artifact to inspect a failure. */
+async function saveLivenessFrames() {
+  const root = path.join(platform.config.dataDir, 'blobs');
+  const out = path.join(ARTIFACTS, 'liveness-frames');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const blobs = openBlobStore(platform.config, platform.keyring);
+  const keys = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((k) =>
+    /frame-\d+\.jpg$/.test(k),
+  );
+  for (const key of keys.sort()) {
+    const bytes = await blobs.getBlob(key.split(path.sep).join('/'));
+    if (bytes) writeFileSync(path.join(out, key.split(path.sep).join('_')), bytes);
+  }
+}
+
+let step = 0;
+async function shot(page: Page, name: string) {
+  step++;
+  await page.screenshot({
+    path: path.join(ARTIFACTS, `${String(step).padStart(2, '0')}-${name}.png`),
+    fullPage: true,
+  });
+}
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // The app under test is the current source: build it (a few seconds).
+  execFileSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts'],
+    {
+      stdio: 'ignore',
+    },
+  );
+
+  receiver = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><title>Tenant</title><h1>Callback received</h1><p>${request.url}</p>`);
+  });
+  callbackBase = `http://127.0.0.1:${await listenOnFreePort(receiver)}/kyc/callback`;
+
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  platform = await createTestPlatform({
+    env: {
+      MIMOTO_PUBLIC_URL: origin,
+      MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-')),
+    },
+  });
+  tenant = await createTestTenant(platform, [callbackBase]);
+  app = await buildApp(platform);
+  await app.listen({ port, host: '127.0.0.1' });
+});
+
+after(async () => {
+  await context?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await app?.close();
+  await platform?.close();
+  receiver?.close();
+});
+
+test('a person completes the hosted flow in chromium at 360×640, document by upload, face by camera', {
+  timeout: 300_000,
+}, async () => {
+  const { dir, truth } = corpusSample();
+  userDataDir = mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    locale: 'ja-JP',
+    viewport: { width: 360, height: 640 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${path.join(dir, 'capture.y4m')}`,
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    const text = message.text();
+    if (message.type() === 'error' || /Content.Security.Policy/i.test(text)) browserProblems.push(text);
+  });
+  page.on('pageerror', (error) => browserProblems.push(String(error)));
+  const failedResponses: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) {
+      failedResponses.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    }
+  });
+  // Nothing may leave our two loopback origins (no third-party resource, interface §8).
+  const foreign: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (!['http:', 'blob:', 'data:'].includes(url.protocol) || url.hostname !== '127.0.0.1') {
+      if (url.protocol !== 'blob:' && url.protocol !== 'data:') foreign.push(request.url());
+    }
+  });
+
+  // The tenant creates a session; the link is valid 10 s, so it is opened at once.
+  const created = await fetch(`${origin}/v1/verification-sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      callbackUrl: `${callbackBase}/done`,
+      clientIpAddress: '127.0.0.1',
+      state: 'e2e-7',
+    }),
+  });
+  assert.equal(created.status, 201);
+  const { sessionId, verificationUrl } = (await created.json()) as {
+    sessionId: string;
+    verificationUrl: string;
+  };
+  const entry = await page.goto(verificationUrl);
+  assert.ok(entry);
+  assert.match(page.url(), /\/verify\/flow$/);
+  const csp = (await entry.allHeaders())['content-security-policy'] ?? '';
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/, 'no inline or third-party script allowed');
+  assert.match(csp, /frame-ancestors 'none'/);
+
+  // Consent, in Japanese (Accept-Language ja), then the switch to English and back.
+  await page.getByRole('heading', { name: ja['consent.title'] }).waitFor();
+  await shot(page, 'consent-ja');
+  await page.getByRole('button', { name: ja['app.languageLabel'] }).click();
+  await page.getByRole('heading', { name: en['consent.title'] }).waitFor();
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  await shot(page, 'consent-en');
+  await page.getByRole('button', { name: en['app.languageLabel'] }).click();
+  await page.getByRole('heading', { name: ja['consent.title'] }).waitFor();
+  // Keyboard: the checkbox is reachable and toggled with the space bar.
+  await page.getByRole('checkbox', { name: ja['consent.checkbox'] }).focus();
+  await page.keyboard.press('Space');
+  await page.getByRole('button', { name: ja['consent.submit'] }).click();
+
+  // Document type: the tenant's default list, all four.
+  await page.getByRole('heading', { name: ja['docType.title'] }).waitFor();
+  assert.equal(await page.getByRole('radio').count(), 4);
+  await page.getByRole('radio', { name: ja['docType.drivers_license'] }).check();
+  await shot(page, 'document-type');
+  await page.getByRole('button', { name: ja['docType.submit'] }).click();
+
+  // Front: the camera view with the card guide; first a blurred photo — the browser says so,
+  // and when sent anyway the server's 422 comes back in Japanese — then the real one.
+  await page.getByRole('heading', { name: ja['capture.title.front'] }).waitFor();
+  await page.locator('.card-guide').waitFor();
+  await page.getByRole('button', { name: ja['capture.take'] }).waitFor();
+  await shot(page, 'front-camera');
+  const blurred = path.join(userDataDir, 'front-blurred.jpg');
+  writeFileSync(blurred, await sharp(path.join(dir, 'front.jpg')).blur(6).jpeg().toBuffer());
+  await page.setInputFiles('#file-front', blurred);
+  await page.getByText(ja['quality.ImageBlurred']).waitFor();
+  await shot(page, 'front-blurred-feedback');
+  await page.getByRole('button', { name: ja['capture.useAnyway'] }).click();
+  await page.getByRole('alert').filter({ hasText: FLOW_MESSAGES.ImageBlurred!.ja }).waitFor();
+  await shot(page, 'front-blurred-server-422');
+  await page.getByRole('button', { name: ja['capture.retake'] }).click();
+  await page.setInputFiles('#file-front', path.join(dir, 'front.jpg'));
+  await page.getByText(ja['capture.looksGood']).waitFor();
+  await shot(page, 'front-accepted');
+  await page.getByRole('button', { name: ja['capture.use'], exact: true }).click();
+
+  // Back.
+  await page.getByRole('heading', { name: ja['capture.title.back'] }).waitFor();
+  await page.setInputFiles('#file-back', path.join(dir, 'back.jpg'));
+  await page.getByText(ja['capture.looksGood']).waitFor();
+  await shot(page, 'back-accepted');
+  await page.getByRole('button', { name: ja['capture.use'], exact: true }).click();
+
+  // Live face check with the fake camera (the corpus capture loops through all five poses).
+  await page.getByRole('heading', { name: ja['face.title'] }).waitFor();
+  await shot(page, 'face-intro');
+  await page.getByRole('button', { name: ja['face.start'] }).click();
+  await page.locator('.instruction .big').waitFor({ timeout: 120_000 });
+  await shot(page, 'face-instruction');
+  const outcome = page.getByText(ja['face.passed']).or(page.getByText(ja['face.failed']));
+  await outcome.waitFor({ timeout: 150_000 });
+  await shot(page, 'face-result');
+  const failures = await page.locator('[role=status] li').allTextContents();
+  await saveLivenessFrames();
+  assert.ok(await page.getByText(ja['face.passed']).isVisible(), `liveness failed: ${failures.join(' / ')}`);
+  await page.getByRole('button', { name: ja['face.continue'] }).click();
+
+  // Personal data: a wrong kana gets the server's message next to that field.
+  await page.getByRole('heading', { name: ja['personal.title'] }).waitFor();
+  await page.getByLabel(ja['personal.lastName'], { exact: true }).fill(truth.lastName);
+  await page.getByLabel(ja['personal.firstName'], { exact: true }).fill(truth.firstName);
+  await page.getByLabel(ja['personal.lastNameKana']).fill('morita');
+  await page.getByLabel(ja['personal.firstNameKana']).fill('ゆうと');
+  await page.getByLabel(ja['personal.birthDate']).fill(truth.birthDate);
+  await page.getByLabel(ja['personal.address']).fill(truth.address);
+  await page.getByRole('button', { name: ja['personal.submit'] }).click();
+  await page.locator('#field-lastNameKana-error').filter({ hasText: ja['personal.invalid.kana'] }).waitFor();
+  assert.equal(await page.getByLabel(ja['personal.lastNameKana']).getAttribute('aria-invalid'), 'true');
+  await shot(page, 'personal-data-field-error');
+  await page.getByLabel(ja['personal.lastNameKana']).fill('もりた');
+  await shot(page, 'personal-data');
+  await page.getByRole('button', { name: ja['personal.submit'] }).click();
+
+  // Review: the normalised values (kana as full-width katakana), then submit → callback.
+  await page.getByRole('heading', { name: ja['review.title'] }).waitFor();
+  await page.getByText('モリタ').waitFor();
+  await page.getByText('ユウト').waitFor();
+  await shot(page, 'review');
+  await page.getByRole('button', { name: ja['review.submit'] }).click();
+  await page.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
+  await page.getByRole('heading', { name: 'Callback received' }).waitFor();
+  await shot(page, 'callback');
+  const landed = new URL(page.url());
+  assert.equal(landed.searchParams.get('sessionId'), sessionId);
+  assert.equal(landed.searchParams.get('state'), 'e2e-7');
+
+  // The tenant sees a submitted session with a passed liveness check.
+  const detail = (await (
+    await fetch(`${origin}/v1/verification-sessions/${sessionId}`, {
+      headers: { authorization: `Bearer ${tenant.apiKey}` },
+    })
+  ).json()) as {
+    documentType: string;
+    liveness: { status: string } | null;
+    verification: { status: string } | null;
+    userInput: { lastNameKana: string } | null;
+  };
+  assert.equal(detail.documentType, 'drivers_license');
+  assert.equal(detail.liveness?.status, 'success');
+  assert.equal(detail.verification?.status, 'processing');
+  assert.equal(detail.userInput?.lastNameKana, 'モリタ');
+
+  assert.deepEqual(foreign, [], 'no request left the service and the tenant');
+  // The only failed requests are the two the test provoked (the blurred photo, the wrong kana).
+  assert.deepEqual(failedResponses, ['422 /verify/api/documents/front', '400 /verify/api/personal-data']);
+  const unexpected = browserProblems.filter((p) => !/^Failed to load resource/.test(p));
+  assert.deepEqual(unexpected, [], 'no script error or CSP violation in the browser');
+});

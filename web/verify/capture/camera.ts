@@ -1,0 +1,46 @@
+// Camera access through getUserMedia (issue 5 item 6): the environment camera for documents, the
+// user camera for the face.
+export async function openCamera(facing: 'environment' | 'user', ideal: { width: number; height: number }) {
+  if (!navigator.mediaDevices?.getUserMedia) throw new Error('getUserMedia unavailable');
+  return navigator.mediaDevices.getUserMedia({
+    audio: false,
+    video: { facingMode: { ideal: facing }, width: { ideal: ideal.width }, height: { ideal: ideal.height } },
+  });
+}
+
+export function stopCamera(stream: MediaStream | null) {
+  for (const track of stream?.getTracks() ?? []) track.stop();
+}
+
+/** Resolves once the video element shows frames with a known size. */
+export function videoReady(video: HTMLVideoElement): Promise<void> {
+  if (video.readyState >= 2 && video.videoWidth > 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      if (video.videoWidth > 0) {
+        video.removeEventListener('loadeddata', done);
+        resolve();
+      }
+    };
+    video.addEventListener('loadeddata', done);
+  });
+}
+
+/** The current video frame as a canvas at the camera's own resolution (never mirrored). */
+export function grabFrame(video: HTMLVideoElement): HTMLCanvasElement {
+  const canvas = document.createElement('canvas');
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  canvas.getContext('2d')?.drawImage(video, 0, 0);
+  return canvas;
+}
+
+export function canvasToJpeg(canvas: HTMLCanvasElement, quality = 0.92): Promise<Blob> {
+  return new Promise((resolve, reject) =>
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('encode failed'))),
+      'image/jpeg',
+      quality,
+    ),
+  );
+}

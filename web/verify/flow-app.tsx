@@ -1,0 +1,169 @@
+// The hosted flow's screens in order (issue 5 item 2): consent → document type → front (→ back)
+// → live face check → personal data → review and submit → the tenant's callback. A reload
+// resumes at the first step the server's state says is not done.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { FlowApi, FlowApiError, type FlowState } from './flow-api.ts';
+import { type Language, translator } from './i18n.ts';
+import { ConsentStep } from './steps/consent-step.tsx';
+import { DocumentCaptureStep } from './steps/document-capture-step.tsx';
+import { DocumentTypeStep } from './steps/document-type-step.tsx';
+import { FaceCheckStep } from './steps/face-check-step.tsx';
+import { PersonalDataStep } from './steps/personal-data-step.tsx';
+import { ReviewStep } from './steps/review-step.tsx';
+
+export type StepName = 'consent' | 'documentType' | 'front' | 'back' | 'face' | 'personal' | 'review';
+
+function stepsFor(state: FlowState): StepName[] {
+  const hasBack = state.documentType !== 'passport';
+  return [
+    'consent',
+    'documentType',
+    'front',
+    ...(hasBack ? (['back'] as const) : []),
+    'face',
+    'personal',
+    'review',
+  ];
+}
+
+function firstOpenStep(state: FlowState): StepName {
+  const s = state.steps;
+  if (!s.consent) return 'consent';
+  if (!s.documentType) return 'documentType';
+  if (!s.front) return 'front';
+  if (s.back === false) return 'back';
+  if (s.liveness.status !== 'success' && s.liveness.status !== 'failed') return 'face';
+  if (!s.personalData) return 'personal';
+  return 'review';
+}
+
+const LANGUAGE_KEY = 'mimoto.language';
+
+export function FlowApp() {
+  const [language, setLanguage] = useState<Language>(
+    () => (sessionStorage.getItem(LANGUAGE_KEY) as Language | null) ?? 'ja',
+  );
+  const api = useMemo(() => new FlowApi(language), []);
+  const [state, setState] = useState<FlowState | null>(null);
+  const [step, setStep] = useState<StepName>('consent');
+  const [fatal, setFatal] = useState<'expired' | 'noSession' | 'error' | null>(null);
+  const t = translator(language);
+  api.language = language;
+
+  useEffect(() => {
+    document.documentElement.lang = language;
+    document.title = t('app.title');
+  }, [language]);
+
+  const refresh = async () => {
+    const next = await api.state();
+    setState(next);
+    return next;
+  };
+
+  useEffect(() => {
+    refresh()
+      .then((s) => {
+        if (!sessionStorage.getItem(LANGUAGE_KEY)) setLanguage(s.language);
+        if (s.redirectTo) window.location.assign(s.redirectTo);
+        else setStep(firstOpenStep(s));
+      })
+      .catch((error) => {
+        if (error instanceof FlowApiError && error.status === 410) setFatal('expired');
+        else if (error instanceof FlowApiError && error.status === 401) setFatal('noSession');
+        else setFatal('error');
+      });
+  }, []);
+
+  const switchLanguage = () => {
+    const next: Language = language === 'ja' ? 'en' : 'ja';
+    sessionStorage.setItem(LANGUAGE_KEY, next);
+    setLanguage(next);
+  };
+
+  /** After a step is saved: reload the state and move to the next open step (or the given one). */
+  const advance = async (to?: StepName) => {
+    try {
+      const next = await refresh();
+      setStep(to ?? firstOpenStep(next));
+      window.scrollTo(0, 0);
+    } catch (error) {
+      if (error instanceof FlowApiError && error.status === 410) setFatal('expired');
+      else setFatal('error');
+    }
+  };
+
+  const onApiError = (error: unknown) => {
+    if (error instanceof FlowApiError && (error.status === 410 || error.status === 401)) {
+      setFatal(error.status === 410 ? 'expired' : 'noSession');
+    }
+  };
+
+  let body: preact.ComponentChildren;
+  let order: StepName[] = [];
+  if (fatal) {
+    body = (
+      <section class="card" role="alert">
+        <p>
+          {t(fatal === 'expired' ? 'app.expired' : fatal === 'noSession' ? 'app.noSession' : 'app.error')}
+        </p>
+      </section>
+    );
+  } else if (!state) {
+    body = (
+      <p class="status" aria-live="polite">
+        {t('app.loading')}
+      </p>
+    );
+  } else {
+    order = stepsFor(state);
+    const common = { api, t, language, state, onApiError };
+    switch (step) {
+      case 'consent':
+        body = <ConsentStep {...common} onDone={() => advance()} />;
+        break;
+      case 'documentType':
+        body = <DocumentTypeStep {...common} onDone={() => advance()} />;
+        break;
+      case 'front':
+      case 'back':
+        body = <DocumentCaptureStep key={step} {...common} side={step} onDone={() => advance()} />;
+        break;
+      case 'face':
+        body = <FaceCheckStep {...common} onDone={() => advance()} />;
+        break;
+      case 'personal':
+        body = <PersonalDataStep {...common} onDone={() => advance()} />;
+        break;
+      case 'review':
+        body = <ReviewStep {...common} onEdit={(to) => setStep(to)} onMissing={() => advance()} />;
+        break;
+    }
+  }
+  const position = order.indexOf(step);
+
+  return (
+    <div class="shell">
+      <header class="top">
+        <span class="brand">{t('app.title')}</span>
+        <button
+          type="button"
+          class="link-button"
+          onClick={switchLanguage}
+          aria-label={t('app.languageLabel')}
+        >
+          {t('app.language')}
+        </button>
+      </header>
+      <main>
+        {position >= 0 && (
+          <p class="progress">
+            {t('app.progress', { current: position + 1, total: order.length })}
+            <progress max={order.length} value={position + 1} aria-hidden="true" />
+          </p>
+        )}
+        {body}
+      </main>
+    </div>
+  );
+}

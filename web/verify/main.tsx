@@ -1,0 +1,10 @@
+// Entry of the hosted flow's browser app (issue 5 item 2), loaded by /verify/flow.
+import { render } from 'preact';
+import { FlowApp } from './flow-app.tsx';
+import './styles.css';
+
+const root = document.getElementById('app');
+if (root) {
+  root.textContent = '';
+  render(<FlowApp />, root);
+}

@@ -1,0 +1,226 @@
+// Step 5: the live face check (issue 5 item 3). The server issues three movements; the browser
+// shows them one by one on the user camera's live view, runs Human's face mesh to see when each
+// pose is held, and captures timestamped frames: frontal first, each held pose in order, frontal
+// last. The server re-runs face mesh on the frames and decides. If Human cannot load (no WebGL
+// nor WebAssembly), each instruction is shown for a fixed time and frames are taken on a timer.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
+import { type FaceReading, loadFaceGuide, readFace } from '../capture/face-guide.ts';
+import type { LivenessResult, LivenessStep } from '../flow-api.ts';
+import type { MessageKey } from '../i18n.ts';
+import { errorText } from './error-text.ts';
+import type { StepProps } from './step-props.ts';
+
+type Target = 'center' | LivenessStep;
+type Phase = 'intro' | 'preparing' | 'capturing' | 'uploading' | 'result' | 'noCamera';
+
+/** Frames kept per held pose (and for the frontal start and end). */
+const FRAMES_PER_POSE = 2;
+/** The server accepts a 60 s span; stop a little before and let it judge what was captured. */
+const CAPTURE_DEADLINE_MS = 50_000;
+const TIMER_STEP_MS = 3000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function FaceCheckStep({
+  api,
+  t,
+  language,
+  state,
+  onApiError,
+  onDone,
+}: StepProps & { onDone(): void }) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  const cancelled = useRef(false);
+  const [phase, setPhase] = useState<Phase>('intro');
+  const [instruction, setInstruction] = useState<{ target: Target; index: number; total: number } | null>(
+    null,
+  );
+  const [feedback, setFeedback] = useState<'noFace' | 'hold' | null>(null);
+  const [timerMode, setTimerMode] = useState(false);
+  const [result, setResult] = useState<LivenessResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attemptsLeft, setAttemptsLeft] = useState(state.steps.liveness.attemptsLeft);
+
+  useEffect(
+    () => () => {
+      cancelled.current = true;
+      stopCamera(streamRef.current);
+    },
+    [],
+  );
+
+  const run = async () => {
+    setError(null);
+    setResult(null);
+    setPhase('preparing');
+    const video = videoRef.current!;
+    try {
+      if (!streamRef.current) {
+        streamRef.current = await openCamera('user', { width: 640, height: 480 });
+        video.srcObject = streamRef.current;
+      }
+      await video.play().catch(() => {});
+      await videoReady(video);
+    } catch {
+      setPhase('noCamera');
+      return;
+    }
+    const human = await loadFaceGuide().catch(() => null);
+    setTimerMode(!human);
+    let challenge: Awaited<ReturnType<typeof api.challenge>>;
+    try {
+      challenge = await api.challenge();
+    } catch (e) {
+      onApiError(e);
+      setError(errorText(e, language, t));
+      setPhase('intro');
+      return;
+    }
+    setPhase('capturing');
+    const start = performance.now();
+    const frames: { t: number; image: Blob }[] = [];
+    let lastT = -1;
+    // The frame is grabbed first and judged afterwards: what is kept is exactly what was judged,
+    // however long detection takes while the head keeps moving.
+    const grab = () => ({ canvas: grabFrame(video), t: Math.round(performance.now() - start) });
+    const keep = async (frame: { canvas: HTMLCanvasElement; t: number }) => {
+      const t = Math.max(lastT + 1, frame.t);
+      lastT = t;
+      frames.push({ t, image: await canvasToJpeg(frame.canvas, 0.9) });
+    };
+    const targets: Target[] = ['center', ...challenge.steps, 'center'];
+    let baseline: number | null = null;
+    for (const [index, target] of targets.entries()) {
+      if (cancelled.current) return;
+      setInstruction({ target, index, total: targets.length });
+      setFeedback(null);
+      if (!human) {
+        await sleep(TIMER_STEP_MS / 2);
+        for (let i = 0; i < FRAMES_PER_POSE; i++) {
+          await keep(grab());
+          await sleep(TIMER_STEP_MS / 2 / FRAMES_PER_POSE);
+        }
+        continue;
+      }
+      let held = 0;
+      while (held < FRAMES_PER_POSE && performance.now() - start < CAPTURE_DEADLINE_MS) {
+        if (cancelled.current) return;
+        const frame = grab();
+        const reading: FaceReading | null = await readFace(human, frame.canvas, baseline).catch(() => null);
+        if (!reading) {
+          setFeedback('noFace');
+        } else if (reading.pose === target) {
+          if (target === 'center' && baseline === null) baseline = reading.width;
+          setFeedback('hold');
+          await keep(frame);
+          held++;
+        } else {
+          setFeedback(null);
+        }
+        await sleep(30);
+      }
+    }
+    setInstruction(null);
+    setPhase('uploading');
+    try {
+      const outcome = await api.submitLiveness(challenge.challengeId, frames);
+      setResult(outcome);
+      setAttemptsLeft(outcome.attemptsLeft);
+      setPhase('result');
+      if (outcome.passed || outcome.livenessStatus === 'failed') stopCamera(streamRef.current);
+    } catch (e) {
+      onApiError(e);
+      setError(errorText(e, language, t));
+      setPhase('intro');
+    }
+  };
+
+  const instructionKey = (target: Target): MessageKey =>
+    target === 'center' ? 'face.lookStraight' : `face.${target}`;
+  const exhausted =
+    result?.livenessStatus === 'failed' || (result && !result.passed && result.attemptsLeft === 0);
+  const showVideo = phase === 'preparing' || phase === 'capturing' || phase === 'uploading';
+
+  return (
+    <section class="card">
+      <h1>{t('face.title')}</h1>
+      {phase === 'intro' && <p>{t('face.intro')}</p>}
+      <div class={`viewfinder face${showVideo ? '' : ' hidden'}`}>
+        <video ref={videoRef} muted playsInline autoPlay aria-label={t('face.cameraLabel')} />
+        <div class="face-guide" aria-hidden="true" />
+      </div>
+      {phase === 'preparing' && (
+        <p class="status" aria-live="polite">
+          {t('face.preparing')}
+        </p>
+      )}
+      {phase === 'capturing' && instruction && (
+        <div class="instruction" aria-live="assertive">
+          <p class="step-count">
+            {t('face.stepOf', { current: instruction.index + 1, total: instruction.total })}
+          </p>
+          <p class="big" data-target={instruction.target}>
+            {t(instructionKey(instruction.target))}
+          </p>
+          {feedback && (
+            <p class={feedback === 'noFace' ? 'error' : 'ok'}>
+              {t(feedback === 'noFace' ? 'face.noFace' : 'face.hold')}
+            </p>
+          )}
+          {timerMode && <p class="hint">{t('face.timerMode')}</p>}
+        </div>
+      )}
+      {phase === 'uploading' && (
+        <p class="status" aria-live="polite">
+          {t('face.uploading')}
+        </p>
+      )}
+      {phase === 'noCamera' && (
+        <p class="error" role="alert">
+          {t('face.noCamera')}
+        </p>
+      )}
+      {phase === 'result' && result && (
+        <div role="status">
+          {result.passed ? (
+            <p class="ok">{t('face.passed')}</p>
+          ) : (
+            <>
+              <p class="error">{t('face.failed')}</p>
+              <ul>
+                {result.messages.map((m) => (
+                  <li key={m.key}>{m.message}</li>
+                ))}
+              </ul>
+              <p>{exhausted ? t('face.exhausted') : t('face.attemptsLeft', { count: attemptsLeft })}</p>
+            </>
+          )}
+        </div>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="actions">
+        {(phase === 'intro' || phase === 'noCamera') && (
+          <button type="button" class="primary" onClick={run}>
+            {phase === 'intro' ? t('face.start') : t('face.tryAgain')}
+          </button>
+        )}
+        {phase === 'result' && result && !result.passed && !exhausted && (
+          <button type="button" class="primary" onClick={run}>
+            {t('face.tryAgain')}
+          </button>
+        )}
+        {phase === 'result' && (result?.passed || exhausted) && (
+          <button type="button" class="primary" onClick={onDone}>
+            {t('face.continue')}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

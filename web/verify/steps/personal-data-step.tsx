@@ -1,0 +1,128 @@
+// Step 6: personal data (interface §2.5): labelled inputs, the server's errors shown next to the
+// field they concern (details[].path = "/birthDate", …).
+import { useState } from 'preact/hooks';
+import { FlowApiError, type PersonalData } from '../flow-api.ts';
+import type { MessageKey } from '../i18n.ts';
+import { errorText } from './error-text.ts';
+import type { StepProps } from './step-props.ts';
+
+const FIELDS: { name: keyof PersonalData; type: 'text' | 'date'; autocomplete: string; hint?: MessageKey }[] =
+  [
+    { name: 'lastName', type: 'text', autocomplete: 'family-name' },
+    { name: 'firstName', type: 'text', autocomplete: 'given-name' },
+    { name: 'lastNameKana', type: 'text', autocomplete: 'off', hint: 'personal.kanaHint' },
+    { name: 'firstNameKana', type: 'text', autocomplete: 'off', hint: 'personal.kanaHint' },
+    { name: 'birthDate', type: 'date', autocomplete: 'bday' },
+    { name: 'address', type: 'text', autocomplete: 'street-address' },
+  ];
+
+function invalidMessage(name: keyof PersonalData): MessageKey {
+  if (name === 'lastNameKana' || name === 'firstNameKana') return 'personal.invalid.kana';
+  if (name === 'birthDate') return 'personal.invalid.birthDate';
+  return 'personal.invalid.other';
+}
+
+const EMPTY: PersonalData = {
+  lastName: '',
+  firstName: '',
+  lastNameKana: '',
+  firstNameKana: '',
+  birthDate: '',
+  address: '',
+};
+
+export function PersonalDataStep({
+  api,
+  t,
+  language,
+  state,
+  onApiError,
+  onDone,
+}: StepProps & { onDone(): void }) {
+  const [values, setValues] = useState<PersonalData>(state.personalData ?? EMPTY);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof PersonalData, string>>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const missing = Object.fromEntries(
+      FIELDS.filter((f) => !values[f.name].trim()).map((f) => [f.name, t('personal.required')]),
+    );
+    setFieldErrors(missing);
+    if (Object.keys(missing).length) {
+      document.getElementById(`field-${Object.keys(missing)[0]}`)?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await api.savePersonalData(values);
+      onDone();
+    } catch (e) {
+      onApiError(e);
+      if (e instanceof FlowApiError && e.details.length) {
+        const perField: Partial<Record<keyof PersonalData, string>> = {};
+        for (const d of e.details) {
+          const name = d.path.replace(/^\/(body\/)?/, '').split('/')[0] as keyof PersonalData;
+          // The server's detail text is English; the field's own message is in the user's language.
+          if (FIELDS.some((f) => f.name === name)) perField[name] = t(invalidMessage(name));
+        }
+        setFieldErrors(perField);
+        const first = Object.keys(perField)[0];
+        if (first) document.getElementById(`field-${first}`)?.focus();
+      }
+      setError(errorText(e, language, t));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card" onSubmit={submit} noValidate>
+      <h1>{t('personal.title')}</h1>
+      <p class="hint">{t('personal.hint')}</p>
+      {FIELDS.map((field) => {
+        const id = `field-${field.name}`;
+        const problem = fieldErrors[field.name];
+        const describedBy = [field.hint ? `${id}-hint` : '', problem ? `${id}-error` : '']
+          .filter(Boolean)
+          .join(' ');
+        return (
+          <div class="field" key={field.name}>
+            <label for={id}>{t(`personal.${field.name}`)}</label>
+            {field.hint && (
+              <p class="hint" id={`${id}-hint`}>
+                {t(field.hint)}
+              </p>
+            )}
+            <input
+              id={id}
+              name={field.name}
+              // Preact types "date" and "text" inputs apart; both take the same props here.
+              type={field.type as 'text'}
+              autocomplete={field.autocomplete}
+              required
+              value={values[field.name]}
+              aria-invalid={problem ? 'true' : undefined}
+              aria-describedby={describedBy || undefined}
+              onInput={(e) => setValues({ ...values, [field.name]: e.currentTarget.value })}
+            />
+            {problem && (
+              <p class="field-error" id={`${id}-error`}>
+                {problem}
+              </p>
+            )}
+          </div>
+        );
+      })}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy}>
+        {t('personal.submit')}
+      </button>
+    </form>
+  );
+}
