@@ -4,17 +4,16 @@
 // The platform is opened as `mimoto start` opens it: an on-disk PGlite directory, or a PostgreSQL
 // database of its own when DATABASE_URL is set.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import pg from 'pg';
 import type { Config } from '../../src/config.ts';
 import { type OpenPlatform, openPlatform } from '../../src/main/open-platform.ts';
 import { tenantCommand, webhooksCommand } from '../../src/main/operator-commands.ts';
 import { startWebhookDeliveryWorker, type WebhookEventView } from '../../src/webhooks/index.ts';
 import { claimDueEvents } from '../../src/webhooks/webhook-event-repository.ts';
+import { createFreshPostgres } from '../helpers/fresh-postgres.ts';
 import { POSTGRES_URL, testConfig } from '../helpers/test-platform.ts';
 import {
   createTenantWithSession,
@@ -40,20 +39,9 @@ let flakyCalls = 0;
 
 before(async () => {
   if (POSTGRES_URL) {
-    const name = `mimoto_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${name}`;
-    config = testConfig({ DATABASE_URL: url.toString() });
-    cleanUp = async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
+    const fresh = await createFreshPostgres(POSTGRES_URL);
+    config = testConfig({ DATABASE_URL: fresh.url });
+    cleanUp = fresh.drop;
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mimoto-webhooks-restart-'));
     config = testConfig({ MIMOTO_DATA_DIR: dir });
