@@ -11,6 +11,8 @@ export interface CheckJobData {
   tenantId: string;
   /** Why it runs again, when it was asked for through reprocess. */
   reprocessReason?: string;
+  /** The pipeline generation the job belongs to (reprocess bumps it; absent = 0, the submission). */
+  generation?: number;
 }
 
 /** Transient failures retry with backoff (issue 6 item 1). */

@@ -2,6 +2,7 @@
 // (worker), or both in one process (all, the default on the embedded database).
 import { buildApp } from '../app.ts';
 import type { Config, Role } from '../config.ts';
+import { startPipelineWorkers } from '../pipeline/index.ts';
 import { startExpirySweep } from '../sessions/expire-sessions.ts';
 import { startWebhookDeliveryWorker } from '../webhooks/index.ts';
 import { openPlatform } from './open-platform.ts';
@@ -16,6 +17,10 @@ export async function runServer(config: Config, role: Role): Promise<void> {
         onError: (error) => console.error('webhook delivery failed:', error),
       });
       stops.push(() => webhooks.stop());
+      const pipeline = await startPipelineWorkers(platform, {
+        onError: (error, job) => console.error(`pipeline ${job.queue} (${job.sessionId}) failed:`, error),
+      });
+      stops.push(() => pipeline.stop());
     }
     if (role !== 'worker') {
       const app = await buildApp(platform);

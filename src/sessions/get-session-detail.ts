@@ -2,6 +2,7 @@
 // are null (documented in the OpenAPI document).
 import type { ApiCaller } from '../api-keys/index.ts';
 import { readFlowDetail } from '../hosted-flow/index.ts';
+import { readPipelineDetail } from '../pipeline/index.ts';
 import { decryptJson, decryptText } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import { preRegisteredInfoContext, verificationUrlContext } from './create-session.ts';
@@ -16,6 +17,7 @@ export async function getSessionDetail(
   const session = await loadCallerSession(platform.database.db, caller, sessionId);
   const { keyring } = platform;
   const flow = await readFlowDetail(platform, session);
+  const pipeline = session.submitted_at ? await readPipelineDetail(platform, session.id) : null;
   return {
     sessionId: session.id,
     status: effectiveStatus(session, platform.now()),
@@ -36,14 +38,20 @@ export async function getSessionDetail(
     userInput: flow.userInput,
     documents: flow.documents,
     liveness: flow.liveness,
-    ocrResult: null,
-    // Interface §2.7: exists from submission on; issue 6 adds decision and results.
+    ocrResult: pipeline?.ocrResult ?? null,
+    // Interface §2.7: exists from submission on; decision and results once the pipeline stored them.
     verification: session.submitted_at
       ? {
           verificationId: session.id,
           status: session.verification_status ?? 'processing',
           createdAt: session.submitted_at.toISOString(),
           updatedAt: session.updated_at.toISOString(),
+          ...(pipeline?.decision ? { decision: pipeline.decision } : {}),
+          ...(pipeline?.results ? { results: pipeline.results } : {}),
+          ...(pipeline?.preRegisteredInfoMatch
+            ? { preRegisteredInfoMatch: pipeline.preRegisteredInfoMatch }
+            : {}),
+          ...(pipeline?.userInputMatch !== undefined ? { userInputMatch: pipeline.userInputMatch } : {}),
         }
       : null,
   };

@@ -1,9 +1,8 @@
 // POST /v1/verification-sessions/{sessionId}/reprocess (interface §4.3; design.md "Reprocess queues").
 import type { ApiCaller } from '../api-keys/index.ts';
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
-import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/check-queues.ts';
+import { requestReprocess } from '../pipeline/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
-import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { ReprocessBody, ReprocessResult } from './session.schemas.ts';
 import { loadCallerSession } from './session-access.ts';
@@ -19,11 +18,9 @@ export async function reprocessSession(
   await platform.database.db.transaction().execute(async (trx) => {
     const session = await loadCallerSession(trx, caller, sessionId);
     if (!session.submitted_at) throw new AppError('SessionNotSubmitted');
-    // The jobs exist only if this transaction commits, so a failed request leaves nothing queued.
-    for (const id of queues) {
-      const data: CheckJobData = { sessionId, tenantId: caller.tenantId, reprocessReason: body.reason ?? '' };
-      await enqueueInTransaction(platform.jobs, trx, checkQueue(id), data, CHECK_JOB_OPTIONS);
-    }
+    // The jobs exist only if this transaction commits, so a failed request leaves nothing queued;
+    // a reviewer's decision is final (DecisionFinal, design.md); the decision runs again afterwards.
+    await requestReprocess(platform, trx, session, queues, body.reason ?? '');
   });
   return { sessionId, queuedAt, queued: queues.map((queue) => ({ queue, queuedAt })) };
 }

@@ -58,10 +58,18 @@ export interface VerificationSessionsTable {
   flow_cookie_hash: ColumnType<string | null, string | null | undefined, string | null>;
   consented_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   user_input_enc: ColumnType<string | null, string | null | undefined, string | null>;
-  liveness_status: ColumnType<LivenessStatus | null, LivenessStatus | null | undefined, LivenessStatus | null>;
+  liveness_status: ColumnType<
+    LivenessStatus | null,
+    LivenessStatus | null | undefined,
+    LivenessStatus | null
+  >;
   liveness_confidence: ColumnType<number | null, number | null | undefined, number | null>;
   liveness_attempts: Generated<number>;
   liveness_reference_blob: ColumnType<string | null, string | null | undefined, string | null>;
+  // Pipeline (migration 0004).
+  pipeline_generation: Generated<number>;
+  pipeline_checks: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  first_access_ip: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type LivenessStatus = 'success' | 'failed';
@@ -131,6 +139,54 @@ export interface WebhookAttemptsTable {
   next_attempt_at: Date | null;
 }
 
+/** Pipeline (migration 0004): one stored result per (session, check). */
+export interface CheckResultsTable {
+  session_id: string;
+  check_id: string;
+  generation: number;
+  status: 'success' | 'unavailable' | 'failed';
+  result_enc: string;
+  provider: string;
+  model: string;
+  version: string;
+  input_hashes: ColumnType<Record<string, string>, string, string>;
+  duration_ms: number;
+  error: string | null;
+  completed_at: Date;
+}
+
+/** Pipeline (migration 0004): automatic decisions (one per generation) and reviewers' decisions. */
+export interface DecisionsTable {
+  id: string;
+  session_id: string;
+  tenant_id: string;
+  generation: number;
+  kind: 'automatic' | 'review';
+  status: 'approved' | 'rejected' | 'pending_review';
+  reason: string;
+  metadata: ColumnType<Record<string, unknown>, string, string>;
+  thresholds: ColumnType<Record<string, unknown>, string, string>;
+  pre_registered_info_match: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  user_input_match: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  decided_at: Date;
+}
+
+export interface SessionFaceDescriptorsTable {
+  session_id: string;
+  tenant_id: string;
+  source: 'document' | 'selfie';
+  descriptor_enc: string;
+  created_at: Date;
+}
+
+export interface SessionIdentityKeysTable {
+  session_id: string;
+  tenant_id: string;
+  document_number_hash: string | null;
+  identity_hash: string | null;
+  created_at: Date;
+}
+
 export interface Tables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -139,4 +195,8 @@ export interface Tables {
   webhook_attempts: WebhookAttemptsTable;
   session_documents: SessionDocumentsTable;
   liveness_challenges: LivenessChallengesTable;
+  check_results: CheckResultsTable;
+  decisions: DecisionsTable;
+  session_face_descriptors: SessionFaceDescriptorsTable;
+  session_identity_keys: SessionIdentityKeysTable;
 }

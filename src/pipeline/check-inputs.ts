@@ -1,0 +1,58 @@
+// What a check job reads: the session's stored inputs (interface §1: document images, the live
+// check's reference image, the user's input), decrypted from the database and the blob store.
+import { createHash } from 'node:crypto';
+import { listDocuments, type UserInput, userInputContext } from '../hosted-flow/index.ts';
+import { openBlobStore } from '../platform/blobs/index.ts';
+import { decryptJson } from '../platform/crypto/encryption.ts';
+import type { Platform } from '../platform/platform.ts';
+import { preRegisteredInfoContext } from '../sessions/create-session.ts';
+import type { PreRegisteredInfo } from '../sessions/session.schemas.ts';
+import type { SessionRow } from '../sessions/session-repository.ts';
+
+/** A stored input is missing: the submission promised it, so retrying will not bring it back. */
+export class MissingInputError extends Error {
+  readonly isPermanent = true;
+  override name = 'MissingInputError';
+}
+
+export const sha256Of = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+export async function loadDocumentImages(platform: Platform, session: SessionRow) {
+  const store = openBlobStore(platform.config, platform.keyring);
+  const rows = await listDocuments(platform.database.db, session.id);
+  const read = async (side: 'front' | 'back') => {
+    const row = rows.find((r) => r.side === side);
+    if (!row) return undefined;
+    const bytes = await store.getBlob(row.blob_key);
+    if (!bytes) throw new MissingInputError(`document ${side} blob is missing`);
+    return bytes;
+  };
+  const front = await read('front');
+  if (!front) throw new MissingInputError('no document front side was uploaded');
+  return { front, back: await read('back') };
+}
+
+export async function loadReferenceImage(platform: Platform, session: SessionRow): Promise<Buffer | null> {
+  if (!session.liveness_reference_blob) return null;
+  const bytes = await openBlobStore(platform.config, platform.keyring).getBlob(
+    session.liveness_reference_blob,
+  );
+  if (!bytes) throw new MissingInputError('liveness reference image blob is missing');
+  return bytes;
+}
+
+export function readUserInput(platform: Platform, session: SessionRow): UserInput | null {
+  return session.user_input_enc
+    ? decryptJson<UserInput>(platform.keyring, session.user_input_enc, userInputContext(session.id))
+    : null;
+}
+
+export function readPreRegisteredInfo(platform: Platform, session: SessionRow): PreRegisteredInfo | null {
+  return session.pre_registered_info_enc
+    ? decryptJson<PreRegisteredInfo>(
+        platform.keyring,
+        session.pre_registered_info_enc,
+        preRegisteredInfoContext(session.id),
+      )
+    : null;
+}

@@ -1,0 +1,174 @@
+// One runner per check id: loads the check's inputs, runs the check, returns what is stored.
+// documentSpoofCheck and selfieSpoofCheck have no implementation in src/checks/ yet: their
+// runners return a clearly labelled `unavailable` result (never a faked pass); the decision
+// sends such a verification to review (src/decision/decide.ts). Wiring a real spoof check is one
+// entry in RUNNERS.
+import type { CheckId } from '../checks/check.ts';
+import { PROVIDER } from '../checks/check.ts';
+import { decideFaceMatch, describeFace } from '../checks/face-match/index.ts';
+import {
+  analyzeFraudSignals,
+  FRAUD_SIGNALS_VERSION,
+  findBlacklistHits,
+} from '../checks/fraud-signals/index.ts';
+import { OCR_CHECK_VERSION, type OcrExtras, ocrCheck } from '../checks/ocr/ocr.check.ts';
+import type { DecisionThresholds } from '../decision/index.ts';
+import { encryptJson } from '../platform/crypto/encryption.ts';
+import { loadFaceApi } from '../platform/ml/face-api.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { SessionRow } from '../sessions/session-repository.ts';
+import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
+import {
+  loadDocumentImages,
+  loadReferenceImage,
+  MissingInputError,
+  readUserInput,
+  sha256Of,
+} from './check-inputs.ts';
+import { gatherFraudFacts } from './gather-fraud-facts.ts';
+import { saveFaceDescriptor } from './pipeline-repository.ts';
+import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
+
+export interface CheckRun {
+  status: 'success' | 'unavailable';
+  envelope: ResultEnvelope;
+  provider: string;
+  model: string;
+  version: string;
+  inputHashes: Record<string, string>;
+}
+
+export interface RunContext {
+  platform: Platform;
+  session: SessionRow;
+  thresholds: DecisionThresholds;
+}
+
+/** Thrown by a check whose inputs (other checks' results) are not stored yet: the job ends quietly. */
+export class DependencyNotReady extends Error {
+  override name = 'DependencyNotReady';
+}
+
+/** The checks fraudSignalAnalysis reads (it runs once they are stored, run-check-job.ts). */
+export const FRAUD_DEPENDENCIES: readonly CheckId[] = ['ocr', 'faceMatch'];
+
+async function runOcr({ platform, session }: RunContext): Promise<CheckRun> {
+  const { front, back } = await loadDocumentImages(platform, session);
+  if (!session.document_type) throw new MissingInputError('no document type was chosen');
+  const { result, extras } = await ocrCheck.run({
+    front,
+    ...(back ? { back } : {}),
+    expectedDocumentType: session.document_type,
+  });
+  return {
+    status: 'success',
+    envelope: { result, extras: { ...extras } },
+    provider: result.provider ?? PROVIDER,
+    model: result.model ?? 'tesseract.js',
+    version: OCR_CHECK_VERSION,
+    inputHashes: { front: sha256Of(front), ...(back ? { back: sha256Of(back) } : {}) },
+  };
+}
+
+async function runFaceMatch({ platform, session, thresholds }: RunContext): Promise<CheckRun> {
+  const { front } = await loadDocumentImages(platform, session);
+  const reference = await loadReferenceImage(platform, session);
+  if (!reference) throw new MissingInputError('the live check left no reference image');
+  const { version: faceApiVersion } = await loadFaceApi();
+  const document = await describeFace(front, 'documentPortrait');
+  const selfie = await describeFace(reference, 'referenceImage');
+  const decided = decideFaceMatch({
+    document,
+    selfie,
+    faceApiVersion,
+    threshold: thresholds.faceSimilarityThreshold,
+    nearThresholdBand: thresholds.faceNearThresholdBand,
+  });
+  const now = platform.now();
+  for (const [source, d] of [
+    ['document', document],
+    ['selfie', selfie],
+  ] as const) {
+    if (!d) continue;
+    await saveFaceDescriptor(platform.database.db, {
+      sessionId: session.id,
+      tenantId: session.tenant_id,
+      source,
+      descriptorEnc: encryptJson(
+        platform.keyring,
+        Array.from(d.descriptor),
+        descriptorContext(session.id, source),
+      ),
+      now,
+    });
+  }
+  const { similarity, isSamePerson, status, reason, ...extras } = decided;
+  return {
+    status: 'success',
+    envelope: { result: { similarity, isSamePerson, status, reason }, extras },
+    provider: decided.provider,
+    model: decided.model,
+    version: decided.version,
+    inputHashes: { documentPortrait: sha256Of(front), referenceImage: sha256Of(reference) },
+  };
+}
+
+function unavailable(checkId: CheckId) {
+  return async (): Promise<CheckRun> => ({
+    status: 'unavailable',
+    envelope: {
+      result: {
+        status: 'unavailable',
+        provider: PROVIDER,
+        details: `${checkId} has no implementation in this build; the decision sends the verification to review`,
+      },
+    },
+    provider: PROVIDER,
+    model: 'none',
+    version: '0',
+    inputHashes: {},
+  });
+}
+
+async function runFraudSignals(ctx: RunContext): Promise<CheckRun> {
+  const { platform, session, thresholds } = ctx;
+  const ocr = await readStoredResult<OcrResult, OcrExtras>(platform, session.id, 'ocr');
+  const face = await readStoredResult(platform, session.id, 'faceMatch');
+  if (!ocr || !face) throw new DependencyNotReady('fraudSignalAnalysis waits for ocr and faceMatch');
+  const userInput = readUserInput(platform, session);
+  const facts = await gatherFraudFacts(platform, session, {
+    ocr: ocr.envelope.result,
+    ocrExtras: ocr.envelope.extras ?? null,
+    userInput,
+    minimumAge: thresholds.minimumAge,
+    sameFaceSimilarity: Math.max(0.75, thresholds.faceSimilarityThreshold + thresholds.faceNearThresholdBand),
+  });
+  facts.blacklistHits = await findBlacklistHits({
+    tenantId: session.tenant_id,
+    ...(userInput
+      ? { lastName: userInput.lastName, firstName: userInput.firstName, birthDate: userInput.birthDate }
+      : {}),
+  });
+  const analysis = analyzeFraudSignals(facts);
+  const { riskScore, signals, ...extras } = analysis;
+  return {
+    status: 'success',
+    envelope: { result: { riskScore, signals }, extras },
+    provider: analysis.provider,
+    model: analysis.model,
+    version: FRAUD_SIGNALS_VERSION,
+    inputHashes: {
+      ocr: sha256Of(JSON.stringify(ocr.envelope.result)),
+      faceMatch: sha256Of(JSON.stringify(face.envelope.result)),
+      ...(userInput ? { userInput: sha256Of(JSON.stringify(userInput)) } : {}),
+    },
+  };
+}
+
+export const RUNNERS: Record<CheckId, (ctx: RunContext) => Promise<CheckRun>> = {
+  ocr: runOcr,
+  documentSpoofCheck: unavailable('documentSpoofCheck'),
+  selfieSpoofCheck: unavailable('selfieSpoofCheck'),
+  faceMatch: runFaceMatch,
+  fraudSignalAnalysis: runFraudSignals,
+};

@@ -1,0 +1,157 @@
+// The facts fraudSignalAnalysis judges (src/checks/fraud-signals/), read from this session and the
+// tenant's other sessions. Identity data crosses sessions only as keyed hashes and encrypted face
+// descriptors (design.md "Data at rest").
+
+import { similarityFromDistance } from '../checks/face-match/index.ts';
+import type { FraudFacts, SameDocumentSession, SameFaceSession } from '../checks/fraud-signals/index.ts';
+import type { OcrExtras } from '../checks/ocr/ocr.check.ts';
+import type { UserInput } from '../hosted-flow/index.ts';
+import { normalizeJapaneseText } from '../japanese/index.ts';
+import { decryptJson } from '../platform/crypto/encryption.ts';
+import { faceDescriptorDistance } from '../platform/ml/face-api.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { SessionRow } from '../sessions/session-repository.ts';
+import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
+import { sha256Of } from './check-inputs.ts';
+import {
+  countSessionsFromIp,
+  findDescriptor,
+  findLastChallenge,
+  listIdentityKeys,
+  listSessionsWithDocumentNumber,
+  listTenantDescriptors,
+  saveIdentityKeys,
+} from './pipeline-repository.ts';
+import { descriptorContext } from './stored-results.ts';
+
+/** How far back, and how many, other sessions' faces are compared (bounded work per job). */
+const FACE_LOOKBACK_DAYS = 90;
+const FACE_LOOKBACK_LIMIT = 2000;
+
+export interface FraudInputs {
+  ocr: OcrResult;
+  ocrExtras: OcrExtras | null;
+  userInput: UserInput | null;
+  minimumAge: number;
+  sameFaceSimilarity: number;
+}
+
+const keyed = (tenantId: string, kind: string, value: string) =>
+  sha256Of(`${tenantId}\u0000${kind}\u0000${value}`);
+
+export async function gatherFraudFacts(
+  platform: Platform,
+  session: SessionRow,
+  inputs: FraudInputs,
+): Promise<FraudFacts> {
+  const db = platform.database.db;
+  const now = platform.now();
+  const tenantId = session.tenant_id;
+
+  // This session's identity keys: from OCR when read, else from what the user typed.
+  const lastName = inputs.ocr.payload?.lastName ?? inputs.userInput?.lastName;
+  const firstName = inputs.ocr.payload?.firstName ?? inputs.userInput?.firstName;
+  const birthDate = inputs.ocr.payload?.birthDate ?? inputs.userInput?.birthDate;
+  const identityHash =
+    lastName && firstName && birthDate
+      ? keyed(
+          tenantId,
+          'identity',
+          `${normalizeJapaneseText(lastName)}|${normalizeJapaneseText(firstName)}|${birthDate}`,
+        )
+      : null;
+  const documentNumber = inputs.ocrExtras?.documentNumber?.replace(/\s+/g, '').toUpperCase();
+  const documentNumberHash = documentNumber ? keyed(tenantId, 'document', documentNumber) : null;
+  await saveIdentityKeys(db, { sessionId: session.id, tenantId, documentNumberHash, identityHash, now });
+
+  const openDescriptor = (sessionId: string, enc: string) =>
+    Float32Array.from(decryptJson<number[]>(platform.keyring, enc, descriptorContext(sessionId, 'selfie')));
+  const mine = await findDescriptor(db, session.id, 'selfie');
+  const myFace = mine ? openDescriptor(session.id, mine.descriptor_enc) : null;
+
+  const sameFaceSessions: SameFaceSession[] = [];
+  const similarityTo = new Map<string, number>();
+  if (myFace) {
+    const since = new Date(now.getTime() - FACE_LOOKBACK_DAYS * 86_400_000);
+    const others = await listTenantDescriptors(
+      db,
+      tenantId,
+      'selfie',
+      session.id,
+      since,
+      FACE_LOOKBACK_LIMIT,
+    );
+    for (const other of others) {
+      const similarity = similarityFromDistance(
+        faceDescriptorDistance(myFace, openDescriptor(other.session_id, other.descriptor_enc)),
+      );
+      similarityTo.set(other.session_id, similarity);
+    }
+    const close = [...similarityTo].filter(([, s]) => s >= inputs.sameFaceSimilarity);
+    const keys = await listIdentityKeys(
+      db,
+      tenantId,
+      close.map(([id]) => id),
+    );
+    for (const [sessionId, similarity] of close) {
+      const theirs = keys.find((k) => k.session_id === sessionId)?.identity_hash ?? null;
+      sameFaceSessions.push({
+        sessionId,
+        similarity,
+        differentIdentity: identityHash !== null && theirs !== null && theirs !== identityHash,
+      });
+    }
+  }
+
+  const sameDocumentSessions: SameDocumentSession[] = [];
+  if (documentNumberHash) {
+    for (const other of await listSessionsWithDocumentNumber(db, tenantId, documentNumberHash, session.id)) {
+      let faceSimilarity = similarityTo.get(other.session_id) ?? null;
+      if (faceSimilarity === null && myFace) {
+        const theirs = await findDescriptor(db, other.session_id, 'selfie');
+        if (theirs) {
+          faceSimilarity = similarityFromDistance(
+            faceDescriptorDistance(myFace, openDescriptor(other.session_id, theirs.descriptor_enc)),
+          );
+        }
+      }
+      sameDocumentSessions.push({ sessionId: other.session_id, faceSimilarity });
+    }
+  }
+
+  const created = session.created_at;
+  const challenge = await findLastChallenge(db, session.id);
+  const mrzValid = inputs.ocrExtras?.mrz ? inputs.ocrExtras.mrz.valid : null;
+  const myNumberValid = inputs.ocrExtras?.myNumberCheckDigitValid ?? null;
+  return {
+    now,
+    minimumAge: inputs.minimumAge,
+    sameFaceSimilarity: inputs.sameFaceSimilarity,
+    sameFaceSessions,
+    sameDocumentSessions,
+    sessionsFromIpLastHour: session.client_ip
+      ? await countSessionsFromIp(
+          db,
+          tenantId,
+          session.client_ip,
+          new Date(created.getTime() - 3_600_000),
+          created,
+        )
+      : null,
+    clientIp: session.client_ip,
+    firstAccessIp: session.first_access_ip,
+    userInput: inputs.userInput,
+    ocr: inputs.ocr.payload ?? null,
+    expiryDate: inputs.ocrExtras?.expiryDate ?? null,
+    birthDate: birthDate ?? null,
+    checkDigitsValid: mrzValid === false || myNumberValid === false ? false : (mrzValid ?? myNumberValid),
+    flowSeconds:
+      session.submitted_at && session.link_used_at
+        ? (session.submitted_at.getTime() - session.link_used_at.getTime()) / 1000
+        : null,
+    livenessSeconds: challenge?.used_at
+      ? (challenge.used_at.getTime() - challenge.issued_at.getTime()) / 1000
+      : null,
+    blacklistHits: [],
+  };
+}

@@ -1,0 +1,341 @@
+// SQL of the pipeline (style.md: SQL only in repositories): stored check results, decisions, face
+// descriptors and identity keys for cross-session fraud signals, and the session's pipeline state.
+
+import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../platform/db/open-database.ts';
+import type { CheckResultsTable, DecisionsTable } from '../platform/db/schema.ts';
+
+export type CheckResultRow = Selectable<CheckResultsTable>;
+export type DecisionRow = Selectable<DecisionsTable>;
+
+export interface StoredCheckResult {
+  sessionId: string;
+  checkId: string;
+  generation: number;
+  status: 'success' | 'unavailable' | 'failed';
+  resultEnc: string;
+  provider: string;
+  model: string;
+  version: string;
+  inputHashes: Record<string, string>;
+  durationMs: number;
+  error: string | null;
+  completedAt: Date;
+}
+
+/**
+ * Inserts the result, or replaces one of an EARLIER generation (a reprocess). A result of the same
+ * generation is kept: a job run twice stores once. Returns false when nothing was written.
+ */
+export async function saveCheckResult(db: Db, r: StoredCheckResult): Promise<boolean> {
+  const values = {
+    session_id: r.sessionId,
+    check_id: r.checkId,
+    generation: r.generation,
+    status: r.status,
+    result_enc: r.resultEnc,
+    provider: r.provider,
+    model: r.model,
+    version: r.version,
+    input_hashes: JSON.stringify(r.inputHashes),
+    duration_ms: Math.round(r.durationMs),
+    error: r.error,
+    completed_at: r.completedAt,
+  };
+  const written = await db
+    .insertInto('check_results')
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .columns(['session_id', 'check_id'])
+        .doUpdateSet({
+          generation: r.generation,
+          status: r.status,
+          result_enc: r.resultEnc,
+          provider: r.provider,
+          model: r.model,
+          version: r.version,
+          input_hashes: values.input_hashes,
+          duration_ms: values.duration_ms,
+          error: r.error,
+          completed_at: r.completedAt,
+        })
+        .where('check_results.generation', '<', r.generation),
+    )
+    .returning('check_id')
+    .executeTakeFirst();
+  return written !== undefined;
+}
+
+export async function listCheckResults(db: Db, sessionId: string): Promise<CheckResultRow[]> {
+  return db.selectFrom('check_results').selectAll().where('session_id', '=', sessionId).execute();
+}
+
+export async function findCheckResult(db: Db, sessionId: string, checkId: string) {
+  return db
+    .selectFrom('check_results')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('check_id', '=', checkId)
+    .executeTakeFirst();
+}
+
+export async function lockSession(db: Db, sessionId: string) {
+  return db
+    .selectFrom('verification_sessions')
+    .selectAll()
+    .where('id', '=', sessionId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function findSessionRow(db: Db, sessionId: string) {
+  return db.selectFrom('verification_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+}
+
+export async function findTenantSettings(db: Db, tenantId: string): Promise<Record<string, unknown>> {
+  const row = await db.selectFrom('tenants').select('settings').where('id', '=', tenantId).executeTakeFirst();
+  return row?.settings ?? {};
+}
+
+export async function findAutomaticDecision(db: Db, sessionId: string, generation: number) {
+  return db
+    .selectFrom('decisions')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('generation', '=', generation)
+    .where('kind', '=', 'automatic')
+    .executeTakeFirst();
+}
+
+/** The session's latest decision, automatic or a reviewer's. */
+export async function findLatestDecision(db: Db, sessionId: string): Promise<DecisionRow | undefined> {
+  return db
+    .selectFrom('decisions')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .orderBy('decided_at', 'desc')
+    .orderBy('generation', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function hasReviewDecision(db: Db, sessionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('decisions')
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .where('kind', '=', 'review')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertDecision(
+  db: Db,
+  d: {
+    id: string;
+    sessionId: string;
+    tenantId: string;
+    generation: number;
+    status: 'approved' | 'rejected' | 'pending_review';
+    reason: string;
+    metadata: object;
+    thresholds: object;
+    preRegisteredInfoMatch: object | null;
+    userInputMatch: object | null;
+    decidedAt: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('decisions')
+    .values({
+      id: d.id,
+      session_id: d.sessionId,
+      tenant_id: d.tenantId,
+      generation: d.generation,
+      kind: 'automatic',
+      status: d.status,
+      reason: d.reason,
+      metadata: JSON.stringify(d.metadata),
+      thresholds: JSON.stringify(d.thresholds),
+      pre_registered_info_match: d.preRegisteredInfoMatch ? JSON.stringify(d.preRegisteredInfoMatch) : null,
+      user_input_match: d.userInputMatch ? JSON.stringify(d.userInputMatch) : null,
+      decided_at: d.decidedAt,
+    })
+    .execute();
+}
+
+/** design.md "Session status": a decision makes the session completed. */
+export async function completeSession(
+  db: Db,
+  sessionId: string,
+  status: 'approved' | 'rejected' | 'pending_review',
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('verification_sessions')
+    .set({ status: 'completed', verification_status: status, failure_reason: null, updated_at: now })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+/** design.md "Session status": any non-final → failed when a check failed permanently. */
+export async function failSession(db: Db, sessionId: string, cause: string, now: Date): Promise<void> {
+  await db
+    .updateTable('verification_sessions')
+    .set({ status: 'failed', failure_reason: cause.slice(0, 1000), updated_at: now })
+    .where('id', '=', sessionId)
+    .where('status', 'not in', ['completed', 'expired', 'failed'])
+    .execute();
+}
+
+/** A reprocess: the next generation, naming the checks it runs again. Returns the new generation. */
+export async function startGeneration(db: Db, sessionId: string, checks: readonly string[], now: Date) {
+  const row = await db
+    .updateTable('verification_sessions')
+    .set((eb) => ({
+      pipeline_generation: eb('pipeline_generation', '+', 1),
+      pipeline_checks: [...checks],
+      updated_at: now,
+    }))
+    .where('id', '=', sessionId)
+    .returning('pipeline_generation')
+    .executeTakeFirstOrThrow();
+  return row.pipeline_generation;
+}
+
+export async function saveFaceDescriptor(
+  db: Db,
+  row: {
+    sessionId: string;
+    tenantId: string;
+    source: 'document' | 'selfie';
+    descriptorEnc: string;
+    now: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('session_face_descriptors')
+    .values({
+      session_id: row.sessionId,
+      tenant_id: row.tenantId,
+      source: row.source,
+      descriptor_enc: row.descriptorEnc,
+      created_at: row.now,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['session_id', 'source'])
+        .doUpdateSet({ descriptor_enc: row.descriptorEnc, created_at: row.now }),
+    )
+    .execute();
+}
+
+/** Recent descriptors of the tenant's other sessions (bounded: the comparison is in memory). */
+export async function listTenantDescriptors(
+  db: Db,
+  tenantId: string,
+  source: 'document' | 'selfie',
+  excludeSessionId: string,
+  since: Date,
+  limit: number,
+) {
+  return db
+    .selectFrom('session_face_descriptors')
+    .select(['session_id', 'descriptor_enc'])
+    .where('tenant_id', '=', tenantId)
+    .where('source', '=', source)
+    .where('session_id', '<>', excludeSessionId)
+    .where('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function findDescriptor(db: Db, sessionId: string, source: 'document' | 'selfie') {
+  return db
+    .selectFrom('session_face_descriptors')
+    .select('descriptor_enc')
+    .where('session_id', '=', sessionId)
+    .where('source', '=', source)
+    .executeTakeFirst();
+}
+
+export async function saveIdentityKeys(
+  db: Db,
+  row: {
+    sessionId: string;
+    tenantId: string;
+    documentNumberHash: string | null;
+    identityHash: string | null;
+    now: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('session_identity_keys')
+    .values({
+      session_id: row.sessionId,
+      tenant_id: row.tenantId,
+      document_number_hash: row.documentNumberHash,
+      identity_hash: row.identityHash,
+      created_at: row.now,
+    })
+    .onConflict((oc) =>
+      oc.column('session_id').doUpdateSet({
+        document_number_hash: row.documentNumberHash,
+        identity_hash: row.identityHash,
+        created_at: row.now,
+      }),
+    )
+    .execute();
+}
+
+export async function listIdentityKeys(db: Db, tenantId: string, sessionIds: string[]) {
+  if (sessionIds.length === 0) return [];
+  return db
+    .selectFrom('session_identity_keys')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('session_id', 'in', sessionIds)
+    .execute();
+}
+
+export async function listSessionsWithDocumentNumber(
+  db: Db,
+  tenantId: string,
+  documentNumberHash: string,
+  excludeSessionId: string,
+) {
+  return db
+    .selectFrom('session_identity_keys')
+    .select('session_id')
+    .where('tenant_id', '=', tenantId)
+    .where('document_number_hash', '=', documentNumberHash)
+    .where('session_id', '<>', excludeSessionId)
+    .limit(50)
+    .execute();
+}
+
+export async function countSessionsFromIp(db: Db, tenantId: string, ip: string, from: Date, to: Date) {
+  const row = await db
+    .selectFrom('verification_sessions')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('client_ip', '=', ip)
+    .where('created_at', '>=', from)
+    .where('created_at', '<=', to)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findLastChallenge(db: Db, sessionId: string) {
+  return db
+    .selectFrom('liveness_challenges')
+    .select(['issued_at', 'used_at', 'passed'])
+    .where('session_id', '=', sessionId)
+    .where('used_at', 'is not', null)
+    .orderBy('used_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -1,0 +1,131 @@
+// One check job (issue 6 item 1): load the inputs, run the check, store the result keyed by
+// (session, check) — idempotent: a result of this generation already stored means the job ran
+// before (a retry after a crash, a duplicate) and it does not run again — then enqueue what became
+// runnable (fraudSignalAnalysis once ocr and faceMatch exist; the decision once all five exist).
+import { CHECK_IDS, type CheckId } from '../checks/check.ts';
+import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
+import { resolveThresholds } from '../decision/index.ts';
+import { encryptJson } from '../platform/crypto/encryption.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { SessionRow } from '../sessions/session-repository.ts';
+import { DependencyNotReady, FRAUD_DEPENDENCIES, RUNNERS } from './check-runners.ts';
+import {
+  type CheckResultRow,
+  failSession,
+  findSessionRow,
+  findTenantSettings,
+  listCheckResults,
+  saveCheckResult,
+} from './pipeline-repository.ts';
+import { resultContext } from './stored-results.ts';
+
+export interface DecisionJobData {
+  sessionId: string;
+  tenantId: string;
+  generation: number;
+}
+
+export type CheckJobOutcome = 'stored' | 'already_stored' | 'waiting' | 'skipped';
+
+/** Does `checkId` have a result that counts for the session's current generation? */
+export function isCurrent(session: SessionRow, checkId: CheckId, row: CheckResultRow | undefined): boolean {
+  if (!row || row.status === 'failed') return false;
+  const requested = session.pipeline_checks === null || session.pipeline_checks.includes(checkId);
+  return requested ? row.generation >= session.pipeline_generation : true;
+}
+
+export async function runCheckJob(
+  platform: Platform,
+  checkId: CheckId,
+  data: CheckJobData,
+): Promise<CheckJobOutcome> {
+  const db = platform.database.db;
+  const session = await findSessionRow(db, data.sessionId);
+  if (!session || session.submitted_at === null) return 'skipped';
+  const generation = data.generation ?? 0;
+  const results = await listCheckResults(db, session.id);
+  const existing = results.find((r) => r.check_id === checkId);
+  if (existing && existing.status !== 'failed' && existing.generation >= generation) {
+    await advancePipeline(platform, session.id);
+    return 'already_stored';
+  }
+  const thresholds = resolveThresholds(await findTenantSettings(db, session.tenant_id));
+  const started = performance.now();
+  let run: Awaited<ReturnType<(typeof RUNNERS)[CheckId]>>;
+  try {
+    run = await RUNNERS[checkId]({ platform, session, thresholds });
+  } catch (error) {
+    if (error instanceof DependencyNotReady) return 'waiting';
+    throw error;
+  }
+  await saveCheckResult(db, {
+    sessionId: session.id,
+    checkId,
+    generation,
+    status: run.status,
+    resultEnc: encryptJson(platform.keyring, run.envelope, resultContext(session.id, checkId)),
+    provider: run.provider,
+    model: run.model,
+    version: run.version,
+    inputHashes: run.inputHashes,
+    durationMs: performance.now() - started,
+    error: null,
+    completedAt: platform.now(),
+  });
+  await advancePipeline(platform, session.id);
+  return 'stored';
+}
+
+/**
+ * Enqueues what the stored results allow. Duplicates are harmless (the decision is taken once per
+ * generation under the session lock); the singleton key keeps them rare.
+ */
+export async function advancePipeline(platform: Platform, sessionId: string): Promise<void> {
+  const db = platform.database.db;
+  const session = await findSessionRow(db, sessionId);
+  if (!session) return;
+  const results = await listCheckResults(db, sessionId);
+  const current = (id: CheckId) =>
+    isCurrent(
+      session,
+      id,
+      results.find((r) => r.check_id === id),
+    );
+  const key = `${sessionId}:${session.pipeline_generation}`;
+  if (CHECK_IDS.every(current)) {
+    const data: DecisionJobData = {
+      sessionId,
+      tenantId: session.tenant_id,
+      generation: session.pipeline_generation,
+    };
+    await platform.jobs.send(DECISION_QUEUE, data, {
+      ...CHECK_JOB_OPTIONS,
+      singletonKey: key,
+      singletonSeconds: 30,
+    });
+    return;
+  }
+  if (!current('fraudSignalAnalysis') && FRAUD_DEPENDENCIES.every(current)) {
+    const data: CheckJobData = {
+      sessionId,
+      tenantId: session.tenant_id,
+      generation: session.pipeline_generation,
+    };
+    await platform.jobs.send(checkQueue('fraudSignalAnalysis'), data, {
+      ...CHECK_JOB_OPTIONS,
+      singletonKey: key,
+      singletonSeconds: 30,
+    });
+  }
+}
+
+/** Retries exhausted or a permanent error: the session fails with the cause stored (design.md). */
+export async function recordPermanentFailure(
+  platform: Platform,
+  checkId: CheckId | 'decision',
+  sessionId: string,
+  error: unknown,
+): Promise<void> {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  await failSession(platform.database.db, sessionId, `${checkId} failed: ${message}`, platform.now());
+}

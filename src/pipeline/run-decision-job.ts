@@ -1,0 +1,128 @@
+// The decision job (issue 6 item 3; interface §3.2): exactly one automatic decision per pipeline
+// generation. Under the session's row lock it checks that no decision exists for the generation
+// and that every result is stored (else it ends quietly: the last check to finish enqueues it
+// again), decides, completes the session and records the webhook event — all in one transaction.
+import { CHECK_IDS, type CheckId } from '../checks/check.ts';
+import type { OcrExtras } from '../checks/ocr/ocr.check.ts';
+import { type CheckOutcome, type DecisionInput, decide, resolveThresholds } from '../decision/index.ts';
+import { compareIdentityFields, type IdentityFieldComparison } from '../japanese/index.ts';
+import { randomBase62 } from '../platform/crypto/random-id.ts';
+import type { Platform } from '../platform/platform.ts';
+import { recordDecisionEvent } from '../webhooks/index.ts';
+import type { OcrResult, WebhookResults } from '../webhooks/webhook-payload.schema.ts';
+import { readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
+import {
+  completeSession,
+  findAutomaticDecision,
+  findLatestDecision,
+  findTenantSettings,
+  hasReviewDecision,
+  insertDecision,
+  listCheckResults,
+  lockSession,
+} from './pipeline-repository.ts';
+import type { DecisionJobData } from './run-check-job.ts';
+import { isCurrent } from './run-check-job.ts';
+import { openEnvelope } from './stored-results.ts';
+
+export type DecisionJobOutcome = 'decided' | 'already_decided' | 'not_ready' | 'superseded' | 'final';
+
+const fieldsOf = (c: IdentityFieldComparison) => {
+  const { mismatchedFields, ...fields } = c;
+  return { fields: fields as Record<string, boolean>, mismatchedFields: [...mismatchedFields] };
+};
+
+export async function runDecisionJob(platform: Platform, data: DecisionJobData): Promise<DecisionJobOutcome> {
+  return platform.database.db.transaction().execute(async (trx) => {
+    const session = await lockSession(trx, data.sessionId);
+    if (!session || session.pipeline_generation !== data.generation) return 'superseded';
+    if (await hasReviewDecision(trx, session.id)) return 'final';
+    if (await findAutomaticDecision(trx, session.id, data.generation)) return 'already_decided';
+    const rows = await listCheckResults(trx, session.id);
+    const byId = new Map(rows.map((r) => [r.check_id, r]));
+    if (!CHECK_IDS.every((id) => isCurrent(session, id, byId.get(id)))) return 'not_ready';
+
+    const envelopes = new Map(
+      CHECK_IDS.map((id) => {
+        const row = byId.get(id)!;
+        return [
+          id,
+          { row, envelope: openEnvelope<Record<string, unknown>, Record<string, unknown>>(platform, row) },
+        ];
+      }),
+    );
+    const outcome = <T>(id: CheckId): CheckOutcome<T> => {
+      const stored = envelopes.get(id)!;
+      return stored.row.status === 'success'
+        ? { status: 'success', result: { ...stored.envelope.extras, ...stored.envelope.result } as T }
+        : { status: 'unavailable', detail: `${id} unavailable` };
+    };
+    const ocrEnvelope = envelopes.get('ocr')!.envelope as { result: OcrResult; extras?: OcrExtras };
+    const ocrPayload = ocrEnvelope.result.payload ?? {};
+    const pre = readPreRegisteredInfo(platform, session);
+    const userInput = readUserInput(platform, session);
+    const preMatch =
+      pre && ocrEnvelope.result.payload ? fieldsOf(compareIdentityFields(pre, ocrPayload)) : null;
+    const userMatch =
+      userInput && ocrEnvelope.result.payload
+        ? fieldsOf(
+            compareIdentityFields(
+              {
+                lastName: userInput.lastName,
+                firstName: userInput.firstName,
+                birthDate: userInput.birthDate,
+                address: userInput.address,
+              },
+              ocrPayload,
+            ),
+          )
+        : null;
+
+    const thresholds = resolveThresholds(await findTenantSettings(trx, session.tenant_id));
+    const input: DecisionInput = {
+      liveness: { status: session.liveness_status, confidence: session.liveness_confidence },
+      ocr: outcome<DecisionInput['ocr'] extends CheckOutcome<infer T> ? T : never>('ocr'),
+      expectedDocumentType: session.document_type,
+      documentSpoofCheck: outcome('documentSpoofCheck'),
+      selfieSpoofCheck: outcome('selfieSpoofCheck'),
+      faceMatch: outcome('faceMatch'),
+      fraudSignalAnalysis: outcome('fraudSignalAnalysis'),
+      preRegisteredInfoMatch: preMatch,
+      userInputMatch: userMatch,
+    };
+    const decision = decide(input, thresholds);
+    const now = platform.now();
+    const previous = await findLatestDecision(trx, session.id);
+    await insertDecision(trx, {
+      id: `dec_${randomBase62(22)}`,
+      sessionId: session.id,
+      tenantId: session.tenant_id,
+      generation: data.generation,
+      status: decision.status,
+      reason: decision.reason,
+      metadata: decision.metadata,
+      thresholds,
+      preRegisteredInfoMatch: preMatch,
+      userInputMatch: userMatch,
+      decidedAt: now,
+    });
+    await completeSession(trx, session.id, decision.status, now);
+    // design.md "Reprocess queues": a webhook goes out when the decision's status or reason changes.
+    if (!previous || previous.status !== decision.status || previous.reason !== decision.reason) {
+      const results: WebhookResults = {};
+      for (const id of CHECK_IDS)
+        (results as Record<string, unknown>)[id] = envelopes.get(id)!.envelope.result;
+      await recordDecisionEvent(trx, platform, {
+        decisionKey: `auto:${data.generation}`,
+        decision: {
+          verificationId: session.id,
+          tenantId: session.tenant_id,
+          decision,
+          results,
+          processedAt: now,
+        },
+      });
+    }
+    return 'decided';
+  });
+}

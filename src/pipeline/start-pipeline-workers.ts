@@ -1,0 +1,95 @@
+// Pipeline workers (issue 6 item 1), started in the worker and all roles only (src/main/server.ts):
+// one pg-boss worker per check queue plus the decision queue. A handler that throws is retried by
+// pg-boss with backoff (CHECK_JOB_OPTIONS); on a permanent error, or when the last retry fails,
+// the session is marked failed with the cause and the job completes. A process killed mid-check
+// leaves the job active until it expires (expireInSeconds), then pg-boss retries it elsewhere.
+//
+// Inference (tesseract.js, face-api on tfjs wasm) runs on this process's event loop: this is why
+// workers never run in an api-only process. Piscina worker threads (issue 6 target) are not wired.
+import type { Job } from 'pg-boss';
+import { CHECK_IDS, type CheckId } from '../checks/check.ts';
+import { type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
+import type { Platform } from '../platform/platform.ts';
+import { type DecisionJobData, recordPermanentFailure, runCheckJob } from './run-check-job.ts';
+import { runDecisionJob } from './run-decision-job.ts';
+
+export interface PipelineWorkerOptions {
+  /** How often an idle worker polls its queue (pg-boss minimum 0.5 s). */
+  pollingIntervalSeconds?: number;
+  onError?: (error: unknown, context: { queue: string; sessionId: string }) => void;
+}
+
+export interface PipelineWorkers {
+  stop(): Promise<void>;
+}
+
+type JobWithMetadata<T> = Job<T> & { retryCount?: number; retryLimit?: number };
+
+const isPermanent = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { isPermanent?: boolean }).isPermanent === true;
+
+async function handle<T extends { sessionId: string }>(
+  platform: Platform,
+  queue: string,
+  job: JobWithMetadata<T>,
+  run: () => Promise<unknown>,
+  options: PipelineWorkerOptions,
+): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    options.onError?.(error, { queue, sessionId: job.data.sessionId });
+    const lastTry = (job.retryCount ?? 0) >= (job.retryLimit ?? 0);
+    if (!isPermanent(error) && !lastTry) throw error;
+    await recordPermanentFailure(
+      platform,
+      queue === DECISION_QUEUE ? 'decision' : (queue.slice('check.'.length) as CheckId),
+      job.data.sessionId,
+      error,
+    );
+  }
+}
+
+export async function startPipelineWorkers(
+  platform: Platform,
+  options: PipelineWorkerOptions = {},
+): Promise<PipelineWorkers> {
+  const workOptions = {
+    batchSize: 1,
+    includeMetadata: true,
+    pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+  } as const;
+  const ids: string[] = [];
+  for (const checkId of CHECK_IDS) {
+    const queue = checkQueue(checkId);
+    ids.push(
+      await platform.jobs.work<CheckJobData>(queue, workOptions, async ([job]) => {
+        if (!job) return;
+        await handle(
+          platform,
+          queue,
+          job as JobWithMetadata<CheckJobData>,
+          () => runCheckJob(platform, checkId, job.data),
+          options,
+        );
+      }),
+    );
+  }
+  ids.push(
+    await platform.jobs.work<DecisionJobData>(DECISION_QUEUE, workOptions, async ([job]) => {
+      if (!job) return;
+      await handle(
+        platform,
+        DECISION_QUEUE,
+        job as JobWithMetadata<DecisionJobData>,
+        () => runDecisionJob(platform, job.data),
+        options,
+      );
+    }),
+  );
+  return {
+    async stop() {
+      for (const id of ids) await platform.jobs.offWork(id);
+    },
+  };
+}

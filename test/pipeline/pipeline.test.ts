@@ -1,0 +1,196 @@
+// The pipeline end to end on a real database with real job processing (pg-boss workers): a session
+// submitted through the hosted flow's service functions reaches exactly one decision, GET detail
+// shows it, and one webhook event is written with it; duplicates and reprocess behave.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { CHECK_IDS } from '../../src/checks/check.ts';
+import { terminateOcrEngine } from '../../src/checks/ocr/ocr-engine.ts';
+import {
+  type PipelineWorkers,
+  runCheckJob,
+  runDecisionJob,
+  startPipelineWorkers,
+} from '../../src/pipeline/index.ts';
+import { ApiClient, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
+import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+import { submitCorpusSession } from './submitted-session.ts';
+
+let platform: TestPlatform;
+let tenant: TestTenant;
+let api: ApiClient;
+let workers: PipelineWorkers;
+
+before(async () => {
+  platform = await createTestPlatform({
+    supervise: true,
+    env: { MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-pipeline-')) },
+  });
+  tenant = await createTestTenant(platform);
+  api = await ApiClient.start(platform, tenant.apiKey);
+  workers = await startPipelineWorkers(platform, { pollingIntervalSeconds: 0.5 });
+});
+
+after(async () => {
+  await workers?.stop();
+  await api?.app.close();
+  await platform?.close();
+  // The OCR engine's worker threads would keep the process alive.
+  await terminateOcrEngine();
+});
+
+async function count(table: 'decisions' | 'webhook_events', sessionId: string): Promise<number> {
+  const rows = await platform.database.db
+    .selectFrom(table)
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .execute();
+  return rows.length;
+}
+
+async function waitForDecisions(sessionId: string, n: number, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await count('decisions', sessionId)) >= n) return;
+    const s = await platform.database.db
+      .selectFrom('verification_sessions')
+      .select(['status', 'failure_reason'])
+      .where('id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    if (s.status === 'failed') throw new Error(`session failed: ${s.failure_reason}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no decision ${n} for ${sessionId} within ${timeoutMs} ms`);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the detail is checked field by field below
+type Detail = any;
+
+describe('a genuine driving licence submission', () => {
+  let sessionId: string;
+  let detail: Detail;
+
+  before(async () => {
+    sessionId = await submitCorpusSession(platform, api, 'drivers_license-genuine-0', {
+      preRegisteredInfo: { lastName: '森田', firstName: '悠斗', birthDate: '1988-05-12' },
+    });
+    await waitForDecisions(sessionId, 1);
+    detail = (await api.getSession(sessionId)).json();
+  });
+
+  test('reaches one decision: session completed, verification decided, GET detail filled', () => {
+    assert.equal(detail.status, 'completed');
+    const v = detail.verification;
+    assert.equal(v.verificationId, sessionId);
+    assert.ok(['approved', 'rejected', 'pending_review'].includes(v.status));
+    assert.equal(v.decision.status, v.status);
+    assert.equal(typeof v.decision.reason, 'string');
+    // Every check has a result: the real ones with their numbers, the spoof checks labelled unavailable.
+    assert.deepEqual(Object.keys(v.results).sort(), [...CHECK_IDS].sort());
+    assert.equal(v.results.faceMatch.status, 'success');
+    assert.ok(
+      v.results.faceMatch.similarity >= 0.6,
+      `same person: similarity ${v.results.faceMatch.similarity}`,
+    );
+    assert.equal(v.results.faceMatch.isSamePerson, true);
+    assert.equal(v.results.documentSpoofCheck.status, 'unavailable');
+    assert.equal(v.results.selfieSpoofCheck.status, 'unavailable');
+    assert.equal(typeof v.results.fraudSignalAnalysis.riskScore, 'number');
+    assert.equal(v.results.ocr.provider, 'mimoto');
+    assert.deepEqual(detail.ocrResult, v.results.ocr);
+    assert.equal(detail.ocrResult.detectedDocumentType, 'drivers_license');
+    assert.equal(detail.ocrResult.payload.lastName, '森田');
+    assert.equal(detail.ocrResult.payload.birthDate, '1988-05-12');
+    assert.deepEqual(v.preRegisteredInfoMatch, { lastName: true, firstName: true, birthDate: true });
+    assert.equal(typeof v.userInputMatch, 'boolean');
+    // No spoof check exists yet, so a genuine session is never approved: it goes to review.
+    assert.equal(v.status, 'pending_review');
+    assert.equal(v.decision.reason, 'document_spoof_suspected');
+    assert.equal(v.decision.metadata.documentStatus, 'unavailable');
+  });
+
+  test('one webhook event is written with the decision, with the same status', async () => {
+    assert.equal(await count('webhook_events', sessionId), 1);
+    const event = await platform.database.db
+      .selectFrom('webhook_events')
+      .select(['event', 'decision_key'])
+      .where('session_id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    assert.equal(event.event, `verification.${detail.verification.status}`);
+  });
+
+  test('the results keep provider, model, version, input hashes and duration', async () => {
+    const rows = await platform.database.db
+      .selectFrom('check_results')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .execute();
+    const face = rows.find((r) => r.check_id === 'faceMatch')!;
+    assert.equal(face.provider, 'mimoto');
+    assert.match(face.model, /face-api/);
+    assert.match(face.input_hashes.documentPortrait ?? '', /^[0-9a-f]{64}$/);
+    assert.ok(face.duration_ms > 0);
+    const decision = await platform.database.db
+      .selectFrom('decisions')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    assert.equal(decision.thresholds.faceSimilarityThreshold, 0.5);
+  });
+
+  test('jobs run twice (a retry after a crash, a duplicate) still give one decision and one event', async () => {
+    const data = { sessionId, tenantId: tenant.tenantId };
+    for (const id of CHECK_IDS) assert.equal(await runCheckJob(platform, id, data), 'already_stored');
+    assert.equal(await runDecisionJob(platform, { ...data, generation: 0 }), 'already_decided');
+    await new Promise((r) => setTimeout(r, 1500)); // let any decision job sent above run
+    assert.equal(await count('decisions', sessionId), 1);
+    assert.equal(await count('webhook_events', sessionId), 1);
+  });
+
+  test('reprocess runs the named check and the decision again; no webhook when nothing changed', async () => {
+    const before = await platform.database.db
+      .selectFrom('check_results')
+      .select(['check_id', 'completed_at', 'generation'])
+      .where('session_id', '=', sessionId)
+      .execute();
+    const res = await api.reprocess(sessionId, { queues: ['fraudSignalAnalysis'], reason: 'test' });
+    assert.equal(res.statusCode, 200, res.body);
+    await waitForDecisions(sessionId, 2);
+    const after = await platform.database.db
+      .selectFrom('check_results')
+      .select(['check_id', 'completed_at', 'generation'])
+      .where('session_id', '=', sessionId)
+      .execute();
+    const fraud = after.find((r) => r.check_id === 'fraudSignalAnalysis')!;
+    assert.equal(fraud.generation, 1);
+    assert.ok(fraud.completed_at > before.find((r) => r.check_id === 'fraudSignalAnalysis')!.completed_at);
+    assert.equal(after.find((r) => r.check_id === 'ocr')!.generation, 0, 'ocr was not asked for');
+    assert.equal(await count('decisions', sessionId), 2);
+    assert.equal(await count('webhook_events', sessionId), 1, 'same status and reason: no second webhook');
+  });
+
+  test("a reviewer's decision is final: reprocess answers 409 DecisionFinal", async () => {
+    await platform.database.db
+      .insertInto('decisions')
+      .values({
+        id: `dec_review_${sessionId}`,
+        session_id: sessionId,
+        tenant_id: tenant.tenantId,
+        generation: 1,
+        kind: 'review',
+        status: 'approved',
+        reason: 'checked by hand',
+        metadata: '{}',
+        thresholds: '{}',
+        pre_registered_info_match: null,
+        user_input_match: null,
+        decided_at: platform.now(),
+      })
+      .execute();
+    const res = await api.reprocess(sessionId, { queues: ['ocr'] });
+    assert.equal(res.statusCode, 409);
+    assert.equal(res.json().error, 'DecisionFinal');
+  });
+});
