@@ -72,6 +72,11 @@ export function isValidMyNumber(number: string): boolean {
 }
 
 /** Residence card number AB12345678CD: letters, eight digits, letters, by position. */
+/** The 12 characters of a residence card number, or extra ones read around it (then ambiguous). */
+export function residenceCardNumberLength(text: string): number {
+  return ascii(text).replace(/[^0-9A-Za-z|!\]]/g, '').length;
+}
+
 export function readResidenceCardNumber(text: string): string | undefined {
   const compact = ascii(text)
     .replace(/[^0-9A-Za-z|!\]]/g, '')
@@ -166,8 +171,31 @@ const THREE_KANJI_SURNAMES = [
  * name: a known three-kanji surname, otherwise the usual two-kanji surname (one when the whole
  * name is two characters).
  */
+// Katakana the jpn model returns for the kanji they look like (浩二 → 浩ニ): in a name that is
+// otherwise kanji, they are the kanji.
+const KATAKANA_AS_KANJI: Record<string, string> = {
+  ニ: '二',
+  ロ: '口',
+  エ: '工',
+  カ: '力',
+  タ: '夕',
+  ト: '卜',
+  ハ: '八',
+  ー: '一',
+};
+
+export function kanjiLookalikes(part: string): string {
+  const chars = [...part];
+  const hasKanji = chars.some((c) => /\p{Script=Han}/u.test(c));
+  const otherKana = chars.some(
+    (c) => /\p{Script=Katakana}|\p{Script=Hiragana}/u.test(c) && !KATAKANA_AS_KANJI[c],
+  );
+  if (!hasKanji || otherKana) return part;
+  return chars.map((c) => KATAKANA_AS_KANJI[c] ?? c).join('');
+}
+
 export function splitKanjiName(name: string): { lastName: string; firstName: string } {
-  const chars = [...name];
+  const chars = [...kanjiLookalikes(name)];
   if (chars.length <= 1) return { lastName: name, firstName: '' };
   let cut = chars.length === 2 ? 1 : 2;
   if (chars.length >= 4 && THREE_KANJI_SURNAMES.includes(chars.slice(0, 3).join(''))) cut = 3;
@@ -210,6 +238,10 @@ export function splitNameLine(
     }
   }
   const join = (ws: WordBox[]) => ws.map((w) => w.text).join(script === 'latin' ? ' ' : '');
+  if (script === 'kanji') {
+    const name = { lastName: join(clean.slice(0, split)), firstName: join(clean.slice(split)) };
+    return { lastName: kanjiLookalikes(name.lastName), firstName: kanjiLookalikes(name.firstName) };
+  }
   return { lastName: join(clean.slice(0, split)), firstName: join(clean.slice(split)) };
 }
 

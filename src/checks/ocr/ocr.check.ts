@@ -24,6 +24,7 @@ import {
   readPassportNumber,
   readPrintedDate,
   readResidenceCardNumber,
+  residenceCardNumberLength,
   splitNameLine,
   startsWithPrefecture,
 } from './correct-fields.ts';
@@ -88,7 +89,8 @@ export interface OcrExtras {
   myNumber?: string;
   myNumberCheckDigitValid?: boolean;
   latinName?: { lastName: string; firstName: string };
-  mrz?: MrzReading & { matchesPrintedFields: boolean };
+  /** matchesPrintedFields: number and birth date agree with the print (both check-digit protected). */
+  mrz?: MrzReading & { matchesPrintedFields: boolean; namesMatchPrinted?: boolean };
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
   frontOutline?: { corners: [number, number][]; coverage: number };
   timingsMs: Record<string, number>;
@@ -370,9 +372,27 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const frontOutline = { corners: front.outline.corners, coverage: round2(front.outline.coverage) };
 
       t = performance.now();
-      const card = warpTo(front.grey, front.outline.corners, CARD_LAYOUT);
-      const passportPage = () => warpTo(front.grey, front.outline.corners, PASSPORT_LAYOUT);
-      const classification = await classify(ocr, card, passportPage, input.expectedDocumentType);
+      // The outline is put landscape; whether the document is upside down shows only in its text,
+      // so when nothing is recognised the other way up is tried too.
+      let corners: [number, number][] = front.outline.corners;
+      let card = warpTo(front.grey, corners, CARD_LAYOUT);
+      const passportPage = () => warpTo(front.grey, corners, PASSPORT_LAYOUT);
+      let classification = await classify(ocr, card, passportPage, input.expectedDocumentType);
+      if (!classification.type) {
+        const upsideDown = [2, 3, 0, 1].map((i) => corners[i] as [number, number]);
+        const turnedCard = warpTo(front.grey, upsideDown, CARD_LAYOUT);
+        const turned = await classify(
+          ocr,
+          turnedCard,
+          () => warpTo(front.grey, upsideDown, PASSPORT_LAYOUT),
+          input.expectedDocumentType,
+        );
+        if (turned.type) {
+          corners = upsideDown;
+          card = turnedCard;
+          classification = turned;
+        }
+      }
       lap('classify', t);
       if (!classification.type) {
         // Text read clearly but none of ours: another kind of card. Nothing readable: a poor
@@ -480,8 +500,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       }
       if (type === 'residence_card') documentNumber = readResidenceCardNumber(numberRead.text);
       if (type === 'passport') documentNumber = readPassportNumber(numberRead.text);
+      // Extra characters around a residence card number make the 12 chosen ambiguous.
+      const numberFit =
+        type === 'residence_card' && residenceCardNumberLength(numberRead.text) !== 12 ? 0.6 : 1;
       if (type !== 'my_number_card')
-        fields.documentNumber = field(documentNumber, numberRead, documentNumber ? 1 : 0.3);
+        fields.documentNumber = field(documentNumber, numberRead, documentNumber ? numberFit : 0.3);
 
       const extras: OcrExtras = { documentTypeMismatch, fields, frontOutline, timingsMs };
 
@@ -491,8 +514,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         if (mrz) {
           const mrzBirth = mrz.birthDate ? mrzDate(mrz.birthDate, 'birth', reference) : undefined;
           const mrzExpiry = mrz.expiryDate ? mrzDate(mrz.expiryDate, 'expiry', reference) : undefined;
-          const numberOk = !mrz.invalidFields.includes('documentNumber') && mrz.documentNumber;
-          const birthOk = !mrz.invalidFields.includes('birthDate') && mrzBirth;
+          // A field's own check digit can pass by chance on a misaligned line; the composite
+          // check digit (over number, birth and expiry dates) must pass too.
+          const compositeOk = !mrz.invalidFields.includes('compositeCheckDigit');
+          const numberOk = compositeOk && !mrz.invalidFields.includes('documentNumber') && mrz.documentNumber;
+          const birthOk = compositeOk && !mrz.invalidFields.includes('birthDate') && mrzBirth;
           const matchesPrintedFields =
             (!documentNumber || !numberOk || documentNumber === mrz.documentNumber) &&
             (!printedBirth || !birthOk || printedBirth === mrzBirth);
@@ -518,17 +544,24 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           if (!mrzExpiry && fields.expiryDate.value === undefined) fields.expiryDate.confidence = 0;
           else if (!fields.expiryDate.value && mrzExpiry && !mrz.invalidFields.includes('expirationDate'))
             fields.expiryDate = { value: mrzExpiry, confidence: 0.85, raw: expiryRead.text };
-          if (mrz.lastName) extras.latinName = { lastName: mrz.lastName, firstName: mrz.firstName ?? '' };
         }
-        if (!extras.latinName) {
-          const last = get('lastNameLatin')
-            .text.replace(/[^A-Za-z]/g, '')
+        // The MRZ names carry no check digit and fillers are misread as letters (YUTO<< → YUTQO),
+        // so the printed Latin names, in a plain font, are preferred; the MRZ is the fallback.
+        const printedLatin = (field: FieldName) =>
+          get(field)
+            .text.replace(/[^A-Za-z ]/g, '')
+            .trim()
             .toUpperCase();
-          const first = get('firstNameLatin')
-            .text.replace(/[^A-Za-z]/g, '')
-            .toUpperCase();
-          if (last) extras.latinName = { lastName: last, firstName: first };
-        }
+        const last = printedLatin('lastNameLatin');
+        const first = printedLatin('firstNameLatin');
+        if (/^[A-Z][A-Z ]*$/.test(last) && /^[A-Z][A-Z ]*$/.test(first))
+          extras.latinName = { lastName: last, firstName: first };
+        else if (extras.mrz?.lastName)
+          extras.latinName = { lastName: extras.mrz.lastName, firstName: extras.mrz.firstName ?? '' };
+        if (extras.mrz && extras.latinName)
+          extras.mrz.namesMatchPrinted =
+            extras.mrz.lastName === extras.latinName.lastName &&
+            extras.mrz.firstName === extras.latinName.firstName;
       }
 
       // Back side: the My Number; a residence card's full address.
@@ -574,7 +607,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const keyMin = Math.min(...key.map((f) => f?.confidence ?? 0));
       const addressConfidence = fields.address.confidence;
       const confidence = round2(
-        Math.min(keyMin, 0.5 + 0.5 * addressConfidence) * 0.9 + 0.1 * classification.confidence,
+        Math.min(keyMin, 0.7 + 0.3 * addressConfidence) * 0.9 + 0.1 * classification.confidence,
       );
       const status = confidence >= OCR_CONFIDENCE_THRESHOLD ? 'success' : 'low_confidence';
       const missing = (
@@ -603,7 +636,13 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         payload.firstName = name.firstName;
       }
       if (fields.birthDate.value) payload.birthDate = fields.birthDate.value;
-      if (fields.address.value) payload.address = fields.address.value;
+      // An address that does not even look like one is left out rather than passed on wrong.
+      const addressOk =
+        type === 'passport'
+          ? /^[A-Z]{3,12}$/.test(fields.address.value ?? '')
+          : isPlausibleAddress(fields.address.value ?? '');
+      if (fields.address.value && addressOk) payload.address = fields.address.value;
+      else reasons.push('address unreadable');
       return {
         result: {
           success: missing.length === 0,

@@ -22,12 +22,13 @@ export interface MrzReading {
 
 const LENGTH = 44;
 
-function tidy(line: string): string {
+function tidy(line: string, keepLength = false): string {
   let s = line
     .normalize('NFKC')
     .toUpperCase()
     .replace(/[«‹([{]/g, '<')
     .replace(/[^A-Z0-9<]/g, '');
+  if (keepLength) return s;
   if (s.length > LENGTH) s = s.slice(0, LENGTH);
   return s.padEnd(LENGTH, '<');
 }
@@ -93,10 +94,25 @@ function repairDocumentNumber(line2: string): string {
   return line2;
 }
 
+/**
+ * An extra character read before the nationality (TR09606889 for TR9606889) shifts every later
+ * field; when the issuing state sits one place late, drop the character whose removal makes the
+ * document number's check digit right.
+ */
+function realign(line2: string): string {
+  const at = line2.indexOf('JPN');
+  if (at !== 11) return line2;
+  for (let i = 0; i < 10; i++) {
+    const candidate = line2.slice(0, i) + line2.slice(i + 1);
+    if (String(checkDigit(candidate.slice(0, 9))) === candidate[9]) return candidate;
+  }
+  return line2;
+}
+
 /** Reads TD3 lines from two OCR'd strings; undefined when they cannot be a TD3 MRZ at all. */
 export function readMrz(rawLine1: string, rawLine2: string): MrzReading | undefined {
   const t1 = tidy(rawLine1);
-  const t2 = tidy(rawLine2);
+  const t2 = tidy(realign(tidy(rawLine2, true)));
   if (!t1.startsWith('P') && t1.slice(0, 5).indexOf('JPN') < 0) return undefined;
   let [l1, l2] = forceClasses(t1, t2);
   l2 = repairDocumentNumber(l2);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
+import sharp from 'sharp';
 import {
   cleanAddress,
   isValidMyNumber,
@@ -105,6 +106,18 @@ describe('ocr check on the committed corpus sample', () => {
       p.birthDate === s.truth.birthDate &&
       extras.documentNumber === s.truth.documentNumber;
     assert.ok(allRight || result.status === 'low_confidence', JSON.stringify(result));
+  });
+
+  it('reads a document photographed upside down', async () => {
+    const s = sample('drivers_license-genuine-0');
+    const front = await sharp(readFileSync(join(corpus, s.files.front)))
+      .rotate(180)
+      .jpeg()
+      .toBuffer();
+    const { result, extras } = await check.run({ front, expectedDocumentType: 'drivers_license' });
+    assert.equal(result.detectedDocumentType, 'drivers_license');
+    assert.equal(result.payload?.lastName, s.truth.lastName);
+    assert.equal(extras.documentNumber, s.truth.documentNumber);
   });
 
   it('a selfie is not a document: unsupportedDocumentType, no payload', async () => {
