@@ -42,6 +42,10 @@ let receiver: Server;
 let callbackBase: string;
 let context: BrowserContext;
 let userDataDir: string;
+let sample: {
+  dir: string;
+  truth: { lastName: string; firstName: string; birthDate: string; address: string };
+};
 const browserProblems: string[] = [];
 
 function listenOnFreePort(server: Server): Promise<number> {
@@ -100,7 +104,11 @@ async function shot(page: Page, name: string) {
   });
 }
 
+const MESSAGES = { ja, en };
+type Language = keyof typeof MESSAGES;
+
 before(async () => {
+  rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
   // The app under test is the current source: build it (a few seconds).
   execFileSync(
@@ -128,24 +136,13 @@ before(async () => {
   tenant = await createTestTenant(platform, [callbackBase]);
   app = await buildApp(platform);
   await app.listen({ port, host: '127.0.0.1' });
-});
 
-after(async () => {
-  await context?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-  await app?.close();
-  await platform?.close();
-  receiver?.close();
-});
-
-test('a person completes the hosted flow in chromium at 360×640, document by upload, face by camera', {
-  timeout: 300_000,
-}, async () => {
-  const { dir, truth } = corpusSample();
+  sample = corpusSample();
   userDataDir = mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-chromium-'));
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
+    // Accept-Language ja: the flow starts in Japanese; the English walk uses the switch.
     locale: 'ja-JP',
     viewport: { width: 360, height: 640 },
     args: [
@@ -159,10 +156,24 @@ test('a person completes the hosted flow in chromium at 360×640, document by up
       '--disable-sync',
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${path.join(dir, 'capture.y4m')}`,
+      `--use-file-for-fake-video-capture=${path.join(sample.dir, 'capture.y4m')}`,
     ],
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+});
+
+after(async () => {
+  await context?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await app?.close();
+  await platform?.close();
+  receiver?.close();
+});
+
+/** One person's whole flow in `language`, from the tenant's link to the tenant's callback. */
+async function walkFlow(language: Language) {
+  const { dir, truth } = sample;
+  const m = MESSAGES[language];
+  const page = await context.newPage();
   page.on('console', (message) => {
     const text = message.text();
     if (message.type() === 'error' || /Content.Security.Policy/i.test(text)) browserProblems.push(text);
@@ -205,93 +216,95 @@ test('a person completes the hosted flow in chromium at 360×640, document by up
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/, 'no inline or third-party script allowed');
   assert.match(csp, /frame-ancestors 'none'/);
 
-  // Consent, in Japanese (Accept-Language ja), then the switch to English and back.
+  // The page opens in the language of Accept-Language (ja); the switch changes every text.
   await page.getByRole('heading', { name: ja['consent.title'] }).waitFor();
-  await shot(page, 'consent-ja');
   await page.getByRole('button', { name: ja['app.languageLabel'] }).click();
   await page.getByRole('heading', { name: en['consent.title'] }).waitFor();
-  assert.equal(await page.getAttribute('html', 'lang'), 'en');
-  await shot(page, 'consent-en');
-  await page.getByRole('button', { name: en['app.languageLabel'] }).click();
-  await page.getByRole('heading', { name: ja['consent.title'] }).waitFor();
+  if (language === 'ja') {
+    await shot(page, 'ja-consent-switched-to-en');
+    await page.getByRole('button', { name: en['app.languageLabel'] }).click();
+  }
+  await page.getByRole('heading', { name: m['consent.title'] }).waitFor();
+  assert.equal(await page.getAttribute('html', 'lang'), language);
+  await shot(page, `${language}-consent`);
   // Keyboard: the checkbox is reachable and toggled with the space bar.
-  await page.getByRole('checkbox', { name: ja['consent.checkbox'] }).focus();
+  await page.getByRole('checkbox', { name: m['consent.checkbox'] }).focus();
   await page.keyboard.press('Space');
-  await page.getByRole('button', { name: ja['consent.submit'] }).click();
+  await page.getByRole('button', { name: m['consent.submit'] }).click();
 
   // Document type: the tenant's default list, all four.
-  await page.getByRole('heading', { name: ja['docType.title'] }).waitFor();
+  await page.getByRole('heading', { name: m['docType.title'] }).waitFor();
   assert.equal(await page.getByRole('radio').count(), 4);
-  await page.getByRole('radio', { name: ja['docType.drivers_license'] }).check();
-  await shot(page, 'document-type');
-  await page.getByRole('button', { name: ja['docType.submit'] }).click();
+  await page.getByRole('radio', { name: m['docType.drivers_license'] }).check();
+  await shot(page, `${language}-document-type`);
+  await page.getByRole('button', { name: m['docType.submit'] }).click();
 
   // Front: the camera view with the card guide; first a blurred photo — the browser says so,
-  // and when sent anyway the server's 422 comes back in Japanese — then the real one.
-  await page.getByRole('heading', { name: ja['capture.title.front'] }).waitFor();
+  // and when sent anyway the server's 422 comes back in the user's language — then the real one.
+  await page.getByRole('heading', { name: m['capture.title.front'] }).waitFor();
   await page.locator('.card-guide').waitFor();
-  await page.getByRole('button', { name: ja['capture.take'] }).waitFor();
-  await shot(page, 'front-camera');
+  await page.getByRole('button', { name: m['capture.take'] }).waitFor();
+  await shot(page, `${language}-front-camera`);
   const blurred = path.join(userDataDir, 'front-blurred.jpg');
   writeFileSync(blurred, await sharp(path.join(dir, 'front.jpg')).blur(6).jpeg().toBuffer());
   await page.setInputFiles('#file-front', blurred);
-  await page.getByText(ja['quality.ImageBlurred']).waitFor();
-  await shot(page, 'front-blurred-feedback');
-  await page.getByRole('button', { name: ja['capture.useAnyway'] }).click();
-  await page.getByRole('alert').filter({ hasText: FLOW_MESSAGES.ImageBlurred!.ja }).waitFor();
-  await shot(page, 'front-blurred-server-422');
-  await page.getByRole('button', { name: ja['capture.retake'] }).click();
+  await page.getByText(m['quality.ImageBlurred']).waitFor();
+  await shot(page, `${language}-front-blurred-feedback`);
+  await page.getByRole('button', { name: m['capture.useAnyway'] }).click();
+  await page.getByRole('alert').filter({ hasText: FLOW_MESSAGES.ImageBlurred![language] }).waitFor();
+  await shot(page, `${language}-front-blurred-server-422`);
+  await page.getByRole('button', { name: m['capture.retake'] }).click();
   await page.setInputFiles('#file-front', path.join(dir, 'front.jpg'));
-  await page.getByText(ja['capture.looksGood']).waitFor();
-  await shot(page, 'front-accepted');
-  await page.getByRole('button', { name: ja['capture.use'], exact: true }).click();
+  await page.getByText(m['capture.looksGood']).waitFor();
+  await shot(page, `${language}-front-accepted`);
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
 
   // Back.
-  await page.getByRole('heading', { name: ja['capture.title.back'] }).waitFor();
+  await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor();
   await page.setInputFiles('#file-back', path.join(dir, 'back.jpg'));
-  await page.getByText(ja['capture.looksGood']).waitFor();
-  await shot(page, 'back-accepted');
-  await page.getByRole('button', { name: ja['capture.use'], exact: true }).click();
+  await page.getByText(m['capture.looksGood']).waitFor();
+  await shot(page, `${language}-back-accepted`);
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
 
   // Live face check with the fake camera (the corpus capture loops through all five poses).
-  await page.getByRole('heading', { name: ja['face.title'] }).waitFor();
-  await shot(page, 'face-intro');
-  await page.getByRole('button', { name: ja['face.start'] }).click();
+  await page.getByRole('heading', { name: m['face.title'] }).waitFor();
+  await shot(page, `${language}-face-intro`);
+  await page.getByRole('button', { name: m['face.start'] }).click();
   await page.locator('.instruction .big').waitFor({ timeout: 120_000 });
-  await shot(page, 'face-instruction');
-  const outcome = page.getByText(ja['face.passed']).or(page.getByText(ja['face.failed']));
+  await shot(page, `${language}-face-instruction`);
+  const outcome = page.getByText(m['face.passed']).or(page.getByText(m['face.failed']));
   await outcome.waitFor({ timeout: 150_000 });
-  await shot(page, 'face-result');
+  await shot(page, `${language}-face-result`);
   const failures = await page.locator('[role=status] li').allTextContents();
   await saveLivenessFrames();
-  assert.ok(await page.getByText(ja['face.passed']).isVisible(), `liveness failed: ${failures.join(' / ')}`);
-  await page.getByRole('button', { name: ja['face.continue'] }).click();
+  assert.ok(await page.getByText(m['face.passed']).isVisible(), `liveness failed: ${failures.join(' / ')}`);
+  await page.getByRole('button', { name: m['face.continue'] }).click();
 
   // Personal data: a wrong kana gets the server's message next to that field.
-  await page.getByRole('heading', { name: ja['personal.title'] }).waitFor();
-  await page.getByLabel(ja['personal.lastName'], { exact: true }).fill(truth.lastName);
-  await page.getByLabel(ja['personal.firstName'], { exact: true }).fill(truth.firstName);
-  await page.getByLabel(ja['personal.lastNameKana']).fill('morita');
-  await page.getByLabel(ja['personal.firstNameKana']).fill('ゆうと');
-  await page.getByLabel(ja['personal.birthDate']).fill(truth.birthDate);
-  await page.getByLabel(ja['personal.address']).fill(truth.address);
-  await page.getByRole('button', { name: ja['personal.submit'] }).click();
-  await page.locator('#field-lastNameKana-error').filter({ hasText: ja['personal.invalid.kana'] }).waitFor();
-  assert.equal(await page.getByLabel(ja['personal.lastNameKana']).getAttribute('aria-invalid'), 'true');
-  await shot(page, 'personal-data-field-error');
-  await page.getByLabel(ja['personal.lastNameKana']).fill('もりた');
-  await shot(page, 'personal-data');
-  await page.getByRole('button', { name: ja['personal.submit'] }).click();
+  await page.getByRole('heading', { name: m['personal.title'] }).waitFor();
+  await page.getByLabel(m['personal.lastName'], { exact: true }).fill(truth.lastName);
+  await page.getByLabel(m['personal.firstName'], { exact: true }).fill(truth.firstName);
+  await page.getByLabel(m['personal.lastNameKana']).fill('morita');
+  await page.getByLabel(m['personal.firstNameKana']).fill('ゆうと');
+  await page.getByLabel(m['personal.birthDate']).fill(truth.birthDate);
+  await page.getByLabel(m['personal.address']).fill(truth.address);
+  await page.getByRole('button', { name: m['personal.submit'] }).click();
+  await page.locator('#field-lastNameKana-error').filter({ hasText: m['personal.invalid.kana'] }).waitFor();
+  assert.equal(await page.getByLabel(m['personal.lastNameKana']).getAttribute('aria-invalid'), 'true');
+  await shot(page, `${language}-personal-data-field-error`);
+  await page.getByLabel(m['personal.lastNameKana']).fill('もりた');
+  await shot(page, `${language}-personal-data`);
+  await page.getByRole('button', { name: m['personal.submit'] }).click();
 
   // Review: the normalised values (kana as full-width katakana), then submit → callback.
-  await page.getByRole('heading', { name: ja['review.title'] }).waitFor();
+  await page.getByRole('heading', { name: m['review.title'] }).waitFor();
   await page.getByText('モリタ').waitFor();
   await page.getByText('ユウト').waitFor();
-  await shot(page, 'review');
-  await page.getByRole('button', { name: ja['review.submit'] }).click();
+  await shot(page, `${language}-review`);
+  await page.getByRole('button', { name: m['review.submit'] }).click();
   await page.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
   await page.getByRole('heading', { name: 'Callback received' }).waitFor();
-  await shot(page, 'callback');
+  await shot(page, `${language}-callback`);
   const landed = new URL(page.url());
   assert.equal(landed.searchParams.get('sessionId'), sessionId);
   assert.equal(landed.searchParams.get('state'), 'e2e-7');
@@ -317,4 +330,21 @@ test('a person completes the hosted flow in chromium at 360×640, document by up
   assert.deepEqual(failedResponses, ['422 /verify/api/documents/front', '400 /verify/api/personal-data']);
   const unexpected = browserProblems.filter((p) => !/^Failed to load resource/.test(p));
   assert.deepEqual(unexpected, [], 'no script error or CSP violation in the browser');
-});
+  await page.close();
+}
+
+test(
+  'a person completes the hosted flow in Japanese in chromium at 360×640 (document by upload, face by camera)',
+  {
+    timeout: 240_000,
+  },
+  () => walkFlow('ja'),
+);
+
+test(
+  'a person completes the hosted flow in English (language switch) in chromium at 360×640',
+  {
+    timeout: 240_000,
+  },
+  () => walkFlow('en'),
+);
