@@ -1,10 +1,10 @@
 // One runner per check id: loads the check's inputs, runs the check, returns what is stored.
-// documentSpoofCheck and selfieSpoofCheck have no implementation in src/checks/ yet: their
-// runners return a clearly labelled `unavailable` result (never a faked pass); the decision
-// sends such a verification to review (src/decision/decide.ts). Wiring a real spoof check is one
-// entry in RUNNERS.
+// Every check id has a real implementation wired here. `unavailable(id)` remains for a check that
+// cannot run in a build (a clearly labelled result, never a faked pass: the decision sends such a
+// verification to review, src/decision/decide.ts).
 import type { CheckId } from '../checks/check.ts';
 import { PROVIDER } from '../checks/check.ts';
+import { documentSpoofCheck } from '../checks/document-spoof/index.ts';
 import { decideFaceMatch, describeFace } from '../checks/face-match/index.ts';
 import {
   analyzeFraudSignals,
@@ -12,7 +12,9 @@ import {
   findBlacklistHits,
 } from '../checks/fraud-signals/index.ts';
 import { OCR_CHECK_VERSION, type OcrExtras, ocrCheck } from '../checks/ocr/ocr.check.ts';
+import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
+import { openBlobStore } from '../platform/blobs/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import { loadFaceApi } from '../platform/ml/face-api.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -26,7 +28,7 @@ import {
   sha256Of,
 } from './check-inputs.ts';
 import { gatherFraudFacts } from './gather-fraud-facts.ts';
-import { saveFaceDescriptor } from './pipeline-repository.ts';
+import { findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
 import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
 
 export interface CheckRun {
@@ -49,8 +51,11 @@ export class DependencyNotReady extends Error {
   override name = 'DependencyNotReady';
 }
 
-/** The checks fraudSignalAnalysis reads (it runs once they are stored, run-check-job.ts). */
-export const FRAUD_DEPENDENCIES: readonly CheckId[] = ['ocr', 'faceMatch'];
+/** Checks that read other checks' results run once those are stored (run-check-job.ts). */
+export const CHECK_DEPENDENCIES: Partial<Record<CheckId, readonly CheckId[]>> = {
+  documentSpoofCheck: ['ocr'],
+  fraudSignalAnalysis: ['ocr', 'faceMatch'],
+};
 
 async function runOcr({ platform, session }: RunContext): Promise<CheckRun> {
   const { front, back } = await loadDocumentImages(platform, session);
@@ -113,7 +118,68 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
   };
 }
 
-function unavailable(checkId: CheckId) {
+async function runDocumentSpoof({ platform, session }: RunContext): Promise<CheckRun> {
+  const ocr = await readStoredResult<OcrResult, OcrExtras>(platform, session.id, 'ocr');
+  if (!ocr) throw new DependencyNotReady('documentSpoofCheck waits for ocr (expiry, check digits, MRZ)');
+  const { front, back } = await loadDocumentImages(platform, session);
+  const extras = ocr.envelope.extras;
+  const { result, measurements } = await documentSpoofCheck.run({
+    front,
+    ...(back ? { back } : {}),
+    ...(extras
+      ? {
+          ocr: {
+            ...(extras.expiryDate ? { expiryDate: extras.expiryDate } : {}),
+            ...(extras.myNumberCheckDigitValid !== undefined
+              ? { myNumberCheckDigitValid: extras.myNumberCheckDigitValid }
+              : {}),
+            ...(extras.mrz ? { mrz: extras.mrz } : {}),
+          },
+        }
+      : {}),
+    referenceDate: platform.now(),
+  });
+  return {
+    status: 'success',
+    envelope: { result, extras: { measurements } },
+    provider: result.provider ?? PROVIDER,
+    model: result.model ?? documentSpoofCheck.id,
+    version: documentSpoofCheck.version,
+    inputHashes: { front: sha256Of(front), ...(back ? { back: sha256Of(back) } : {}) },
+  };
+}
+
+async function runSelfieSpoof({ platform, session }: RunContext): Promise<CheckRun> {
+  const challenge = await findLastChallenge(platform.database.db, session.id);
+  if (!challenge?.frame_blobs?.length) throw new MissingInputError('no live check frames were stored');
+  const store = openBlobStore(platform.config, platform.keyring);
+  const frames = [];
+  for (const [i, key] of challenge.frame_blobs.entries()) {
+    const image = await store.getBlob(key);
+    if (!image) throw new MissingInputError(`live check frame ${i} blob is missing`);
+    // Frame times are not stored; the check does not use them (selfie-spoof.check.ts).
+    frames.push({ image, t: i });
+  }
+  const { result, measurements } = await selfieSpoofCheck.run({
+    frames,
+    liveness: {
+      passed: challenge.passed === true,
+      confidence: challenge.confidence ?? 0,
+      failures: challenge.failure_reasons ?? [],
+      maxFaceDistance: null,
+    },
+  });
+  return {
+    status: 'success',
+    envelope: { result, extras: { measurements } },
+    provider: result.provider ?? PROVIDER,
+    model: result.model ?? selfieSpoofCheck.id,
+    version: selfieSpoofCheck.version,
+    inputHashes: Object.fromEntries(frames.map((f, i) => [`frame${i}`, sha256Of(f.image)])),
+  };
+}
+
+export function unavailable(checkId: CheckId) {
   return async (): Promise<CheckRun> => ({
     status: 'unavailable',
     envelope: {
@@ -167,8 +233,8 @@ async function runFraudSignals(ctx: RunContext): Promise<CheckRun> {
 
 export const RUNNERS: Record<CheckId, (ctx: RunContext) => Promise<CheckRun>> = {
   ocr: runOcr,
-  documentSpoofCheck: unavailable('documentSpoofCheck'),
-  selfieSpoofCheck: unavailable('selfieSpoofCheck'),
+  documentSpoofCheck: runDocumentSpoof,
+  selfieSpoofCheck: runSelfieSpoof,
   faceMatch: runFaceMatch,
   fraudSignalAnalysis: runFraudSignals,
 };

@@ -332,7 +332,7 @@ export async function countSessionsFromIp(db: Db, tenantId: string, ip: string, 
 export async function findLastChallenge(db: Db, sessionId: string) {
   return db
     .selectFrom('liveness_challenges')
-    .select(['issued_at', 'used_at', 'passed'])
+    .select(['issued_at', 'used_at', 'passed', 'confidence', 'failure_reasons', 'frame_blobs'])
     .where('session_id', '=', sessionId)
     .where('used_at', 'is not', null)
     .orderBy('used_at', 'desc')

@@ -1,14 +1,15 @@
 // One check job (issue 6 item 1): load the inputs, run the check, store the result keyed by
 // (session, check) — idempotent: a result of this generation already stored means the job ran
 // before (a retry after a crash, a duplicate) and it does not run again — then enqueue what became
-// runnable (fraudSignalAnalysis once ocr and faceMatch exist; the decision once all five exist).
+// runnable (documentSpoofCheck once ocr exists, fraudSignalAnalysis once ocr and faceMatch exist,
+// the decision once all five exist).
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
 import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
 import { resolveThresholds } from '../decision/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/session-repository.ts';
-import { DependencyNotReady, FRAUD_DEPENDENCIES, RUNNERS } from './check-runners.ts';
+import { CHECK_DEPENDENCIES, DependencyNotReady, RUNNERS } from './check-runners.ts';
 import {
   type CheckResultRow,
   failSession,
@@ -105,13 +106,14 @@ export async function advancePipeline(platform: Platform, sessionId: string): Pr
     });
     return;
   }
-  if (!current('fraudSignalAnalysis') && FRAUD_DEPENDENCIES.every(current)) {
+  for (const [checkId, dependencies] of Object.entries(CHECK_DEPENDENCIES) as [CheckId, CheckId[]][]) {
+    if (current(checkId) || !dependencies.every(current)) continue;
     const data: CheckJobData = {
       sessionId,
       tenantId: session.tenant_id,
       generation: session.pipeline_generation,
     };
-    await platform.jobs.send(checkQueue('fraudSignalAnalysis'), data, {
+    await platform.jobs.send(checkQueue(checkId), data, {
       ...CHECK_JOB_OPTIONS,
       singletonKey: key,
       singletonSeconds: 30,

@@ -87,7 +87,7 @@ describe('a genuine driving licence submission', () => {
     assert.ok(['approved', 'rejected', 'pending_review'].includes(v.status));
     assert.equal(v.decision.status, v.status);
     assert.equal(typeof v.decision.reason, 'string');
-    // Every check has a result: the real ones with their numbers, the spoof checks labelled unavailable.
+    // Every check has a result, from its real implementation.
     assert.deepEqual(Object.keys(v.results).sort(), [...CHECK_IDS].sort());
     assert.equal(v.results.faceMatch.status, 'success');
     assert.ok(
@@ -95,8 +95,8 @@ describe('a genuine driving licence submission', () => {
       `same person: similarity ${v.results.faceMatch.similarity}`,
     );
     assert.equal(v.results.faceMatch.isSamePerson, true);
-    assert.equal(v.results.documentSpoofCheck.status, 'unavailable');
-    assert.equal(v.results.selfieSpoofCheck.status, 'unavailable');
+    assert.ok(['low', 'medium', 'high'].includes(v.results.documentSpoofCheck.risk));
+    assert.ok(['low', 'medium', 'high'].includes(v.results.selfieSpoofCheck.risk));
     assert.equal(typeof v.results.fraudSignalAnalysis.riskScore, 'number');
     assert.equal(v.results.ocr.provider, 'mimoto');
     assert.deepEqual(detail.ocrResult, v.results.ocr);
@@ -105,10 +105,18 @@ describe('a genuine driving licence submission', () => {
     assert.equal(detail.ocrResult.payload.birthDate, '1988-05-12');
     assert.deepEqual(v.preRegisteredInfoMatch, { lastName: true, firstName: true, birthDate: true });
     assert.equal(typeof v.userInputMatch, 'boolean');
-    // No spoof check exists yet, so a genuine session is never approved: it goes to review.
-    assert.equal(v.status, 'pending_review');
-    assert.equal(v.decision.reason, 'document_spoof_suspected');
-    assert.equal(v.decision.metadata.documentStatus, 'unavailable');
+    // A genuine bundle: same person, matching data, low risk → approved with the §6.2 rule 4 metadata.
+    assert.deepEqual(
+      [v.status, v.decision.reason],
+      ['approved', 'all_checks_passed'],
+      JSON.stringify(v.decision),
+    );
+    assert.deepEqual(Object.keys(v.decision.metadata).sort(), [
+      'documentSpoofRisk',
+      'faceMatchSimilarity',
+      'livenessConfidence',
+      'ocrConfidence',
+    ]);
   });
 
   test('one webhook event is written with the decision, with the same status', async () => {
