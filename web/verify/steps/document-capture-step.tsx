@@ -120,9 +120,12 @@ export function DocumentCaptureStep({
       {candidate && (
         <div class="preview">
           {candidate.url && <img src={candidate.url} alt={t('capture.preview')} />}
-          <p class={candidate.problem ? 'error' : 'ok'} role="status">
-            {candidate.problem ? t(`quality.${candidate.problem}`) : t('capture.looksGood')}
-          </p>
+          {/* Once the server has answered, its message replaces the browser's own judgement. */}
+          {!error && (
+            <p class={candidate.problem ? 'error' : 'ok'} role="status">
+              {candidate.problem ? t(`quality.${candidate.problem}`) : t('capture.looksGood')}
+            </p>
+          )}
         </div>
       )}
       {error && (
