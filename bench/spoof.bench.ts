@@ -120,8 +120,7 @@ for (const dir of values.corpus ?? []) {
     count(doc, docKey, result.risk !== 'low');
     if (values.dump) {
       const side = (s: typeof measurements.front) =>
-        `L${s.luma.topRatio.toFixed(2)} C${s.chroma.topRatio.toFixed(2)} col${s.colour.meanChroma.toFixed(0)} ` +
-        `r${s.ripple.p90.toFixed(2)}/${s.ripple.rippleShare.toFixed(2)} m${Math.min(s.borders.top, s.borders.bottom, s.borders.left, s.borders.right).toFixed(2)}`;
+        `L${s.luma.topRatio.toFixed(2)} r${s.ripple.p90.toFixed(2)}/${s.ripple.rippleShare.toFixed(2)} m${Math.min(s.borders.top, s.borders.bottom, s.borders.left, s.borders.right).toFixed(2)}`;
       console.log(
         `${sample.id.padEnd(26)} ${String(result.risk).padEnd(6)} ${result.score?.toFixed(2)} ` +
           `front ${side(measurements.front)}${measurements.back ? ` back ${side(measurements.back)}` : ''}`,

@@ -2,7 +2,7 @@
 //   - screen replay: isolated peaks in the power spectrum of the card (pixel grid, moiré) and the
 //     colour fringes a screen's RGB stripes leave (image-cues.ts);
 //   - printed copy: the object found is a sheet with a blank paper margin all round, not a card
-//     printed to near its edges; a grey copy has no colour at all;
+//     printed to near its edges;
 //   - tampering: the OCR check's MRZ check digits and MRZ-vs-printed comparison, the My Number
 //     check digit (when the OCR extras are given);
 //   - expiry: the expiry date read by the OCR check before the reference date.
@@ -13,13 +13,11 @@ import { type Check, PROVIDER } from '../check.ts';
 import { decodePhoto, findDocumentOutline } from '../ocr/find-document.ts';
 import {
   type BorderStats,
-  type ColourStats,
   type ChromaTexture,
   centralRegion,
   decodeRgbPhoto,
   measureBorders,
   measureChromaTexture,
-  measureColour,
   measureSpectralPeaks,
   type SpectralPeaks,
 } from './image-cues.ts';
@@ -48,8 +46,6 @@ export interface DocumentSpoofInput {
 /** Numbers measured on one side of the document (kept for the bench and the log). */
 export interface SideMeasurements {
   luma: SpectralPeaks;
-  chroma: SpectralPeaks;
-  colour: ColourStats;
   ripple: ChromaTexture;
   borders: BorderStats;
 }
@@ -71,11 +67,12 @@ export interface DocumentSpoofResult {
  * between `from` (nothing seen) and `to` (certain); risk is medium from `medium`, high from `high`.
  */
 export const DOCUMENT_SPOOF_THRESHOLDS = {
-  screenLumaPeak: { from: 1.3, to: 2.0 },
-  screenChromaPeak: { from: 2.3, to: 3.0 },
-  screenColour: { from: 35, to: 70 },
+  /** Spectral spike prominence (log10) on the front; backs print rule lines and tables, so they need more. */
+  screenLumaPeakFront: { from: 1.35, to: 1.7 },
+  screenLumaPeakBack: { from: 2.4, to: 2.9 },
+  /** Colour ripple on neutral areas (90th percentile over blocks). */
+  screenRipple: { from: 0.8, to: 1.3 },
   printedMargin: { from: 0.09, to: 0.14 },
-  greyCopyChroma: { from: 1.5, to: 0.8 },
   medium: 0.4,
   high: 0.7,
 } as const;
@@ -88,22 +85,20 @@ function ramp(value: number, { from, to }: { from: number; to: number }): number
 async function measureSide(image: Buffer): Promise<SideMeasurements> {
   const photo = await decodeRgbPhoto(image);
   const region = centralRegion(photo);
+  // The OCR check's own greyscale decode: its outline search was tuned on it.
   const grey = await decodePhoto(image);
   return {
     luma: measureSpectralPeaks(photo, region, 'luma'),
-    chroma: measureSpectralPeaks(photo, region, 'chroma'),
-    colour: measureColour(photo, region),
     ripple: measureChromaTexture(photo, region),
     borders: measureBorders(grey, findDocumentOutline(grey)),
   };
 }
 
-function screenScore(side: SideMeasurements): number {
+function screenScore(side: SideMeasurements, isBack: boolean): number {
   const t = DOCUMENT_SPOOF_THRESHOLDS;
   return Math.max(
-    ramp(side.luma.topRatio, t.screenLumaPeak),
-    ramp(side.chroma.topRatio, t.screenChromaPeak),
-    ramp(side.colour.meanChroma, t.screenColour),
+    ramp(side.luma.topRatio, isBack ? t.screenLumaPeakBack : t.screenLumaPeakFront),
+    ramp(side.ripple.p90, t.screenRipple),
   );
 }
 
@@ -124,7 +119,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       const front = await measureSide(input.front);
       const back = input.back ? await measureSide(input.back) : undefined;
       const cues: { name: string; score: number; tamper?: boolean; display?: boolean }[] = [];
-      const screen = Math.max(screenScore(front), back ? screenScore(back) : 0);
+      const screen = Math.max(screenScore(front, false), back ? screenScore(back, true) : 0);
       cues.push({
         name: 'screen replay (moiré / pixel grid / colour fringes)',
         score: screen,

@@ -131,7 +131,8 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
       if (r < n / 16) continue;
       around.length = 0;
       for (let dy = -4; dy <= 4; dy++)
-        for (let dx = -4; dx <= 4; dx++) if (Math.abs(dx) > 1 || Math.abs(dy) > 1) around.push(at(fx + dx, ky + dy));
+        for (let dx = -4; dx <= 4; dx++)
+          if (Math.abs(dx) > 1 || Math.abs(dy) > 1) around.push(at(fx + dx, ky + dy));
       around.sort((a, b) => a - b);
       const median = around[around.length >> 1] as number;
       ratios.push(Math.log10((v + 1e-9) / (median + 1e-9)));
@@ -144,41 +145,6 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
     topRatio: top.reduce((a, b) => a + b, 0) / Math.max(1, top.length),
     highShare: total > 0 ? high / total : 0,
   };
-}
-
-export interface ColourStats {
-  /** Mean of max(R,G,B) − min(R,G,B) over the region. */
-  meanChroma: number;
-  /** 95th percentile of the same. */
-  p95Chroma: number;
-}
-
-export function measureColour(photo: RgbPhoto, region: Region): ColourStats {
-  const histogram = new Uint32Array(256);
-  let sum = 0;
-  let count = 0;
-  for (let y = region.top; y < region.top + region.height; y += 2) {
-    for (let x = region.left; x < region.left + region.width; x += 2) {
-      const o = (y * photo.width + x) * 3;
-      const r = photo.data[o] as number;
-      const g = photo.data[o + 1] as number;
-      const b = photo.data[o + 2] as number;
-      const c = Math.max(r, g, b) - Math.min(r, g, b);
-      histogram[c] = (histogram[c] as number) + 1;
-      sum += c;
-      count++;
-    }
-  }
-  let acc = 0;
-  let p95 = 0;
-  for (let c = 0; c < 256; c++) {
-    acc += histogram[c] as number;
-    if (acc >= count * 0.95) {
-      p95 = c;
-      break;
-    }
-  }
-  return { meanChroma: count ? sum / count : 0, p95Chroma: p95 };
 }
 
 export interface BorderStats {
@@ -307,6 +273,8 @@ export function measureChromaTexture(photo: RgbPhoto, region: Region): ChromaTex
     return fine;
   };
   const l = bandPass(luma);
+  const m1 = boxBlur(rg, w, h, 5 * scale);
+  const m2 = boxBlur(by, w, h, 5 * scale);
   const c1 = bandPass(rg);
   const c2 = bandPass(by);
   const block = 16 * scale;
@@ -315,14 +283,17 @@ export function measureChromaTexture(photo: RgbPhoto, region: Region): ChromaTex
     for (let bx0 = 0; bx0 + block <= w; bx0 += block) {
       let le = 0;
       let ce = 0;
+      let me = 0;
       for (let y = by0; y < by0 + block; y++)
         for (let x = bx0; x < bx0 + block; x++) {
           const i = y * w + x;
           le += (l[i] as number) ** 2;
           ce += (c1[i] as number) ** 2 + (c2[i] as number) ** 2;
+          me += Math.hypot(m1[i] as number, m2[i] as number);
         }
       const count = block * block;
-      ratios.push(Math.sqrt(ce / count) / (Math.sqrt(le / count) + 1.5));
+      // Colour ripple on a neutral (white or grey) area: printed colour areas have a colour of their own.
+      ratios.push(Math.sqrt(ce / count) / (Math.sqrt(le / count) + 0.25 * (me / count) + 1.5));
     }
   }
   ratios.sort((a, b) => a - b);

@@ -1,0 +1,110 @@
+// documentSpoofCheck on the committed corpus sample (issue 6 item 7): genuine documents are low
+// risk, a screen replay is a display attack, a printed copy is medium or high, the OCR facts
+// (check digits, expiry) mark tampering and expiry, and every result has the §2.9 shape.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Value } from '@sinclair/typebox/value';
+import { type DocumentSpoofInput, documentSpoofCheck } from '../../../src/checks/document-spoof/index.ts';
+import { SpoofCheckSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
+
+const CORPUS = 'test/fixtures/corpus';
+const REFERENCE_DATE = new Date('2026-04-01T00:00:00Z');
+const DOCUMENT_ATTACKS = [
+  'screen_replay',
+  'printed_copy',
+  'portrait_swap',
+  'text_edit',
+  'expired',
+  'bad_check_digit',
+];
+
+type Sample = {
+  id: string;
+  attack: string | null;
+  files: { front: string; back: string | null };
+  truth: { expiryDate: string };
+};
+const samples = (
+  JSON.parse(readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as { samples: Sample[] }
+).samples;
+const sample = (id: string) => samples.find((s) => s.id === id) as Sample;
+
+function inputOf(s: Sample, ocr?: DocumentSpoofInput['ocr']): DocumentSpoofInput {
+  return {
+    front: readFileSync(path.join(CORPUS, s.files.front)),
+    ...(s.files.back ? { back: readFileSync(path.join(CORPUS, s.files.back)) } : {}),
+    ...(ocr ? { ocr } : {}),
+    referenceDate: REFERENCE_DATE,
+  };
+}
+
+// Bona fide documents: the genuine bundles and the face-attack bundles (their document is genuine).
+for (const s of samples.filter((s) => !s.attack || !DOCUMENT_ATTACKS.includes(s.attack))) {
+  test(`${s.id}: a genuine document is low risk`, async () => {
+    const { result } = await documentSpoofCheck.run(inputOf(s, { expiryDate: s.truth.expiryDate }));
+    assert.equal(result.risk, 'low', result.details);
+    assert.equal(result.isDisplayAttack, false);
+    assert.equal(result.isForgedOrTampered, false);
+    assert.equal(result.details, 'no spoof cue fired');
+    assert.ok(Value.Check(SpoofCheckSchema, result), 'interface §2.9 shape');
+  });
+}
+
+test('screen_replay-0: a document photographed off a screen is a display attack', async () => {
+  const { result } = await documentSpoofCheck.run(inputOf(sample('screen_replay-0')));
+  assert.equal(result.isDisplayAttack, true, result.details);
+  assert.notEqual(result.risk, 'low');
+  assert.match(result.details ?? '', /screen replay/);
+  assert.equal(result.status, 'success');
+  assert.equal(result.provider, 'mimoto');
+  assert.ok(Value.Check(SpoofCheckSchema, result));
+});
+
+test('printed_copy-0: a photocopy is medium or high risk, not a display attack', async () => {
+  const { result } = await documentSpoofCheck.run(inputOf(sample('printed_copy-0')));
+  assert.ok(result.risk === 'medium' || result.risk === 'high', `risk ${result.risk}`);
+  assert.match(result.details ?? '', /printed copy/);
+  assert.equal(result.isDisplayAttack, false);
+});
+
+test('bad_check_digit-0: a failed MRZ check digit from the OCR facts is forged, high risk', async () => {
+  const s = sample('bad_check_digit-0');
+  const { result } = await documentSpoofCheck.run(
+    inputOf(s, {
+      expiryDate: s.truth.expiryDate,
+      mrz: { valid: false, invalidFields: ['documentNumber'], matchesPrintedFields: true },
+    }),
+  );
+  assert.equal(result.risk, 'high');
+  assert.equal(result.isForgedOrTampered, true);
+  assert.match(result.details ?? '', /MRZ check digits failed/);
+  // Without the OCR facts the image alone shows nothing wrong: the cue really comes from them.
+  const { result: alone } = await documentSpoofCheck.run(inputOf(s));
+  assert.equal(alone.risk, 'low');
+});
+
+test('expired-0: an expiry date before the reference date raises the risk, not as tampering', async () => {
+  const s = sample('expired-0');
+  const { result } = await documentSpoofCheck.run(inputOf(s, { expiryDate: s.truth.expiryDate }));
+  assert.notEqual(result.risk, 'low');
+  assert.match(result.details ?? '', /expired/);
+  assert.equal(result.isForgedOrTampered, false);
+});
+
+test('a My Number check-digit failure is tampering', async () => {
+  const { result } = await documentSpoofCheck.run(
+    inputOf(sample('my_number_card-genuine-0'), { myNumberCheckDigitValid: false }),
+  );
+  assert.equal(result.isForgedOrTampered, true);
+  assert.equal(result.risk, 'high');
+});
+
+test('the check records its id, version, model and a score in [0, 1]', async () => {
+  assert.equal(documentSpoofCheck.id, 'documentSpoofCheck');
+  const { result } = await documentSpoofCheck.run(inputOf(sample('passport-genuine-0')));
+  assert.match(result.model ?? '', /@\d+\.\d+\.\d+$/);
+  assert.ok((result.score ?? -1) >= 0 && (result.score ?? 2) <= 1);
+  assert.ok((result.confidence ?? -1) > 0 && (result.confidence ?? 2) <= 1);
+});

@@ -1,0 +1,86 @@
+// selfieSpoofCheck on the committed corpus frames (issue 6 item 7). The liveness verdicts are given
+// here (the liveness verification has its own corpus tests in test/liveness), so each test shows
+// what this check adds: the live-check outcome dominates, still frames are caught on their own,
+// Human's nets are weak signals only, and every result has the §2.9 shape.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Value } from '@sinclair/typebox/value';
+import {
+  type LivenessOutcome,
+  type SelfieSpoofFrame,
+  selfieSpoofCheck,
+} from '../../../src/checks/selfie-spoof/index.ts';
+import { SpoofCheckSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
+
+const CORPUS = 'test/fixtures/corpus';
+type Sample = { id: string; files: { frames: { file: string; t: number; pose: { name: string } }[] } };
+const samples = (
+  JSON.parse(readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as { samples: Sample[] }
+).samples;
+
+function framesOf(id: string): SelfieSpoofFrame[] {
+  const s = samples.find((x) => x.id === id) as Sample;
+  return s.files.frames.map((f) => ({
+    image: readFileSync(path.join(CORPUS, f.file)),
+    t: Math.round(f.t * 1000),
+    pose: f.pose.name,
+  }));
+}
+
+const PASSED: LivenessOutcome = { passed: true, confidence: 0.85, failures: [], maxFaceDistance: 0.2 };
+
+for (const id of [
+  'drivers_license-genuine-0',
+  'my_number_card-genuine-0',
+  'passport-genuine-0',
+  'screen_replay-0',
+]) {
+  test(`${id}: a live capture that passed the live check is low risk`, async () => {
+    const { result } = await selfieSpoofCheck.run({ frames: framesOf(id), liveness: PASSED });
+    assert.equal(result.risk, 'low', result.details);
+    assert.equal(result.isDisplayAttack, false);
+    assert.ok(Value.Check(SpoofCheckSchema, result), 'interface §2.9 shape');
+  });
+}
+
+test('a failed live check is high risk and names its failure', async () => {
+  const { result } = await selfieSpoofCheck.run({
+    frames: framesOf('replayed_frames-0'),
+    liveness: { passed: false, confidence: 0, failures: ['pose_order_mismatch'], maxFaceDistance: 0.2 },
+  });
+  assert.equal(result.risk, 'high');
+  assert.equal(result.isDisplayAttack, true);
+  assert.match(result.details ?? '', /did not answer the challenge/);
+  assert.ok(Value.Check(SpoofCheckSchema, result));
+});
+
+test('static_photo-0: still frames are caught even if the live check had passed', async () => {
+  const { result, measurements } = await selfieSpoofCheck.run({
+    frames: framesOf('static_photo-0'),
+    liveness: PASSED,
+  });
+  assert.notEqual(result.risk, 'low', result.details);
+  assert.match(result.details ?? '', /nearly identical/);
+  assert.ok(measurements.maxFrameChange < 2, `frame change ${measurements.maxFrameChange}`);
+});
+
+test('a face that drifts towards another identity raises the risk', async () => {
+  const { result } = await selfieSpoofCheck.run({
+    frames: framesOf('passport-genuine-0'),
+    liveness: { ...PASSED, maxFaceDistance: 0.6 },
+  });
+  assert.notEqual(result.risk, 'low');
+  assert.match(result.details ?? '', /identity drifts/);
+});
+
+test("Human's antispoof/liveness nets alone cannot move the risk past low", async () => {
+  const { result } = await selfieSpoofCheck.run({
+    frames: framesOf('passport-genuine-0'),
+    liveness: PASSED,
+    humanScores: [{ antispoof: 0, live: 0 }],
+  });
+  assert.equal(result.risk, 'low');
+  assert.ok((result.score ?? 0) > 0, 'the weak signal still shows in the score');
+});
