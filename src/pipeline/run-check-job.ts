@@ -43,6 +43,9 @@ export async function runCheckJob(
   const db = platform.database.db;
   const session = await findSessionRow(db, data.sessionId);
   if (!session || session.submitted_at === null) return 'skipped';
+  // The session already failed permanently: its remaining submission jobs need not spend CPU
+  // (a reprocess — which always carries reprocessReason — still runs).
+  if (session.status === 'failed' && data.reprocessReason === undefined) return 'skipped';
   const generation = data.generation ?? 0;
   const results = await listCheckResults(db, session.id);
   const existing = results.find((r) => r.check_id === checkId);

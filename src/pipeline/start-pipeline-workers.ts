@@ -60,17 +60,25 @@ export async function startPipelineWorkers(
     pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
   } as const;
   const ids: string[] = [];
+  // Jobs in flight: stop() waits for them, so the database is never closed under a running job.
+  const inFlight = new Set<Promise<void>>();
+  const track = (work: Promise<void>) => {
+    inFlight.add(work);
+    return work.finally(() => inFlight.delete(work));
+  };
   for (const checkId of CHECK_IDS) {
     const queue = checkQueue(checkId);
     ids.push(
       await platform.jobs.work<CheckJobData>(queue, workOptions, async ([job]) => {
         if (!job) return;
-        await handle(
-          platform,
-          queue,
-          job as JobWithMetadata<CheckJobData>,
-          () => runCheckJob(platform, checkId, job.data),
-          options,
+        await track(
+          handle(
+            platform,
+            queue,
+            job as JobWithMetadata<CheckJobData>,
+            () => runCheckJob(platform, checkId, job.data),
+            options,
+          ),
         );
       }),
     );
@@ -78,18 +86,21 @@ export async function startPipelineWorkers(
   ids.push(
     await platform.jobs.work<DecisionJobData>(DECISION_QUEUE, workOptions, async ([job]) => {
       if (!job) return;
-      await handle(
-        platform,
-        DECISION_QUEUE,
-        job as JobWithMetadata<DecisionJobData>,
-        () => runDecisionJob(platform, job.data),
-        options,
+      await track(
+        handle(
+          platform,
+          DECISION_QUEUE,
+          job as JobWithMetadata<DecisionJobData>,
+          () => runDecisionJob(platform, job.data),
+          options,
+        ),
       );
     }),
   );
   return {
     async stop() {
       for (const id of ids) await platform.jobs.offWork(id);
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

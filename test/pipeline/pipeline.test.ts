@@ -202,3 +202,28 @@ describe('a genuine driving licence submission', () => {
     assert.equal(res.json().error, 'DecisionFinal');
   });
 });
+
+describe('a check that fails permanently', () => {
+  test('marks the session failed with the cause stored, and no decision is taken', async () => {
+    const sessionId = await submitCorpusSession(platform, api, 'passport-genuine-0', {
+      loseReferenceImage: true,
+    });
+    const deadline = Date.now() + 60_000;
+    let row = { status: '', failure_reason: null as string | null };
+    while (Date.now() < deadline) {
+      row = await platform.database.db
+        .selectFrom('verification_sessions')
+        .select(['status', 'failure_reason'])
+        .where('id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      if (row.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.equal(row.status, 'failed');
+    assert.match(row.failure_reason ?? '', /(faceMatch|selfieSpoofCheck) failed: MissingInputError/);
+    const detail = (await api.getSession(sessionId)).json();
+    assert.equal(detail.status, 'failed');
+    assert.equal(await count('decisions', sessionId), 0);
+    assert.equal(await count('webhook_events', sessionId), 0);
+  });
+});
