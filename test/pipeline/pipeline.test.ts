@@ -179,6 +179,47 @@ describe('a genuine driving licence submission', () => {
     assert.equal(await count('webhook_events', sessionId), 1, 'same status and reason: no second webhook');
   });
 
+  test('reprocess under stricter tenant thresholds changes the decision, and a second webhook goes out', async () => {
+    await platform.database.db
+      .updateTable('tenants')
+      .set({
+        settings: JSON.stringify({
+          thresholds: { faceSimilarityThreshold: 0.995, faceNearThresholdBand: 0.001 },
+        }),
+      })
+      .where('id', '=', tenant.tenantId)
+      .execute();
+    const res = await api.reprocess(sessionId, { queues: ['faceMatch'] });
+    assert.equal(res.statusCode, 200, res.body);
+    await waitForDecisions(sessionId, 3);
+    const v = (await api.getSession(sessionId)).json().verification;
+    assert.deepEqual([v.status, v.decision.reason], ['rejected', 'face_mismatch']);
+    assert.equal(v.decision.metadata.threshold, 0.995);
+    assert.equal(v.results.faceMatch.isSamePerson, false);
+    const events = await platform.database.db
+      .selectFrom('webhook_events')
+      .select(['event', 'decision_key'])
+      .where('session_id', '=', sessionId)
+      .orderBy('created_at')
+      .execute();
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['verification.approved', 'verification.rejected'],
+    );
+    const stored = await platform.database.db
+      .selectFrom('decisions')
+      .select('thresholds')
+      .where('session_id', '=', sessionId)
+      .where('generation', '=', 2)
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.thresholds.faceSimilarityThreshold, 0.995, 'the thresholds applied are kept');
+    await platform.database.db
+      .updateTable('tenants')
+      .set({ settings: '{}' })
+      .where('id', '=', tenant.tenantId)
+      .execute();
+  });
+
   test("a reviewer's decision is final: reprocess answers 409 DecisionFinal", async () => {
     await platform.database.db
       .insertInto('decisions')
@@ -186,7 +227,7 @@ describe('a genuine driving licence submission', () => {
         id: `dec_review_${sessionId}`,
         session_id: sessionId,
         tenant_id: tenant.tenantId,
-        generation: 1,
+        generation: 2,
         kind: 'review',
         status: 'approved',
         reason: 'checked by hand',
