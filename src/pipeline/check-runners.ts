@@ -5,7 +5,7 @@
 import type { CheckId } from '../checks/check.ts';
 import { PROVIDER } from '../checks/check.ts';
 import { documentSpoofCheck } from '../checks/document-spoof/index.ts';
-import { decideFaceMatch, describeFace } from '../checks/face-match/index.ts';
+import { decideFaceMatch } from '../checks/face-match/index.ts';
 import {
   analyzeFraudSignals,
   FRAUD_SIGNALS_VERSION,
@@ -16,7 +16,6 @@ import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
-import { loadFaceApi } from '../platform/ml/face-api.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/session-repository.ts';
 import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
@@ -28,6 +27,7 @@ import {
   sha256Of,
 } from './check-inputs.ts';
 import { gatherFraudFacts } from './gather-fraud-facts.ts';
+import { describeFaceInWorker } from './inference-pool.ts';
 import { findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
 import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
 
@@ -79,9 +79,14 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
   const { front } = await loadDocumentImages(platform, session);
   const reference = await loadReferenceImage(platform, session);
   if (!reference) throw new MissingInputError('the live check left no reference image');
-  const { version: faceApiVersion } = await loadFaceApi();
-  const document = await describeFace(front, 'documentPortrait');
-  const selfie = await describeFace(reference, 'referenceImage');
+  // Both pictures at once, in two worker threads (inference-pool.ts).
+  const [documentSide, selfieSide] = await Promise.all([
+    describeFaceInWorker(front, 'documentPortrait'),
+    describeFaceInWorker(reference, 'referenceImage'),
+  ]);
+  const document = documentSide.face;
+  const selfie = selfieSide.face;
+  const faceApiVersion = documentSide.faceApiVersion;
   const decided = decideFaceMatch({
     document,
     selfie,

@@ -4,12 +4,14 @@
 // the session is marked failed with the cause and the job completes. A process killed mid-check
 // leaves the job active until it expires (expireInSeconds), then pg-boss retries it elsewhere.
 //
-// Inference (tesseract.js, face-api on tfjs wasm) runs on this process's event loop: this is why
-// workers never run in an api-only process. Piscina worker threads (issue 6 target) are not wired.
+// Face inference runs in piscina worker threads (inference-pool.ts); tesseract.js runs its own
+// worker threads; the spoof checks' image statistics run on this event loop. Workers never run in
+// an api-only process.
 import type { Job } from 'pg-boss';
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
 import { type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
 import type { Platform } from '../platform/platform.ts';
+import { closeInferencePool } from './inference-pool.ts';
 import { type DecisionJobData, recordPermanentFailure, runCheckJob } from './run-check-job.ts';
 import { runDecisionJob } from './run-decision-job.ts';
 
@@ -101,6 +103,7 @@ export async function startPipelineWorkers(
     async stop() {
       for (const id of ids) await platform.jobs.offWork(id);
       await Promise.allSettled([...inFlight]);
+      await closeInferencePool();
     },
   };
 }
