@@ -109,10 +109,23 @@ function realign(line2: string): string {
   return line2;
 }
 
+/**
+ * Japanese passports leave the personal number empty: 14 fillers, check digit 0, then the
+ * composite check digit. A filler dropped or added in that run shifts the two digits, so a tail
+ * holding nothing but fillers and at most two digits is rebuilt with its last digit as composite.
+ */
+function normaliseEmptyPersonalNumber(line2: string): string {
+  const tail = line2.slice(28);
+  const digits = tail.replace(/</g, '');
+  if (line2.length < 29 || digits.length === 0 || digits.length > 2 || !/^\d+$/.test(digits)) return line2;
+  if (digits.length === 2 && digits[0] !== '0') return line2;
+  return `${line2.slice(0, 28)}${'<'.repeat(14)}0${digits[digits.length - 1]}`;
+}
+
 /** Reads TD3 lines from two OCR'd strings; undefined when they cannot be a TD3 MRZ at all. */
 export function readMrz(rawLine1: string, rawLine2: string): MrzReading | undefined {
   const t1 = tidy(rawLine1);
-  const t2 = tidy(realign(tidy(rawLine2, true)));
+  const t2 = tidy(normaliseEmptyPersonalNumber(realign(tidy(rawLine2, true))));
   if (!t1.startsWith('P') && t1.slice(0, 5).indexOf('JPN') < 0) return undefined;
   let [l1, l2] = forceClasses(t1, t2);
   l2 = repairDocumentNumber(l2);
