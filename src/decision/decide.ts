@@ -92,6 +92,10 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
       detectedDocumentType: ocr.result.unsupportedDocumentType,
     });
   }
+  // An expired document is a plain fact: named as such even when the spoof check also counts it.
+  if (fraud.status === 'success' && fraud.result.documentExpired) {
+    return reject('document_expired', { detail: 'the document is past its expiry date' });
+  }
   if (doc.status === 'success' && riskRank(doc.result.risk) >= riskRank(t.spoofRejectRisk)) {
     return reject('document_spoof_detected', spoofMeta(doc.result, 'documentSpoofCheckRisk'));
   }
@@ -124,9 +128,6 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
         }
       : {};
   if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMeta());
-  if (fraud.status === 'success' && fraud.result.documentExpired) {
-    return reject('document_expired', { detail: 'the document is past its expiry date' });
-  }
 
   // ── Review (low OCR confidence, spoof risk, near threshold, suspected fraud, mismatches) ──
   if (faceMatch.status === 'success' && faceMatch.result.status !== 'success') {

@@ -270,3 +270,15 @@ test('tenant thresholds: invalid values fall back to the defaults', () => {
   assert.equal(r.ocrConfidenceThreshold, 0.6);
   assert.equal(r.minimumAge, 20);
 });
+
+test('an expired document is named document_expired even when the spoof check also flags it', () => {
+  const input = {
+    ...passing(),
+    documentSpoofCheck: { status: 'success' as const, result: { risk: 'high' } },
+    fraudSignalAnalysis: {
+      status: 'success' as const,
+      result: { riskScore: 20, signals: [], documentExpired: true },
+    },
+  };
+  assert.equal(decide(input, t).reason, 'document_expired');
+});
