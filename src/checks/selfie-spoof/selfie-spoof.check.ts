@@ -54,8 +54,12 @@ export interface SelfieSpoofResult {
 export const SELFIE_SPOOF_THRESHOLDS = {
   /** A still photo's frames differ by sensor noise only. */
   frameChange: { from: 3, to: 1.2 },
-  /** Same-capture descriptor distances (src/liveness: one person 0.10–0.34, another 0.6+). */
-  faceDistance: { from: 0.42, to: 0.55 },
+  /**
+   * Same-capture descriptor distances (src/liveness: one person 0.10–0.34, another 0.6+; the
+   * live check fails above 0.5). Graded so that a capture the live check passed (≤ 0.5) adds at
+   * most 0.17: genuine captures at 0.49 were flagged with a ramp from 0.42 (docs/spoof-checks.md).
+   */
+  faceDistance: { from: 0.45, to: 0.75 },
   screenPeak: { from: 2.2, to: 3.0 },
   /** Weak-signal weight of Human's nets: at most this much score. */
   humanWeight: 0.3,
