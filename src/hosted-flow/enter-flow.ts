@@ -44,6 +44,7 @@ export async function enterFlow(
       cookieHash: flowCookieHash(cookieValue),
       now,
       expiresAt: new Date(now.getTime() + FLOW_COOKIE_VALIDITY_MS),
+      firstAccessIp: requestIp,
     });
     return { kind: 'entered', cookieValue };
   });

@@ -30,12 +30,14 @@ export async function findSessionByCookieHash(db: Db, cookieHash: string): Promi
 export async function startFlow(
   db: Db,
   sessionId: string,
-  values: { cookieHash: string; now: Date; expiresAt: Date },
+  values: { cookieHash: string; now: Date; expiresAt: Date; firstAccessIp: string },
 ): Promise<void> {
   await db
     .updateTable('verification_sessions')
     .set({
       link_used_at: values.now,
+      // The fraud check compares it with clientIpAddress (issue 6).
+      first_access_ip: values.firstAccessIp,
       status: 'in_progress',
       flow_cookie_hash: values.cookieHash,
       expires_at: values.expiresAt,

@@ -53,6 +53,12 @@ describe('entering through the one-time link', () => {
     assert.equal(detail.status, 'in_progress');
     const left = Date.parse(detail.expiresAt) - t.platform.now().getTime();
     assert.ok(left > 14.9 * 60_000 && left <= 15 * 60_000, 'session valid 15 min from the cookie');
+    const row = await t.platform.database.db
+      .selectFrom('verification_sessions')
+      .select('first_access_ip')
+      .where('id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.first_access_ip, '127.0.0.1', 'kept for the fraud check');
   });
 
   test('a reused link gets the expired page (410) and no cookie', async () => {

@@ -61,6 +61,7 @@ export async function submitCorpusSession(
     cookieHash: `test-${sessionId}`,
     now: new Date(now.getTime() - 120_000),
     expiresAt: new Date(now.getTime() + 900_000),
+    firstAccessIp: '127.0.0.1',
   });
   await recordConsent(db, sessionId, now);
   await setDocumentType(db, sessionId, sample.documentType, now);
