@@ -106,7 +106,7 @@ const { values } = parseArgs({
   },
 });
 
-type Tally = { total: number; detected: number };
+type Tally = { total: number; detected: number; flagged: number };
 const doc = new Map<string, Tally>();
 const face = new Map<string, Tally>();
 const docMs: number[] = [];
@@ -114,10 +114,12 @@ const docCpuMs: number[] = [];
 const faceCpuMs: number[] = [];
 let liveFalseRejects = 0;
 const faceMs: number[] = [];
-const count = (map: Map<string, Tally>, key: string, detected: boolean) => {
-  const t = map.get(key) ?? { total: 0, detected: 0 };
+/** `flagged`: isDisplayAttack (document and selfie) — whether the right kind of attack is named. */
+const count = (map: Map<string, Tally>, key: string, detected: boolean, flagged = false) => {
+  const t = map.get(key) ?? { total: 0, detected: 0, flagged: 0 };
   t.total++;
   if (detected) t.detected++;
+  if (flagged) t.flagged++;
   map.set(key, t);
 };
 
@@ -137,7 +139,7 @@ for (const dir of values.corpus ?? []) {
     docMs.push(performance.now() - started);
     docCpuMs.push(cpuMsSince(cpu));
     const docKey = sample.attack && DOCUMENT_ATTACKS.includes(sample.attack) ? sample.attack : 'bona fide';
-    count(doc, docKey, result.risk !== 'low');
+    count(doc, docKey, result.risk !== 'low', result.isDisplayAttack === true);
     if (values.dump) {
       const side = (s: typeof measurements.front) =>
         `L${s.luma.topRatio.toFixed(2)} r${s.ripple.p90.toFixed(2)}/${s.ripple.rippleShare.toFixed(2)} m${Math.min(s.borders.top, s.borders.bottom, s.borders.left, s.borders.right).toFixed(2)}`;
@@ -167,7 +169,7 @@ for (const dir of values.corpus ?? []) {
     faceMs.push(performance.now() - t0);
     faceCpuMs.push(cpuMsSince(cpu0));
     const faceKey = sample.attack && FACE_ATTACKS.includes(sample.attack) ? sample.attack : 'bona fide';
-    count(face, faceKey, selfie.result.risk !== 'low');
+    count(face, faceKey, selfie.result.risk !== 'low', selfie.result.isDisplayAttack === true);
     if (faceKey === 'bona fide' && !liveness.passed) {
       liveFalseRejects++;
       if (values.dump)
@@ -184,13 +186,14 @@ const percentile = (xs: number[], p: number) => {
 };
 function table(title: string, map: Map<string, Tally>, ms: number[], cpuMs: number[]) {
   console.log(`\n${title}`);
-  console.log('| presentations | n | detected | APCER | BPCER |');
-  console.log('|---|---|---|---|---|');
+  console.log('| presentations | n | detected | APCER | BPCER | isDisplayAttack |');
+  console.log('|---|---|---|---|---|---|');
   for (const [key, t] of [...map].sort()) {
     const rate = (x: number) => `${((100 * x) / t.total).toFixed(1)} %`;
     if (key === 'bona fide')
-      console.log(`| bona fide | ${t.total} | ${t.detected} | | ${rate(t.detected)} |`);
-    else console.log(`| ${key} | ${t.total} | ${t.detected} | ${rate(t.total - t.detected)} | |`);
+      console.log(`| bona fide | ${t.total} | ${t.detected} | | ${rate(t.detected)} | ${t.flagged} |`);
+    else
+      console.log(`| ${key} | ${t.total} | ${t.detected} | ${rate(t.total - t.detected)} | | ${t.flagged} |`);
   }
   if (ms.length)
     console.log(

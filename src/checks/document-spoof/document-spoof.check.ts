@@ -25,7 +25,7 @@ import {
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.1.0';
+export const DOCUMENT_SPOOF_VERSION = '0.2.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -147,7 +147,10 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       const score = 1 - cues.reduce((p, c) => p * (1 - c.score), 1);
       const risk = score >= t.high ? 'high' : score >= t.medium ? 'medium' : 'low';
       const fired = cues.filter((c) => c.score >= t.medium);
-      const isDisplayAttack = cues.some((c) => c.display && c.score >= t.medium);
+      // A halftone screen is periodic too and can raise the spectral cue: when the paper margin
+      // says "printed copy", the periodicity is the print's, not a display's.
+      const printed = printedScore(front);
+      const isDisplayAttack = cues.some((c) => c.display && c.score >= t.medium) && printed < t.medium;
       const isForgedOrTampered = cues.some((c) => c.tamper && c.score >= t.medium);
       // Confidence: how far the score sits from the nearest risk boundary, and lower when the
       // card outline was not found (the printed-copy cue could not be measured).
