@@ -1,6 +1,6 @@
 // Bowyer–Watson Delaunay triangulation of 2D points, for the textured liveness face: it joins
 // the face-mesh landmarks, the rings around the face and the frame border into one surface.
-import type { Point } from './homography.ts';
+import type { Point } from '../platform/image/homography.ts';
 
 type Tri = { a: number; b: number; c: number; cx: number; cy: number; r2: number };
 

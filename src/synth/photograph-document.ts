@@ -2,8 +2,8 @@
 // camera with tilt and rotation, then lit unevenly, glared, blurred, noised and JPEG-compressed
 // (issue 4 item 4). All randomness comes from the recorded CaptureParameters.
 import sharp from 'sharp';
+import { applyHomography, homographyBetween, type Point } from '../platform/image/homography.ts';
 import type { CaptureParameters } from './capture-parameters.ts';
-import { applyHomography, homographyBetween, type Point } from './homography.ts';
 import { Random } from './random.ts';
 import type { FlatImage } from './render-document.ts';
 

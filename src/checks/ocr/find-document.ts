@@ -4,8 +4,9 @@
 // would bias a corner-point estimate), and the quadrilateral is warped to a canonical rectangle
 // so the fields can be read from the positions the layouts print them at.
 import sharp from 'sharp';
+import { homographyBetween, type Point, solveLinear } from '../../platform/image/homography.ts';
 
-export type Point = [number, number];
+export type { Point } from '../../platform/image/homography.ts';
 
 export interface GreyImage {
   data: Uint8Array;
@@ -92,29 +93,6 @@ function fitPlane(samples: [number, number, number][]): [number, number, number]
     m.map((r) => r[3] ?? 0),
   );
   return [solved[0] ?? 0, solved[1] ?? 0, solved[2] ?? 0];
-}
-
-/** Gaussian elimination with partial pivoting (small systems: the plane, the homography). */
-export function solveLinear(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i] ?? 0]);
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++)
-      if (Math.abs(m[r]?.[col] ?? 0) > Math.abs(m[pivot]?.[col] ?? 0)) pivot = r;
-    [m[col], m[pivot]] = [m[pivot] as number[], m[col] as number[]];
-    const p = m[col] as number[];
-    const pv = p[col] ?? 0;
-    if (Math.abs(pv) < 1e-12) throw new Error('singular system');
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const row = m[r] as number[];
-      const f = (row[col] ?? 0) / pv;
-      if (f === 0) continue;
-      for (let c = col; c <= n; c++) row[c] = (row[c] ?? 0) - f * (p[c] ?? 0);
-    }
-  }
-  return m.map((row, i) => (row[n] ?? 0) / (row[i] ?? 1));
 }
 
 function otsu(values: Float32Array, lo: number, hi: number): number {
@@ -571,24 +549,9 @@ function orderCorners(points: Point[]): Point[] {
   return ordered;
 }
 
-/** The homography taking each `from[i]` to `to[i]`, row-major with h[8] = 1. */
-export function homography(from: Point[], to: Point[]): number[] {
-  const a: number[][] = [];
-  const b: number[] = [];
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = from[i] as Point;
-    const [u, v] = to[i] as Point;
-    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y]);
-    b.push(u);
-    a.push([0, 0, 0, x, y, 1, -v * x, -v * y]);
-    b.push(v);
-  }
-  return [...solveLinear(a, b), 1];
-}
-
 /** The quadrilateral warped to a width × height rectangle (bilinear sampling). */
 export function warpDocument(photo: GreyImage, corners: Point[], width: number, height: number): GreyImage {
-  const h = homography(
+  const h = homographyBetween(
     [
       [0, 0],
       [width, 0],

@@ -14,10 +14,10 @@ import {
   splitKanjiName,
   splitNameLine,
 } from '../../../src/checks/ocr/correct-fields.ts';
-import { homography } from '../../../src/checks/ocr/find-document.ts';
 import { createOcrCheck, type OcrCheckResult } from '../../../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { mrzDate, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
+import { homographyBetween as homography } from '../../../src/platform/image/homography.ts';
 import { OcrResultSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
 
 const corpus = fileURLToPath(new URL('../../fixtures/corpus/', import.meta.url));

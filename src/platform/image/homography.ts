@@ -1,26 +1,27 @@
-// Projective maps between quadrilaterals, for photographing flat documents and screens.
+// Projective maps between quadrilaterals: the corpus photographs flat documents and screens with
+// them, and the OCR check flattens a photographed card back.
 
 export type Point = [number, number];
 /** Row-major 3×3 matrix with h[8] = 1. */
 export type Homography = number[];
 
-function solve(a: number[][], b: number[]): number[] {
+/** Gaussian elimination with partial pivoting, for small systems (a plane fit, a homography). */
+export function solveLinear(a: number[][], b: number[]): number[] {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i] ?? 0]);
   for (let col = 0; col < n; col++) {
     let pivot = col;
     for (let r = col + 1; r < n; r++)
       if (Math.abs(m[r]?.[col] ?? 0) > Math.abs(m[pivot]?.[col] ?? 0)) pivot = r;
-    const tmp = m[col] as number[];
-    m[col] = m[pivot] as number[];
-    m[pivot] = tmp;
+    [m[col], m[pivot]] = [m[pivot] as number[], m[col] as number[]];
     const p = m[col] as number[];
     const pv = p[col] ?? 0;
-    if (Math.abs(pv) < 1e-12) throw new Error('degenerate quadrilateral');
+    if (Math.abs(pv) < 1e-12) throw new Error('singular system (degenerate quadrilateral?)');
     for (let r = 0; r < n; r++) {
       if (r === col) continue;
       const row = m[r] as number[];
       const f = (row[col] ?? 0) / pv;
+      if (f === 0) continue;
       for (let c = col; c <= n; c++) row[c] = (row[c] ?? 0) - f * (p[c] ?? 0);
     }
   }
@@ -39,7 +40,7 @@ export function homographyBetween(from: Point[], to: Point[]): Homography {
     a.push([0, 0, 0, x, y, 1, -v * x, -v * y]);
     b.push(v);
   }
-  return [...solve(a, b), 1];
+  return [...solveLinear(a, b), 1];
 }
 
 export function applyHomography(h: Homography, x: number, y: number): Point {
