@@ -5,7 +5,7 @@
 import type { CheckId } from '../checks/check.ts';
 import { PROVIDER } from '../checks/check.ts';
 import { documentSpoofCheck } from '../checks/document-spoof/index.ts';
-import { decideFaceMatch } from '../checks/face-match/index.ts';
+import { decideFaceMatch, faceMatchCheck } from '../checks/face-match/index.ts';
 import {
   analyzeFraudSignals,
   FRAUD_SIGNALS_VERSION,
@@ -78,7 +78,26 @@ async function runOcr({ platform, session }: RunContext): Promise<CheckRun> {
 async function runFaceMatch({ platform, session, thresholds }: RunContext): Promise<CheckRun> {
   const { front } = await loadDocumentImages(platform, session);
   const reference = await loadReferenceImage(platform, session);
-  if (!reference) throw new MissingInputError('the live check left no reference image');
+  if (!reference) {
+    // Every live-check attempt failed, so there is no selfie to compare: an outcome, not a fault
+    // to retry (the decision rejects with liveness_failed).
+    return {
+      status: 'success',
+      envelope: {
+        result: {
+          similarity: 0,
+          isSamePerson: false,
+          status: 'no_reference_image',
+          reason: 'liveness_failed',
+        },
+        extras: {},
+      },
+      provider: PROVIDER,
+      model: 'none',
+      version: faceMatchCheck.version,
+      inputHashes: { documentPortrait: sha256Of(front) },
+    };
+  }
   // Both pictures at once, in two worker threads (inference-pool.ts).
   const [documentSide, selfieSide] = await Promise.all([
     describeFaceInWorker(front, 'documentPortrait'),

@@ -8,6 +8,7 @@ import type { FaceSceneParameters } from '../synth/face-scene.ts';
 import { sexOfPerson } from '../synth/faces.ts';
 import {
   createDocumentRecord,
+  createIdentityFor,
   type DocumentRecord,
   type DocumentType,
   defaultFacesDir,
@@ -131,6 +132,7 @@ export async function preparePersonaMedia(
   seed: number,
   documentType: DocumentType,
   facesDir = defaultFacesDir(),
+  referenceDate: string = new Date().toISOString().slice(0, 10),
 ): Promise<PersonaMedia> {
   const label = `simulate:${seed}:${persona}`;
   const root = new Random(label);
@@ -140,12 +142,17 @@ export async function preparePersonaMedia(
   const documentPhotos = people.get(documentPerson) ?? [];
   const portraitFile = root.pick(documentPhotos);
   const facePerson = persona === 'impostor' ? pickOther(root, names, documentPerson) : documentPerson;
-  const record = createDocumentRecord(
-    root.fork('record'),
+  // One identity per face (fixed, as a person's is), on a document valid on `referenceDate`
+  // (today for a run against a server): otherwise the fraud check would rightly see one face
+  // under several identities, and the expiry check documents that ran out since the corpus date.
+  const sex = sexOfPerson(documentPerson);
+  const identity = createIdentityFor(
+    new Random(`simulate:identity:${documentPerson}`),
     documentType,
-    sexOfPerson(documentPerson),
+    sex,
     REFERENCE_DATE,
   );
+  const record = createDocumentRecord(root.fork('record'), documentType, sex, referenceDate, identity);
   const scene = drawFaceScene(root.fork('scene'));
   const faceCandidates = (people.get(facePerson) ?? []).filter((f) => f !== portraitFile);
   const facePhoto = await mostFrontalPhoto(faceCandidates, scene);

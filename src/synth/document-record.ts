@@ -49,17 +49,30 @@ function birthdayOnOrAfter(birthDate: IsoDate, from: IsoDate, years: number): Is
   return `${issueYear}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-/** A genuine, valid-on-the-reference-date document for a new made-up person. */
+/** Who a document of this type is issued to: residence cards go to foreign residents. */
+export function createIdentityFor(
+  random: Random,
+  documentType: DocumentType,
+  sex: Sex,
+  referenceDate: IsoDate,
+): Identity {
+  return documentType === 'residence_card'
+    ? createForeignIdentity(random, sex, referenceDate)
+    : createJapaneseIdentity(random, sex, referenceDate);
+}
+
+/**
+ * A genuine, valid-on-the-reference-date document for a new made-up person, or for `person` when
+ * given (the simulator keeps one identity per face, as a real person has).
+ */
 export function createDocumentRecord(
   random: Random,
   documentType: DocumentType,
   sex: Sex,
   referenceDate: IsoDate,
+  person?: Identity,
 ): DocumentRecord {
-  const identity =
-    documentType === 'residence_card'
-      ? createForeignIdentity(random, sex, referenceDate)
-      : createJapaneseIdentity(random, sex, referenceDate);
+  const identity = person ?? createIdentityFor(random, documentType, sex, referenceDate);
   const prefecture = PREFECTURE_OF_ADDRESS.exec(identity.address)?.[1] ?? '東京都';
   switch (documentType) {
     case 'drivers_license': {

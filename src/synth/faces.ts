@@ -1,7 +1,7 @@
 // The face photos every bundle is built from: ../shared/fixtures/faces/<person><n>.png
 // (MIT, from face-api.js examples; see SOURCE.md there). Two files with the same prefix show the
 // same person, so a document portrait and a selfie can be different photos of one person.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sex } from './identity.ts';
@@ -17,6 +17,11 @@ export type FacePeople = Map<string, string[]>;
 /** People and their photo files (absolute paths), both sorted so the order never depends on the disk. */
 export function listFacePeople(dir: string): FacePeople {
   const people: FacePeople = new Map();
+  if (!existsSync(dir)) {
+    throw new Error(
+      `no face photos at ${dir}: the fixtures live in ../shared/fixtures/faces beside the repository`,
+    );
+  }
   const files = readdirSync(dir)
     .filter((f) => /^[a-z]+\d+\.png$/.test(f))
     .sort((a, b) => a.localeCompare(b, 'en'));

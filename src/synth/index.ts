@@ -4,6 +4,7 @@ export { drawCaptureParameters, QUALITIES, QUALITY_RANGES, type Quality } from '
 export { isValidMyNumber, myNumberCheckDigit } from './document-numbers.ts';
 export {
   createDocumentRecord,
+  createIdentityFor,
   DOCUMENT_TYPES,
   type DocumentRecord,
   type DocumentType,

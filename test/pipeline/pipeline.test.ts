@@ -244,6 +244,23 @@ describe('a genuine driving licence submission', () => {
   });
 });
 
+describe('a live check that failed every attempt', () => {
+  test('is decided rejected with liveness_failed, not marked failed', async () => {
+    const sessionId = await submitCorpusSession(platform, api, 'passport-genuine-0', { failLiveness: true });
+    const deadline = Date.now() + 60_000;
+    let detail = (await api.getSession(sessionId)).json();
+    while (Date.now() < deadline && detail.status !== 'completed' && detail.status !== 'failed') {
+      await new Promise((r) => setTimeout(r, 250));
+      detail = (await api.getSession(sessionId)).json();
+    }
+    assert.equal(detail.status, 'completed');
+    assert.equal(detail.verification.decision.status, 'rejected');
+    assert.equal(detail.verification.decision.reason, 'liveness_failed');
+    assert.equal(detail.verification.results.faceMatch.isSamePerson, false);
+    assert.equal(await count('webhook_events', sessionId), 1);
+  });
+});
+
 describe('a check that fails permanently', () => {
   test('marks the session failed with the cause stored, and no decision is taken', async () => {
     const sessionId = await submitCorpusSession(platform, api, 'passport-genuine-0', {

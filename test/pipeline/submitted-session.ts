@@ -44,7 +44,11 @@ export async function submitCorpusSession(
   platform: TestPlatform,
   api: ApiClient,
   sampleId: string,
-  options: { preRegisteredInfo?: Record<string, string>; loseReferenceImage?: boolean } = {},
+  options: {
+    preRegisteredInfo?: Record<string, string>;
+    loseReferenceImage?: boolean;
+    failLiveness?: boolean;
+  } = {},
 ): Promise<string> {
   const sample = corpusSample(sampleId);
   const created = await api.createSession({
@@ -82,14 +86,17 @@ export async function submitCorpusSession(
     expiresAt: new Date(now.getTime() + 60_000),
   });
   await db.updateTable('liveness_challenges').set({ used_at: now }).where('id', '=', challengeId).execute();
+  // A photo held up to the camera fails its last attempt: frames are kept, no reference image.
   await recordLivenessAttempt(db, {
     sessionId,
     challengeId,
-    passed: true,
-    confidence: 0.96,
-    failures: [],
+    passed: !options.failLiveness,
+    confidence: options.failLiveness ? 0.2 : 0.96,
+    failures: options.failLiveness ? ['pose_order_mismatch'] : [],
     frameBlobs: [referenceBlob],
-    outcome: { status: 'success', referenceBlob },
+    outcome: options.failLiveness
+      ? { status: 'failed', referenceBlob: null }
+      : { status: 'success', referenceBlob },
     now,
   });
   const t = sample.truth;
