@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { faceMeshOnlyConfig } from './human-face-mesh-config.ts';
 import { loadTfjs } from './tfjs.ts';
 
 const require = createRequire(import.meta.url);
@@ -102,29 +103,10 @@ export function loadHuman(): Promise<HumanInstance> {
     tf.io.registerLoadRouter(router as unknown as Parameters<typeof tf.io.registerLoadRouter>[0]);
     const { Human } = require(path.join(humanPackageDir(), 'dist/human.node-wasm.js')) as HumanModule;
     const human = new Human({
+      ...faceMeshOnlyConfig(2),
       backend: 'wasm',
       modelBasePath: `${modelDir}${path.sep}`,
-      debug: false,
       async: false,
-      warmup: 'none',
-      cacheSensitivity: 0,
-      filter: { enabled: false },
-      face: {
-        enabled: true,
-        detector: { enabled: true, rotation: false, maxDetected: 2, minConfidence: 0.3, return: false },
-        mesh: { enabled: true },
-        attention: { enabled: false },
-        iris: { enabled: false },
-        emotion: { enabled: false },
-        description: { enabled: false },
-        antispoof: { enabled: false },
-        liveness: { enabled: false },
-      },
-      body: { enabled: false },
-      hand: { enabled: false },
-      object: { enabled: false },
-      gesture: { enabled: false },
-      segmentation: { enabled: false },
     });
     await human.load();
     return human;

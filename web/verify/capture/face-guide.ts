@@ -8,6 +8,7 @@ import {
   POSE_THRESHOLDS,
 } from '../../../src/liveness/classify-head-pose.ts';
 import type { FaceMesh } from '../../../src/platform/ml/human.ts';
+import { faceMeshOnlyConfig } from '../../../src/platform/ml/human-face-mesh-config.ts';
 
 const ASSETS = '/verify/assets/';
 const RAD_TO_DEG = 180 / Math.PI;
@@ -59,31 +60,12 @@ export function loadFaceGuide(): Promise<HumanInstance> {
       Human: new (config: Record<string, unknown>) => HumanInstance;
     };
     const human = new Human({
+      ...faceMeshOnlyConfig(1),
       backend: pickBackend(),
       modelBasePath: `${ASSETS}models/`,
       wasmPath: `${ASSETS}wasm/`,
       wasmPlatformFetch: false,
-      debug: false,
       async: true,
-      warmup: 'none',
-      cacheSensitivity: 0,
-      filter: { enabled: false },
-      face: {
-        enabled: true,
-        detector: { enabled: true, rotation: false, maxDetected: 1, minConfidence: 0.3, return: false },
-        mesh: { enabled: true },
-        attention: { enabled: false },
-        iris: { enabled: false },
-        emotion: { enabled: false },
-        description: { enabled: false },
-        antispoof: { enabled: false },
-        liveness: { enabled: false },
-      },
-      body: { enabled: false },
-      hand: { enabled: false },
-      object: { enabled: false },
-      gesture: { enabled: false },
-      segmentation: { enabled: false },
     });
     await human.load();
     return human;
