@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { createOcrEngine, type OcrEngine } from '../src/checks/ocr/ocr-engine.ts';
 import { findJapaneseDates, normalizeJapaneseText } from '../src/japanese/index.ts';
 import { renderTextImage } from '../test/checks/ocr/render-text-image.ts';
+import { compact, levenshtein } from '../test/checks/ocr/text-accuracy.ts';
 
 const { values } = parseArgs({
   options: {
@@ -84,25 +85,6 @@ async function degrade(png: Buffer, seed: number): Promise<Buffer> {
   return sharp(data, { raw: info }).jpeg({ quality: 60 }).toBuffer();
 }
 
-function levenshtein(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= y.length; j++) {
-      row[j] = Math.min(
-        (prev[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (prev[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1),
-      );
-    }
-    prev = row;
-  }
-  return prev[y.length] ?? 0;
-}
-
-const compact = (s: string) => s.replace(/\s+/gu, '');
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 const ms = (n: number) => `${n.toFixed(0)} ms`;

@@ -11,6 +11,7 @@ import type { Static } from '@sinclair/typebox';
 import type { SpoofCheckSchema } from '../../webhooks/webhook-payload.schema.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import { decodePhoto, findDocumentOutline } from '../ocr/find-document.ts';
+import { combineSpoofCues, roundScore, type SpoofCue } from '../spoof-cues.ts';
 import {
   type BorderStats,
   type ChromaTexture,
@@ -109,7 +110,7 @@ function printedScore(front: SideMeasurements): number {
   return ramp(Math.min(b.top, b.bottom, b.left, b.right), DOCUMENT_SPOOF_THRESHOLDS.printedMargin);
 }
 
-const round = (v: number) => Math.round(v * 1000) / 1000;
+const round = roundScore;
 
 export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSpoofResult> {
   return {
@@ -118,7 +119,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
     async run(input) {
       const front = await measureSide(input.front);
       const back = input.back ? await measureSide(input.back) : undefined;
-      const cues: { name: string; score: number; tamper?: boolean; display?: boolean }[] = [];
+      const cues: SpoofCue[] = [];
       const screen = Math.max(screenScore(front, false), back ? screenScore(back, true) : 0);
       cues.push({
         name: 'screen replay (moiré / pixel grid / colour fringes)',
@@ -143,27 +144,19 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         cues.push({ name: `document expired on ${ocr.expiryDate}`, score: 0.7 });
 
       const t = DOCUMENT_SPOOF_THRESHOLDS;
-      // Independent cues combine like probabilities (noisy OR).
-      const score = 1 - cues.reduce((p, c) => p * (1 - c.score), 1);
-      const risk = score >= t.high ? 'high' : score >= t.medium ? 'medium' : 'low';
-      const fired = cues.filter((c) => c.score >= t.medium);
+      const { score, risk, details, boundaryConfidence } = combineSpoofCues(cues, t, t.medium);
       // A halftone screen is periodic too and can raise the spectral cue: when the paper margin
       // says "printed copy", the periodicity is the print's, not a display's.
       const printed = printedScore(front);
       const isDisplayAttack = cues.some((c) => c.display && c.score >= t.medium) && printed < t.medium;
       const isForgedOrTampered = cues.some((c) => c.tamper && c.score >= t.medium);
-      // Confidence: how far the score sits from the nearest risk boundary, and lower when the
-      // card outline was not found (the printed-copy cue could not be measured).
-      const distance = Math.min(...[t.medium, t.high].map((b) => Math.abs(score - b)));
-      const confidence = Math.min(1, 0.6 + distance) * (front.borders.found ? 1 : 0.8);
+      // Lower confidence when the card outline was not found (the printed-copy cue could not be measured).
+      const confidence = boundaryConfidence * (front.borders.found ? 1 : 0.8);
       const result: SpoofCheck = {
         risk,
         score: round(score),
         confidence: round(confidence),
-        details:
-          fired.length === 0
-            ? 'no spoof cue fired'
-            : fired.map((c) => `${c.name}: ${c.score.toFixed(2)}`).join('; '),
+        details,
         status: 'success',
         provider: PROVIDER,
         model: `${DOCUMENT_SPOOF_MODEL}@${DOCUMENT_SPOOF_VERSION}`,

@@ -12,6 +12,7 @@ import type { LivenessFailure } from '../../liveness/index.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import { centralRegion, decodeRgbPhoto, measureSpectralPeaks } from '../document-spoof/image-cues.ts';
 import type { SpoofCheck } from '../document-spoof/index.ts';
+import { combineSpoofCues, roundScore, type SpoofCue } from '../spoof-cues.ts';
 
 export const SELFIE_SPOOF_VERSION = '0.1.0';
 export const SELFIE_SPOOF_MODEL = 'mimoto-selfie-spoof-cues';
@@ -84,7 +85,7 @@ async function thumbnail(image: Buffer): Promise<Uint8Array> {
   return new Uint8Array(data.buffer, data.byteOffset, data.length);
 }
 
-const round = (v: number) => Math.round(v * 1000) / 1000;
+const round = roundScore;
 
 export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofResult> {
   return {
@@ -92,7 +93,7 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
     version: SELFIE_SPOOF_VERSION,
     async run(input) {
       const t = SELFIE_SPOOF_THRESHOLDS;
-      const cues: { name: string; score: number; display?: boolean }[] = [];
+      const cues: SpoofCue[] = [];
       const { liveness } = input;
       if (!liveness.passed) {
         const reasons = liveness.failures.map((f) => FAILURE_TEXT[f] ?? `live check failed: ${f}`);
@@ -146,20 +147,13 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
         });
       }
 
-      const score = 1 - cues.reduce((p, c) => p * (1 - c.score), 1);
-      const risk = score >= t.high ? 'high' : score >= t.medium ? 'medium' : 'low';
-      const fired = cues.filter((c) => c.score >= 0.2);
-      const distance = Math.min(...[t.medium, t.high].map((b) => Math.abs(score - b)));
-      const confidence =
-        Math.min(1, 0.6 + distance) * (liveness.passed ? Math.max(0.5, liveness.confidence) : 1);
+      const { score, risk, details, boundaryConfidence } = combineSpoofCues(cues, t, 0.2);
+      const confidence = boundaryConfidence * (liveness.passed ? Math.max(0.5, liveness.confidence) : 1);
       const result: SpoofCheck = {
         risk,
         score: round(score),
         confidence: round(confidence),
-        details:
-          fired.length === 0
-            ? 'no spoof cue fired'
-            : fired.map((c) => `${c.name}: ${c.score.toFixed(2)}`).join('; '),
+        details,
         status: 'success',
         provider: PROVIDER,
         model: `${SELFIE_SPOOF_MODEL}@${SELFIE_SPOOF_VERSION}`,

@@ -17,29 +17,10 @@ import {
 } from '../../../src/checks/ocr/ocr-engine.ts';
 import { parseJapaneseDate } from '../../../src/japanese/index.ts';
 import { renderTextImage } from './render-text-image.ts';
+import { compact, levenshtein } from './text-accuracy.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const modelsDir = join(repoRoot, 'models', 'tesseract');
-
-/** Edit distance, for a character accuracy figure that tolerates one misread glyph. */
-function levenshtein(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= y.length; j++) {
-      row[j] = Math.min(
-        (prev[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (prev[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1),
-      );
-    }
-    prev = row;
-  }
-  return prev[y.length] ?? 0;
-}
-const compact = (s: string) => s.replace(/\s+/gu, '');
 
 // A card-sized page (1000x630) with the kinds of lines an ID card has.
 const LINES = [
