@@ -3,6 +3,7 @@
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { requireApiKey } from './api-keys/index.ts';
+import { registerConsole } from './console/index.ts';
 import { registerHostedFlow } from './hosted-flow/index.ts';
 import { renderApiReference } from './platform/http/api-reference-page.ts';
 import { AppError } from './platform/http/app-error.ts';
@@ -11,6 +12,7 @@ import { registerMetrics } from './platform/http/metrics.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { parseJsonBody } from './platform/http/parse-json-body.ts';
 import type { Platform } from './platform/platform.ts';
+import { registerReviewApiRoutes } from './review/index.ts';
 import { registerSessionRoutes } from './sessions/session.routes.ts';
 import { WEBHOOK_PAYLOAD_SCHEMA_ID, WebhookPayloadSchema } from './webhooks/index.ts';
 
@@ -86,7 +88,9 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   await app.register(async (v1) => {
     requireApiKey(v1, platform);
     registerSessionRoutes(v1, platform);
+    registerReviewApiRoutes(v1, platform);
   });
   await registerHostedFlow(app, platform);
+  await registerConsole(app, platform);
   return app;
 }

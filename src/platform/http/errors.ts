@@ -30,6 +30,16 @@ export const ERRORS = {
   DocumentNotFound: { status: 422, message: 'No document was found in the image' },
   LivenessChallengeInvalid: { status: 409, message: 'The face check challenge is unknown, used or expired' },
   LivenessAttemptsExhausted: { status: 409, message: 'No face check attempts are left' },
+  // Console and review (issue 8, docs/console-api.md).
+  ConsoleLoginRequired: { status: 401, message: 'Sign in to the console to continue' },
+  ConsoleLoginFailed: { status: 401, message: 'The e-mail address or password is wrong' },
+  ConsoleAccountLocked: { status: 429, message: 'Too many failed sign-ins; try again later' },
+  PasswordLinkInvalid: { status: 410, message: 'This password link is used, expired or unknown' },
+  EmailTaken: { status: 409, message: 'A console user with this e-mail address exists' },
+  SessionNotPendingReview: { status: 409, message: 'The session is not waiting for a review' },
+  ReviewClaimed: { status: 409, message: 'Another reviewer is working on this case' },
+  ReviewClaimRequired: { status: 409, message: 'Claim the case before deciding it' },
+  SecondReviewerRequired: { status: 409, message: 'A different reviewer must confirm this decision' },
   InternalError: { status: 500, message: 'Something went wrong on our side' },
   ServiceUnavailable: { status: 503, message: 'The service is not ready' },
 } as const satisfies Record<string, { status: number; message: string }>;
