@@ -24,6 +24,7 @@ import {
   type DatabaseChoice,
   type MimotoServer,
   type RunningServer,
+  startBareInsertServer,
   startBareServer,
   startMimotoServer,
 } from './lib/bench-servers.ts';
@@ -132,6 +133,28 @@ async function measureBare(generator: LoadGenerator, label: string): Promise<Loa
     );
   } finally {
     await bare.close();
+  }
+}
+
+/** The ceiling for create-session on PostgreSQL: a server that only INSERTs the body (bench-servers.ts). */
+async function measureBareInsert(generator: LoadGenerator) {
+  const server = await startBareInsertServer(postgresUrl, poolSize);
+  try {
+    await measure(
+      generator,
+      { target: 'bare-insert', database: 'PostgreSQL', load: 'max' },
+      {
+        origin: server.origin,
+        method: 'POST',
+        path: '/',
+        headers: { 'content-type': 'application/json' },
+        body: CREATE_BODY,
+      },
+      { kind: 'max' },
+      server,
+    );
+  } finally {
+    await server.close();
   }
 }
 
@@ -256,7 +279,17 @@ function printVerdicts(bareReqPerSec: number, fixedRate: number) {
       `p99 ≤ ${TARGET_P99_MS} ms at that load (${fixedRate} req/s, paced).`,
   );
   let verdict: boolean | undefined;
-  for (const row of rows.filter((r) => r.load === 'max' && r.target !== 'hello-world')) {
+  const floor = rows.find((r) => r.target === 'bare-insert');
+  if (floor) {
+    console.log(
+      `  info   bare-insert on PostgreSQL (fastify + one INSERT, nothing else): ` +
+        `${((100 * floor.result.reqPerSec) / bareReqPerSec).toFixed(1)} % of bare — the ceiling for any ` +
+        'create-session that commits its session to PostgreSQL on this machine',
+    );
+  }
+  for (const row of rows.filter(
+    (r) => r.load === 'max' && !['hello-world', 'bare-insert'].includes(r.target),
+  )) {
     const share = row.result.reqPerSec / bareReqPerSec;
     const find = (suffix: string) =>
       rows.find((r) => r.target === row.target && r.database === row.database && r.load.endsWith(suffix));
@@ -304,6 +337,7 @@ async function main() {
   try {
     const bareStart = await measureBare(generator, 'max (first)');
     const fixedRate = Math.max(1, Math.round(bareStart.reqPerSec * TARGET_SHARE_OF_BARE));
+    if (databases.includes('postgres')) await measureBareInsert(generator);
     for (const name of databases) {
       await measureMimoto(
         generator,

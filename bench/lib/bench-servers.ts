@@ -68,6 +68,44 @@ async function createScratchDatabase(adminUrl: string): Promise<{ url: string; d
   };
 }
 
+/**
+ * The floor of any create-session that commits to PostgreSQL: fastify doing nothing but one
+ * autocommitted INSERT of the request body per request (one round trip, one WAL flush), on a pool
+ * of the same size as mimoto's. No auth, validation, encryption or ids beyond a random one.
+ */
+export async function startBareInsertServer(adminUrl: string, poolSize = 10): Promise<MimotoServer> {
+  const scratch = await createScratchDatabase(adminUrl);
+  const database = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize });
+  try {
+    await database.executeSql(
+      'CREATE TABLE rows (id text PRIMARY KEY, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const app = Fastify({ logger: false });
+    app.post('/', async (request, reply) => {
+      const id = randomBytes(12).toString('base64url');
+      await database.executeSql('INSERT INTO rows (id, body) VALUES ($1, $2)', [id, request.body]);
+      reply.code(201);
+      return { id };
+    });
+    const origin = await listen(app);
+    return {
+      origin,
+      apiKey: '',
+      platform: { database } as Platform,
+      databaseUrl: scratch.url,
+      close: async () => {
+        await app.close();
+        await database.close();
+        await scratch.drop();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    await scratch.drop();
+    throw error;
+  }
+}
+
 export type DatabaseChoice = { kind: 'postgres'; adminUrl: string; poolSize?: number } | { kind: 'pglite' };
 
 /**
