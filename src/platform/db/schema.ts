@@ -187,6 +187,54 @@ export interface SessionIdentityKeysTable {
   created_at: Date;
 }
 
+/** Console (migration 0005): accounts of operators, tenant admins and reviewers. */
+export interface ConsoleUsersTable {
+  id: string;
+  email: string;
+  role: 'operator' | 'tenant_admin' | 'reviewer';
+  tenant_id: string | null;
+  password_hash: string | null;
+  disabled_at: Date | null;
+  failed_login_count: Generated<number>;
+  locked_until: Date | null;
+  last_login_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface ConsolePasswordTokensTable {
+  token_hash: string;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: CreatedAt;
+  last_seen_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+  ip: string | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  at: Date;
+  actor: string;
+  actor_user_id: string | null;
+  tenant_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before: ColumnType<unknown, string | null, never>;
+  after: ColumnType<unknown, string | null, never>;
+  ip: string | null;
+}
+
 export interface Tables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -199,4 +247,55 @@ export interface Tables {
   decisions: DecisionsTable;
   session_face_descriptors: SessionFaceDescriptorsTable;
   session_identity_keys: SessionIdentityKeysTable;
+  console_users: ConsoleUsersTable;
+  console_password_tokens: ConsolePasswordTokensTable;
+  console_sessions: ConsoleSessionsTable;
+  audit_log: AuditLogTable;
+  review_claims: ReviewClaimsTable;
+  reviews: ReviewsTable;
+  blacklist_entries: BlacklistEntriesTable;
+}
+
+/** Review (migration 0006): a reviewer's lock on a pending case. */
+export interface ReviewClaimsTable {
+  session_id: string;
+  tenant_id: string;
+  user_id: string;
+  reviewer_email: string;
+  claimed_at: Date;
+  expires_at: Date;
+}
+
+export type ReviewStatus = 'final' | 'awaiting_confirmation' | 'overruled';
+
+/** Review (migration 0006): reviewers' decisions, console or tenant API. */
+export interface ReviewsTable {
+  id: string;
+  session_id: string;
+  tenant_id: string;
+  decision: 'approved' | 'rejected';
+  reason_code: string | null;
+  reason: string;
+  reviewed_by: string;
+  reviewer_user_id: string | null;
+  source: 'console' | 'api';
+  status: ReviewStatus;
+  confirmed_by: string | null;
+  confirmed_by_user_id: string | null;
+  created_at: Date;
+  decided_at: Date | null;
+}
+
+/** Review (migration 0006): tenant blacklist entries; conditions encrypted. */
+export interface BlacklistEntriesTable {
+  id: string;
+  tenant_id: string;
+  label: string;
+  match_mode: 'exact' | 'fuzzy';
+  action: 'reject' | 'review';
+  conditions_enc: string;
+  face_descriptor_enc: string | null;
+  face_from_session_id: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
