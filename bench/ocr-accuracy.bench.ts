@@ -31,6 +31,7 @@ import { REFERENCE_DATE } from '../src/synth/generate-corpus.ts';
 import { photographDocument } from '../src/synth/photograph-document.ts';
 import { Random } from '../src/synth/random.ts';
 import { renderDocumentSide } from '../src/synth/render-document.ts';
+import { scoreOcrFields } from './lib/ocr-scoring.ts';
 
 const { values } = parseArgs({
   options: {
@@ -104,8 +105,6 @@ async function generate(): Promise<Truth[]> {
   return truths;
 }
 
-const squash = (s: string | undefined) => (s ?? '').normalize('NFKC').replace(/\s+/g, '');
-
 interface Row {
   truth: Truth;
   result: OcrCheckResult;
@@ -144,16 +143,7 @@ async function main() {
       expectedDocumentType: truth.documentType,
     });
     const ms = performance.now() - t0;
-    const p = result.result.payload ?? {};
-    rows.push({
-      truth,
-      result,
-      ms,
-      name: p.lastName === truth.lastName && p.firstName === truth.firstName,
-      birthDate: p.birthDate === truth.birthDate,
-      documentNumber: result.extras.documentNumber === truth.documentNumber,
-      address: squash(p.address) === squash(truth.address),
-    });
+    rows.push({ truth, result, ms, ...scoreOcrFields(truth, result) });
   }
   await terminateOcrEngine();
 
