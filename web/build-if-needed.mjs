@@ -1,13 +1,17 @@
-// `npm start` runs this first (package.json "prestart"): it builds the hosted flow's browser app
-// into dist/web when the build is missing or older than a file under web/ (or the shared quality
-// and pose modules the app imports), so `npm ci && npm start` works on a fresh clone.
+// `npm start` runs this first (package.json "prestart"): it builds the browser apps — the hosted
+// flow into dist/web, the console into dist/console — when a build is missing or older than a file
+// under web/ (or the shared quality and pose modules the flow imports), so `npm ci && npm start`
+// works on a fresh clone.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const built = path.join(repo, 'dist/web/index.html');
+const APPS = [
+  { config: 'web/vite.config.ts', built: path.join(repo, 'dist/web/index.html') },
+  { config: 'web/console/vite.config.ts', built: path.join(repo, 'dist/console/index.html') },
+];
 const SOURCES = [
   'web',
   'src/hosted-flow/assess-document-quality.ts',
@@ -28,28 +32,27 @@ function newestMtime(target) {
   return newest;
 }
 
-const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
 const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(repo, s))));
-if (builtAt >= sourcesAt) process.exit(0);
+const builtAt = (app) => (existsSync(app.built) ? statSync(app.built).mtimeMs : 0);
+const stale = APPS.filter((app) => builtAt(app) < sourcesAt);
+if (stale.length === 0) process.exit(0);
 
 // npm puts vite here (package.json devDependencies); it is absent after `npm ci --omit=dev`.
 const vite = path.join(repo, 'node_modules/vite/bin/vite.js');
 if (!existsSync(vite)) {
-  if (builtAt) {
-    console.warn('web app: vite is not installed (npm ci --omit=dev?); serving the existing dist/web');
+  if (stale.every((app) => builtAt(app) > 0)) {
+    console.warn('web apps: vite is not installed (npm ci --omit=dev?); serving the existing builds');
     process.exit(0);
   }
   console.error(
-    'web app: dist/web is missing and vite is not installed: run `npm ci` (with dev dependencies) and `npm run build:web`',
+    'web apps: a build under dist/ is missing and vite is not installed: run `npm ci` (with dev dependencies) and `npm run build:web`',
   );
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
-  {
+for (const app of stale) {
+  const result = spawnSync(process.execPath, [vite, 'build', '--config', app.config, '--logLevel', 'warn'], {
     cwd: repo,
     stdio: 'inherit',
-  },
-);
-process.exit(result.status ?? 1);
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}

@@ -1,0 +1,166 @@
+// Approve or reject with a mandatory reason: a preset (docs/console-api.md "Preset reasons") plus
+// free text of 1–500 characters; and the review history with the second reviewer's confirmation
+// when the tenant requires it for approving an automatically rejected case (issue 8 item 2).
+import { useState } from 'preact/hooks';
+import { useConsole } from '../console-context.ts';
+import type { MessageKey } from '../i18n.ts';
+import { describedBy, ErrorText, Field, formatDate, useLabel } from '../ui.tsx';
+
+export const REASON_CODES = [
+  'documents_verified_manually',
+  'face_confirmed_manually',
+  'data_mismatch_explained',
+  'document_not_genuine',
+  'face_does_not_match',
+  'suspected_fraud',
+  'poor_image_quality',
+  'other',
+];
+
+export interface Review {
+  id: string;
+  decision: 'approved' | 'rejected';
+  reviewedBy: string;
+  reviewedAt: string;
+  reason: string;
+  reasonCode?: string;
+  status?: string;
+  confirmedBy?: string | null;
+  confirmedAt?: string | null;
+}
+
+const awaitsConfirmation = (review: Review) => review.status === 'awaiting_confirmation';
+
+export function ReviewHistory({
+  reviews,
+  onConfirm,
+}: {
+  reviews: Review[];
+  onConfirm: ((review: Review) => void) | null;
+}) {
+  const { t, user, language } = useConsole();
+  const label = useLabel();
+  if (reviews.length === 0) return <p>{t('case.noReviews')}</p>;
+  return (
+    <ul class="plain reviews">
+      {reviews.map((review) => (
+        <li key={review.id}>
+          <span class={`badge ${review.decision}`}>{label('verificationStatus', review.decision)}</span>{' '}
+          {review.reviewedBy} · {formatDate(review.reviewedAt, language)} ·{' '}
+          {label('reasonCode', review.reasonCode)} — {review.reason}
+          {awaitsConfirmation(review) ? (
+            <>
+              {' '}
+              <em>{t('case.awaitingConfirmation')}</em>
+              {onConfirm && review.reviewedBy !== user?.email ? (
+                <button type="button" onClick={() => onConfirm(review)}>
+                  {t('case.confirm')}
+                </button>
+              ) : null}
+            </>
+          ) : review.confirmedBy ? (
+            <span> · {t('case.confirmedBy', { reviewer: review.confirmedBy })}</span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ReviewForm({ base, onDone }: { base: string; onDone: () => void }) {
+  const { api, t } = useConsole();
+  const label = useLabel();
+  const [decision, setDecision] = useState<'approved' | 'rejected' | ''>('');
+  const [reasonCode, setReasonCode] = useState('');
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<'decision' | 'reasonCode' | 'reason', string>>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [pendingConfirmation, setPendingConfirmation] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const missing: typeof errors = {};
+    if (!decision) missing.decision = t('reviewForm.required');
+    if (!reasonCode) missing.reasonCode = t('reviewForm.required');
+    if (reason.trim().length < 1 || reason.length > 500) missing.reason = t('reviewForm.reasonLength');
+    setErrors(missing);
+    if (Object.keys(missing).length > 0) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api.post<{ review: Review; session?: unknown }>(`${base}/review`, {
+        decision,
+        reasonCode,
+        reason: reason.trim(),
+      });
+      if (!answer.session) setPendingConfirmation(true);
+      onDone();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (pendingConfirmation) return <p role="status">{t('reviewForm.sentForConfirmation')}</p>;
+  return (
+    <form class="review-form" onSubmit={submit} noValidate>
+      <h2>{t('reviewForm.title')}</h2>
+      <fieldset aria-describedby={errors.decision ? 'review-decision-error' : undefined}>
+        <legend>{t('reviewForm.decision')}</legend>
+        {(['approved', 'rejected'] as const).map((value) => (
+          <label key={value} class="choice">
+            <input
+              type="radio"
+              name="decision"
+              value={value}
+              checked={decision === value}
+              onChange={() => setDecision(value)}
+            />
+            {t(`reviewForm.${value}` as MessageKey)}
+          </label>
+        ))}
+        {errors.decision ? (
+          <small class="field-error" id="review-decision-error">
+            {errors.decision}
+          </small>
+        ) : null}
+      </fieldset>
+      <Field id="review-reason-code" label={t('reviewForm.reasonCode')} error={errors.reasonCode}>
+        <select
+          id="review-reason-code"
+          value={reasonCode}
+          onChange={(e) => setReasonCode(e.currentTarget.value)}
+          {...describedBy('review-reason-code', errors.reasonCode)}
+        >
+          <option value="">{t('reviewForm.choose')}</option>
+          {REASON_CODES.map((code) => (
+            <option key={code} value={code}>
+              {label('reasonCode', code)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field
+        id="review-reason"
+        label={t('reviewForm.reason')}
+        hint={t('reviewForm.reasonLength')}
+        error={errors.reason}
+      >
+        <textarea
+          id="review-reason"
+          rows={3}
+          maxLength={500}
+          value={reason}
+          onInput={(e) => setReason(e.currentTarget.value)}
+          {...describedBy('review-reason', errors.reason)}
+        />
+      </Field>
+      <ErrorText error={error} />
+      <button type="submit" disabled={busy}>
+        {t('reviewForm.submit')}
+      </button>
+    </form>
+  );
+}
