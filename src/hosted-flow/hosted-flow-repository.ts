@@ -220,3 +220,16 @@ export async function markSubmitted(db: Db, sessionId: string, now: Date): Promi
     .where('submitted_at', 'is', null)
     .execute();
 }
+
+/** The stored frames of the session's last used live check challenge (null when none). */
+export async function findLastFrameBlobs(db: Db, sessionId: string): Promise<string[] | null> {
+  const row = await db
+    .selectFrom('liveness_challenges')
+    .select('frame_blobs')
+    .where('session_id', '=', sessionId)
+    .where('used_at', 'is not', null)
+    .orderBy('used_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.frame_blobs ?? null;
+}

@@ -4,5 +4,12 @@ export { negotiateLanguage } from './flow-messages.ts';
 export { registerHostedFlow } from './hosted-flow.routes.ts';
 export { listDocuments } from './hosted-flow-repository.ts';
 export { type FlowDetail, readFlowDetail } from './read-flow-detail.ts';
-export { IMAGE_KINDS, type ImageKind, sessionImageUrl } from './session-images.routes.ts';
+export {
+  IMAGE_KINDS,
+  type ImageKind,
+  listSessionImages,
+  readSessionImage,
+  type SessionImageName,
+  sessionImageUrl,
+} from './session-images.routes.ts';
 export { type UserInput, userInputContext } from './user-input.ts';

@@ -10,13 +10,50 @@ import { errorResponses } from '../platform/http/openapi.ts';
 import type { Platform } from '../platform/platform.ts';
 import { SessionIdParams } from '../sessions/session.schemas.ts';
 import { loadCallerSession } from '../sessions/session-access.ts';
-import { listDocuments } from './hosted-flow-repository.ts';
+import type { SessionRow } from '../sessions/session-repository.ts';
+import { findLastFrameBlobs, listDocuments } from './hosted-flow-repository.ts';
 
 export const IMAGE_KINDS = ['front', 'back', 'liveness-reference'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
 export const sessionImageUrl = (publicUrl: string, sessionId: string, kind: ImageKind) =>
   `${publicUrl}/v1/verification-sessions/${sessionId}/images/${kind}`;
+
+/** The frames of the last live check attempt are `frame-0`, `frame-1`, … (the console shows them). */
+export type SessionImageName = ImageKind | `frame-${number}`;
+
+/** The names of the images a session has, in display order. */
+export async function listSessionImages(
+  platform: Platform,
+  session: SessionRow,
+): Promise<SessionImageName[]> {
+  const documents = await listDocuments(platform.database.db, session.id);
+  const frames = (await findLastFrameBlobs(platform.database.db, session.id)) ?? [];
+  return [
+    ...(['front', 'back'] as const).filter((side) => documents.some((d) => d.side === side)),
+    ...(session.liveness_reference_blob ? (['liveness-reference'] as const) : []),
+    ...frames.map((_, i) => `frame-${i}` as const),
+  ];
+}
+
+/** The decrypted JPEG bytes of one image, or null when the session has none by that name. */
+export async function readSessionImage(
+  platform: Platform,
+  session: SessionRow,
+  name: SessionImageName,
+): Promise<Buffer | null> {
+  let key: string | null = null;
+  if (name === 'liveness-reference') {
+    key = session.liveness_reference_blob;
+  } else if (name.startsWith('frame-')) {
+    const frames = await findLastFrameBlobs(platform.database.db, session.id);
+    key = frames?.[Number(name.slice('frame-'.length))] ?? null;
+  } else {
+    const documents = await listDocuments(platform.database.db, session.id);
+    key = documents.find((d) => d.side === name)?.blob_key ?? null;
+  }
+  return key ? openBlobStore(platform.config, platform.keyring).getBlob(key) : null;
+}
 
 export function registerSessionImageRoutes(fastify: FastifyInstance, platform: Platform) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -43,15 +80,7 @@ export function registerSessionImageRoutes(fastify: FastifyInstance, platform: P
         apiCaller(request),
         request.params.sessionId,
       );
-      const kind = request.params.kind as ImageKind;
-      let key: string | null = null;
-      if (kind === 'liveness-reference') {
-        key = session.liveness_reference_blob;
-      } else {
-        const documents = await listDocuments(platform.database.db, session.id);
-        key = documents.find((d) => d.side === kind)?.blob_key ?? null;
-      }
-      const bytes = key ? await openBlobStore(platform.config, platform.keyring).getBlob(key) : null;
+      const bytes = await readSessionImage(platform, session, request.params.kind as ImageKind);
       if (!bytes) throw new AppError('NotFound', 'No such image for this session');
       return reply.type('image/jpeg').header('cache-control', 'no-store').send(bytes);
     },

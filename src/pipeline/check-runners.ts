@@ -6,11 +6,7 @@ import type { CheckId } from '../checks/check.ts';
 import { PROVIDER } from '../checks/check.ts';
 import { documentSpoofCheck } from '../checks/document-spoof/index.ts';
 import { decideFaceMatch, faceMatchCheck } from '../checks/face-match/index.ts';
-import {
-  analyzeFraudSignals,
-  FRAUD_SIGNALS_VERSION,
-  findBlacklistHits,
-} from '../checks/fraud-signals/index.ts';
+import { analyzeFraudSignals, FRAUD_SIGNALS_VERSION } from '../checks/fraud-signals/index.ts';
 import { OCR_CHECK_VERSION, type OcrExtras, ocrCheck } from '../checks/ocr/ocr.check.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
@@ -232,12 +228,7 @@ async function runFraudSignals(ctx: RunContext): Promise<CheckRun> {
     userInput,
     minimumAge: thresholds.minimumAge,
     sameFaceSimilarity: Math.max(0.75, thresholds.faceSimilarityThreshold + thresholds.faceNearThresholdBand),
-  });
-  facts.blacklistHits = await findBlacklistHits({
-    tenantId: session.tenant_id,
-    ...(userInput
-      ? { lastName: userInput.lastName, firstName: userInput.firstName, birthDate: userInput.birthDate }
-      : {}),
+    faceSimilarityThreshold: thresholds.faceSimilarityThreshold,
   });
   const analysis = analyzeFraudSignals(facts);
   const { riskScore, signals, ...extras } = analysis;

@@ -3,7 +3,12 @@
 // descriptors (design.md "Data at rest").
 
 import { similarityFromDistance } from '../checks/face-match/index.ts';
-import type { FraudFacts, SameDocumentSession, SameFaceSession } from '../checks/fraud-signals/index.ts';
+import {
+  type FraudFacts,
+  findBlacklistHits,
+  type SameDocumentSession,
+  type SameFaceSession,
+} from '../checks/fraud-signals/index.ts';
 import type { OcrExtras } from '../checks/ocr/ocr.check.ts';
 import type { UserInput } from '../hosted-flow/index.ts';
 import { normalizeJapaneseText } from '../japanese/index.ts';
@@ -34,6 +39,8 @@ export interface FraudInputs {
   userInput: UserInput | null;
   minimumAge: number;
   sameFaceSimilarity: number;
+  /** The tenant's face threshold: a fuzzy blacklist entry's face matches from here. */
+  faceSimilarityThreshold: number;
 }
 
 const keyed = (tenantId: string, kind: string, value: string) =>
@@ -152,6 +159,15 @@ export async function gatherFraudFacts(
     livenessSeconds: challenge?.used_at
       ? (challenge.used_at.getTime() - challenge.issued_at.getTime()) / 1000
       : null,
-    blacklistHits: [],
+    // Exact entries need the same-face similarity, fuzzy ones the tenant's face threshold.
+    blacklistHits: await findBlacklistHits(platform, {
+      tenantId,
+      lastName,
+      firstName,
+      birthDate,
+      documentNumber,
+      selfieDescriptor: myFace,
+      faceSimilarity: { exact: inputs.sameFaceSimilarity, fuzzy: inputs.faceSimilarityThreshold },
+    }),
   };
 }

@@ -15,4 +15,22 @@ export {
   SESSIONS_PER_IP_HOUR,
   type Severity,
 } from './analyze-fraud-signals.ts';
-export { type BlacklistLookup, findBlacklistHits } from './blacklist.ts';
+export {
+  type BlacklistConditions,
+  type BlacklistEntry,
+  type BlacklistLookup,
+  findBlacklistHits,
+  listBlacklistEntries,
+  matchBlacklistEntry,
+  normalizeDocumentNumber,
+  openBlacklistEntry,
+  sealBlacklistEntry,
+} from './blacklist.ts';
+export {
+  countBlacklistRows,
+  deleteBlacklistRow,
+  findBlacklistRow,
+  insertBlacklistRow,
+  MAX_BLACKLIST_ENTRIES,
+  updateBlacklistRow,
+} from './blacklist-repository.ts';

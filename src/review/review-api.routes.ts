@@ -1,0 +1,53 @@
+// POST /v1/verification-sessions/{sessionId}/review (issue 8 item 3; docs/console-api.md "Review
+// through the tenant API"): the tenant's own back office decides a pending_review case.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { apiCaller } from '../api-keys/index.ts';
+import { errorResponses } from '../platform/http/openapi.ts';
+import type { Platform } from '../platform/platform.ts';
+import { getSessionDetail } from '../sessions/get-session-detail.ts';
+import { SessionDetail, SessionIdParams } from '../sessions/session.schemas.ts';
+import { ApiReviewBody } from './review.schemas.ts';
+import { submitReview } from './submit-review.ts';
+
+export function registerReviewApiRoutes(fastify: FastifyInstance, platform: Platform): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/v1/verification-sessions/:sessionId/review',
+    {
+      schema: {
+        tags: ['sessions'],
+        summary: "Decide a pending_review verification (a reviewer's decision is final)",
+        description:
+          'Only for sessions whose verification is pending_review (else 409 SessionNotPendingReview); ' +
+          'a decided review is final (409 DecisionFinal); a case claimed in the console by a reviewer ' +
+          'is 409 ReviewClaimed. Sends verification.approved or verification.rejected with the review field.',
+        security: [{ bearerAuth: [] }],
+        params: SessionIdParams,
+        body: ApiReviewBody,
+        response: {
+          200: SessionDetail,
+          202: SessionDetail,
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = apiCaller(request);
+      const { sessionId } = request.params;
+      const outcome = await submitReview(platform, {
+        tenantId: caller.tenantId,
+        sessionId,
+        decision: request.body.decision,
+        reason: request.body.reason,
+        reviewedBy: request.body.reviewedBy,
+        source: 'api',
+        actor: `api_key:${caller.keyId}`,
+        ip: request.ip,
+      });
+      // docs/console-api.md "Second review": an approval waiting for a second reviewer is 202.
+      if (outcome.status === 'awaiting_confirmation') reply.code(202);
+      return getSessionDetail(platform, caller, sessionId);
+    },
+  );
+}

@@ -1,0 +1,99 @@
+// Request and response schemas of the review, session-search and blacklist routes
+// (docs/console-api.md): one source for validation, types and the OpenAPI document.
+import { type Static, Type } from '@sinclair/typebox';
+import { DOCUMENT_TYPES } from '../hosted-flow/index.ts';
+import { SESSION_STATUSES, SessionIdParams } from '../sessions/session.schemas.ts';
+import { REASON_CODES } from './submit-review.ts';
+
+/** No C0/C1 control characters in free text (as the session endpoints). */
+const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: NO_CONTROL_CHARACTERS, description });
+const enumOf = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>(Type.String({ enum: [...values], description }));
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
+const Id = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
+
+export const ReviewDecisionField = enumOf(['approved', 'rejected'] as const, "The reviewer's decision");
+const Reason = Text(500, "The reviewer's reason; becomes decision.reason (interface §6.2 rule 2)");
+
+export const ApiReviewBody = Type.Object(
+  {
+    decision: ReviewDecisionField,
+    reason: Reason,
+    reviewedBy: Type.String({
+      format: 'email',
+      maxLength: 254,
+      description: "The reviewer's e-mail address",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ApiReviewBody = Static<typeof ApiReviewBody>;
+
+export const ConsoleReviewBody = Type.Object(
+  { decision: ReviewDecisionField, reasonCode: enumOf(REASON_CODES, 'Preset reason'), reason: Reason },
+  { additionalProperties: false },
+);
+export type ConsoleReviewBody = Static<typeof ConsoleReviewBody>;
+
+export const TenantParams = Type.Object({ tenantId: Id('Tenant identifier') });
+export const TenantSessionParams = Type.Object({
+  tenantId: Id('Tenant identifier'),
+  sessionId: SessionIdParams.properties.sessionId,
+});
+export const SessionImageParams = Type.Object({
+  tenantId: Id('Tenant identifier'),
+  sessionId: SessionIdParams.properties.sessionId,
+  name: Type.String({ pattern: '^(front|back|liveness-reference|frame-[0-9]{1,2})$' }),
+});
+export const ReviewIdParams = Type.Object({ tenantId: Id('Tenant identifier'), reviewId: Id('Review id') });
+export const BlacklistEntryParams = Type.Object({
+  tenantId: Id('Tenant identifier'),
+  entryId: Id('Entry id'),
+});
+
+export const SessionQuery = Type.Object(
+  {
+    status: Type.Optional(enumOf(SESSION_STATUSES)),
+    verificationStatus: Type.Optional(
+      enumOf(['processing', 'approved', 'rejected', 'pending_review'] as const),
+    ),
+    documentType: Type.Optional(enumOf(DOCUMENT_TYPES)),
+    from: Type.Optional(Timestamp),
+    to: Type.Optional(Timestamp),
+    ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9A-Fa-f.:]+$' })),
+    q: Type.Optional(Text(512, 'A session id, or the beginning of the state value')),
+    limit: Type.Optional(
+      Type.String({ pattern: '^(200|1[0-9]{2}|[1-9][0-9]?)$', description: '1–200, default 50' }),
+    ),
+    before: Type.Optional(Id('The `next` value of the previous page')),
+  },
+  { additionalProperties: false },
+);
+export type SessionQuery = Static<typeof SessionQuery>;
+
+/** Kept in order: the three go together (a name alone is too common to blacklist). */
+const PersonName = Text(100);
+export const BlacklistBody = Type.Object(
+  {
+    label: Text(200),
+    matchMode: enumOf(['exact', 'fuzzy'] as const),
+    action: enumOf(['reject', 'review'] as const),
+    lastName: Type.Optional(PersonName),
+    firstName: Type.Optional(PersonName),
+    birthDate: Type.Optional(Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+    documentNumber: Type.Optional(
+      Type.String({
+        minLength: 4,
+        maxLength: 32,
+        pattern: '^[A-Za-z0-9 -]+$',
+        description: 'Spaces and hyphens ignored',
+      }),
+    ),
+    faceFromSessionId: Type.Optional(SessionIdParams.properties.sessionId),
+  },
+  { additionalProperties: false },
+);
+export type BlacklistBody = Static<typeof BlacklistBody>;
