@@ -11,11 +11,13 @@
 // other bundle. "Detected" = risk medium or high. The OCR facts the document check reads (expiry,
 // check digits, MRZ) are taken from the corpus truth here, so the figures for expired and
 // bad_check_digit measure this check's rule given a correct reading; the OCR bench measures reading.
+// The document type (where the values are printed) is the corpus truth too.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { type DocumentSpoofOcrFacts, documentSpoofCheck } from '../src/checks/document-spoof/index.ts';
+import { DOCUMENT_TYPES, type DocumentType } from '../src/checks/ocr/document-regions.ts';
 import { selfieSpoofCheck } from '../src/checks/selfie-spoof/index.ts';
 import type { LivenessStep } from '../src/liveness/index.ts';
 import { verifyLivenessFrames } from '../src/liveness/index.ts';
@@ -50,6 +52,12 @@ type Sample = {
 function attackOf(id: string): string | null {
   if (id.includes('-genuine-')) return null;
   return id.replace(/-\d+$/, '');
+}
+
+/** The document type from the manifest, or from a genuine sample's id (no manifest). */
+function documentTypeOf(sample: Sample): DocumentType | undefined {
+  const type = sample.documentType ?? DOCUMENT_TYPES.find((t) => sample.id.startsWith(`${t}-`));
+  return DOCUMENT_TYPES.find((t) => t === type);
 }
 
 function readCorpus(dir: string): Sample[] {
@@ -128,12 +136,14 @@ for (const dir of values.corpus ?? []) {
     const front = readFileSync(path.join(dir, sample.files.front));
     const back = sample.files.back ? readFileSync(path.join(dir, sample.files.back)) : undefined;
     const ocr = ocrFactsOf(sample);
+    const documentType = documentTypeOf(sample);
     const started = performance.now();
     const cpu = process.cpuUsage();
     const { result, measurements } = await documentSpoofCheck.run({
       front,
       ...(back ? { back } : {}),
       ...(ocr ? { ocr } : {}),
+      ...(documentType ? { documentType } : {}),
       referenceDate: REFERENCE_DATE,
     });
     docMs.push(performance.now() - started);
@@ -143,9 +153,13 @@ for (const dir of values.corpus ?? []) {
     if (values.dump) {
       const side = (s: typeof measurements.front) =>
         `L${s.luma.topRatio.toFixed(2)} r${s.ripple.p90.toFixed(2)}/${s.ripple.rippleShare.toFixed(2)} m${Math.min(s.borders.top, s.borders.bottom, s.borders.left, s.borders.right).toFixed(2)}`;
+      const t = measurements.textEdit;
+      const text = t
+        ? ` text w${t.weightRatio.toFixed(2)} band${t.bandTintLoss.toFixed(2)} fit${t.fit.toFixed(2)} rs${t.regularStroke.toFixed(2)}`
+        : '';
       console.log(
         `${sample.id.padEnd(26)} ${String(result.risk).padEnd(6)} ${result.score?.toFixed(2)} ` +
-          `front ${side(measurements.front)}${measurements.back ? ` back ${side(measurements.back)}` : ''}`,
+          `front ${side(measurements.front)}${measurements.back ? ` back ${side(measurements.back)}` : ''}${text}`,
       );
     }
 

@@ -3,14 +3,22 @@
 //     colour fringes a screen's RGB stripes leave (image-cues.ts);
 //   - printed copy: the object found is a sheet with a blank paper margin all round, not a card
 //     printed to near its edges;
-//   - tampering: the OCR check's MRZ check digits and MRZ-vs-printed comparison, the My Number
-//     check digit (when the OCR extras are given);
+//   - tampering: a value printed heavier than the card's other values, or a tinted band that stops
+//     behind a value (a re-typed value pasted over the original; text-patches.ts, needs the
+//     document type); the OCR check's MRZ check digits and MRZ-vs-printed comparison, the My
+//     Number check digit (when the OCR extras are given);
 //   - expiry: the expiry date read by the OCR check before the reference date.
 // Thresholds were chosen on a generated corpus (docs/spoof-checks.md, bench/spoof.bench.ts).
 import type { Static } from '@sinclair/typebox';
 import type { SpoofCheckSchema } from '../../webhooks/webhook-payload.schema.ts';
 import { type Check, PROVIDER } from '../check.ts';
-import { decodePhoto, findDocumentOutline } from '../ocr/find-document.ts';
+import type { DocumentType } from '../ocr/document-regions.ts';
+import {
+  type DocumentOutline,
+  decodePhoto,
+  findDocumentOutline,
+  type GreyImage,
+} from '../ocr/find-document.ts';
 import { combineSpoofCues, roundScore, type SpoofCue } from '../spoof-cues.ts';
 import {
   type BorderStats,
@@ -22,11 +30,12 @@ import {
   measureSpectralPeaks,
   type SpectralPeaks,
 } from './image-cues.ts';
+import { measurePrintedLines, type TextEditEvidence, textEditEvidence } from './text-patches.ts';
 
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.2.0';
+export const DOCUMENT_SPOOF_VERSION = '0.3.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -40,6 +49,11 @@ export interface DocumentSpoofInput {
   front: Buffer;
   back?: Buffer;
   ocr?: DocumentSpoofOcrFacts;
+  /**
+   * The document type (the OCR check's detected type, or the user's choice): where its values are
+   * printed. Without it the re-typed-value cues are not measured.
+   */
+  documentType?: DocumentType;
   /** The day validity is judged on (default: today, UTC). */
   referenceDate?: Date;
 }
@@ -53,6 +67,8 @@ export interface SideMeasurements {
 
 export interface DocumentSpoofMeasurements {
   front: SideMeasurements;
+  /** Re-typed value evidence on the front (when the document type was given and the card found). */
+  textEdit?: TextEditEvidence;
   back?: SideMeasurements;
   cues: { name: string; score: number }[];
 }
@@ -74,6 +90,14 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
   /** Colour ripple on neutral areas (90th percentile over blocks). */
   screenRipple: { from: 0.8, to: 1.3 },
   printedMargin: { from: 0.09, to: 0.14 },
+  /** A regular-weight value's stroke width over the card's other regular lines. */
+  textWeight: { from: 1.2, to: 1.3 },
+  /** Share of a band's tint missing behind the value printed on it. */
+  bandTintLoss: { from: 0.7, to: 0.9 },
+  /** The re-typed-value cues need the layout to fit the photo (median line registration)… */
+  textMinFit: 0.4,
+  /** …and, for the weight, print sharp enough that bold and regular differ (regular stroke / size). */
+  textMaxRegularStroke: 0.28,
   medium: 0.4,
   high: 0.7,
 } as const;
@@ -83,15 +107,32 @@ function ramp(value: number, { from, to }: { from: number; to: number }): number
   return Math.max(0, Math.min(1, t));
 }
 
-async function measureSide(image: Buffer): Promise<SideMeasurements> {
+async function measureSide(
+  image: Buffer,
+): Promise<{ side: SideMeasurements; grey: GreyImage; outline: DocumentOutline | undefined }> {
   const photo = await decodeRgbPhoto(image);
   const region = centralRegion(photo);
   // The OCR check's own greyscale decode: its outline search was tuned on it.
   const grey = await decodePhoto(image);
+  const outline = findDocumentOutline(grey);
   return {
-    luma: measureSpectralPeaks(photo, region, 'luma'),
-    ripple: measureChromaTexture(photo, region),
-    borders: measureBorders(grey, findDocumentOutline(grey)),
+    side: {
+      luma: measureSpectralPeaks(photo, region, 'luma'),
+      ripple: measureChromaTexture(photo, region),
+      borders: measureBorders(grey, outline),
+    },
+    grey,
+    outline,
+  };
+}
+
+/** The two re-typed-value cues, 0 when the layout does not fit the photo well enough to judge. */
+function textEditScores(evidence: TextEditEvidence): { weight: number; band: number } {
+  const t = DOCUMENT_SPOOF_THRESHOLDS;
+  if (evidence.fit < t.textMinFit) return { weight: 0, band: 0 };
+  return {
+    weight: evidence.regularStroke <= t.textMaxRegularStroke ? ramp(evidence.weightRatio, t.textWeight) : 0,
+    band: ramp(evidence.bandTintLoss, t.bandTintLoss),
   };
 }
 
@@ -117,8 +158,9 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
     id: 'documentSpoofCheck',
     version: DOCUMENT_SPOOF_VERSION,
     async run(input) {
-      const front = await measureSide(input.front);
-      const back = input.back ? await measureSide(input.back) : undefined;
+      const measuredFront = await measureSide(input.front);
+      const front = measuredFront.side;
+      const back = input.back ? (await measureSide(input.back)).side : undefined;
       const cues: SpoofCue[] = [];
       const screen = Math.max(screenScore(front, false), back ? screenScore(back, true) : 0);
       cues.push({
@@ -127,6 +169,26 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         display: true,
       });
       cues.push({ name: 'printed copy (paper margin around the card)', score: printedScore(front) });
+
+      const textEdit =
+        input.documentType && measuredFront.outline
+          ? textEditEvidence(
+              measurePrintedLines(measuredFront.grey, measuredFront.outline, input.documentType),
+            )
+          : undefined;
+      if (textEdit) {
+        const scores = textEditScores(textEdit);
+        cues.push({
+          name: `re-typed value (${textEdit.weightField ?? 'a value'} printed heavier than the other values)`,
+          score: scores.weight,
+          tamper: true,
+        });
+        cues.push({
+          name: `pasted patch (the band's tint stops behind ${textEdit.bandField ?? 'a value'})`,
+          score: scores.band,
+          tamper: true,
+        });
+      }
 
       const ocr = input.ocr;
       if (ocr?.mrz && !ocr.mrz.valid)
@@ -167,6 +229,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         result,
         measurements: {
           front,
+          ...(textEdit ? { textEdit } : {}),
           ...(back ? { back } : {}),
           cues: cues.map(({ name, score: s }) => ({ name, score: round(s) })),
         },

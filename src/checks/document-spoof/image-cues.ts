@@ -209,7 +209,7 @@ export function measureBorders(grey: GreyImage, outline: DocumentOutline | undef
 }
 
 /** Box blur of a plane (w×h) with radius r, through an integral image. */
-function boxBlur(plane: Float64Array, w: number, h: number, r: number): Float64Array {
+export function boxBlur(plane: Float64Array, w: number, h: number, r: number): Float64Array {
   const integral = new Float64Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {
     let row = 0;

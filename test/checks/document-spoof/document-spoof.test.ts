@@ -7,6 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { type DocumentSpoofInput, documentSpoofCheck } from '../../../src/checks/document-spoof/index.ts';
+import type { DocumentType } from '../../../src/checks/ocr/document-regions.ts';
 import { SpoofCheckSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
 
 const CORPUS = 'test/fixtures/corpus';
@@ -23,6 +24,7 @@ const DOCUMENT_ATTACKS = [
 type Sample = {
   id: string;
   attack: string | null;
+  documentType: DocumentType;
   files: { front: string; back: string | null };
   truth: { expiryDate: string };
 };
@@ -36,6 +38,7 @@ function inputOf(s: Sample, ocr?: DocumentSpoofInput['ocr']): DocumentSpoofInput
     front: readFileSync(path.join(CORPUS, s.files.front)),
     ...(s.files.back ? { back: readFileSync(path.join(CORPUS, s.files.back)) } : {}),
     ...(ocr ? { ocr } : {}),
+    documentType: s.documentType,
     referenceDate: REFERENCE_DATE,
   };
 }

@@ -1,0 +1,238 @@
+// Tampering of printed values (issue 6 item 2, "text-region consistency"): a value re-typed over
+// the original leaves a pasted patch. On a card the background under every value carries the
+// security pattern (fine guilloche lines) or a flat tinted band; a patch is flat where the pattern
+// should run on, or a different tone from the band around it. For each value line the layout
+// prints, the background inside the line (between the glyphs) is compared with thin strips of
+// background just above and below it: the same pattern, the same tone on a genuine card.
+import type { DocumentType } from '../ocr/document-regions.ts';
+import { type DocumentOutline, type GreyImage, warpDocument } from '../ocr/find-document.ts';
+
+/**
+ * Printed lines of mimoto's own layouts (src/synth/document-layouts.ts), in layout units: text
+ * start x, baseline, glyph size, how far right the line may run before the next printed element,
+ * and whether it is printed bold. `field` names a value a forger would edit; lines without one
+ * (issue date, conditions, titles…) are references that show this capture's stroke width and ink.
+ * The OCR's FRONT_FIELDS are crop boxes padded for reading, not the print geometry.
+ */
+interface PrintedLine {
+  field?: string;
+  x: number;
+  baseline: number;
+  size: number;
+  maxWidth: number;
+  bold: boolean;
+  /** Printed on a flat tinted band (a patch shows as a change of tone): rows of plain paper just above the band. */
+  band?: [number, number];
+}
+
+interface PageGeometry {
+  width: number;
+  height: number;
+  lines: PrintedLine[];
+}
+
+const CARD = { width: 856, height: 540 };
+
+export const PRINTED_LINES: Record<DocumentType, PageGeometry> = {
+  drivers_license: {
+    ...CARD,
+    lines: [
+      { field: 'name', x: 100, baseline: 72, size: 30, maxWidth: 270, bold: true },
+      { field: 'birthDate', x: 380, baseline: 72, size: 24, maxWidth: 320, bold: false },
+      { field: 'address', x: 100, baseline: 124, size: 22, maxWidth: 716, bold: false },
+      { field: 'expiryDate', x: 56, baseline: 225, size: 25, maxWidth: 530, bold: true, band: [183, 189] },
+      { x: 100, baseline: 176, size: 21, maxWidth: 500, bold: false },
+      { x: 110, baseline: 284, size: 24, maxWidth: 480, bold: false },
+      { x: 150, baseline: 337, size: 28, maxWidth: 440, bold: true },
+      { x: 470, baseline: 432, size: 34, maxWidth: 200, bold: true },
+    ],
+  },
+  my_number_card: {
+    ...CARD,
+    lines: [
+      { field: 'name', x: 100, baseline: 116, size: 32, maxWidth: 510, bold: true },
+      { field: 'address', x: 100, baseline: 172, size: 21, maxWidth: 510, bold: false },
+      { field: 'birthDate', x: 120, baseline: 252, size: 22, maxWidth: 290, bold: false },
+      { field: 'expiryDate', x: 56, baseline: 432, size: 24, maxWidth: 515, bold: true, band: [384, 394] },
+      { x: 44, baseline: 356, size: 20, maxWidth: 260, bold: false },
+      { x: 320, baseline: 356, size: 20, maxWidth: 260, bold: false },
+      { x: 56, baseline: 494, size: 18, maxWidth: 500, bold: false },
+    ],
+  },
+  residence_card: {
+    ...CARD,
+    lines: [
+      { field: 'name', x: 90, baseline: 106, size: 30, maxWidth: 750, bold: true },
+      { field: 'birthDate', x: 112, baseline: 152, size: 22, maxWidth: 210, bold: false },
+      { field: 'address', x: 100, baseline: 198, size: 19, maxWidth: 520, bold: false },
+      { field: 'expiryDate', x: 170, baseline: 338, size: 22, maxWidth: 450, bold: false },
+      { field: 'expiryDate', x: 52, baseline: 468, size: 20, maxWidth: 545, bold: true, band: [428, 437] },
+      { x: 604, baseline: 56, size: 26, maxWidth: 240, bold: true },
+      { x: 112, baseline: 248, size: 24, maxWidth: 500, bold: true },
+      { x: 150, baseline: 292, size: 21, maxWidth: 470, bold: false },
+      { x: 124, baseline: 382, size: 19, maxWidth: 500, bold: false },
+    ],
+  },
+  passport: {
+    width: 1000,
+    height: 704,
+    lines: [
+      { x: 680, baseline: 120, size: 26, maxWidth: 300, bold: false },
+      { field: 'name', x: 330, baseline: 190, size: 26, maxWidth: 460, bold: false },
+      { field: 'name', x: 330, baseline: 260, size: 26, maxWidth: 460, bold: false },
+      { field: 'birthDate', x: 600, baseline: 330, size: 26, maxWidth: 390, bold: false },
+      { field: 'address', x: 450, baseline: 400, size: 26, maxWidth: 540, bold: false },
+      { field: 'expiryDate', x: 640, baseline: 470, size: 26, maxWidth: 350, bold: false },
+      { x: 330, baseline: 330, size: 26, maxWidth: 200, bold: false },
+      { x: 330, baseline: 470, size: 26, maxWidth: 280, bold: false },
+      { x: 450, baseline: 120, size: 26, maxWidth: 200, bold: false },
+    ],
+  },
+};
+
+export interface LineMeasurement {
+  field?: string;
+  bold: boolean;
+  /** Mean stroke width over glyph size (ink area over half its outline, at mid-level between paper and ink). */
+  stroke: number;
+  /** Paper level minus ink level (grey levels). */
+  contrast: number;
+  /**
+   * Whether the print sits where the layout puts it: mean darkness of the glyph cores minus that
+   * of the blank rows under the line, over their sum (about 1 when registered, near 0 or below
+   * when the outline found was not the card's).
+   */
+  fit: number;
+  /** Band lines: how much of the band's tint is missing behind the first glyphs (0 none, 1 all). */
+  toneShift?: number;
+}
+
+const percentile = (xs: number[], p: number) => {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] as number;
+};
+
+/**
+ * Rectifies the front to the layout's own units (1 px per unit) and measures every printed line
+ * of the given document type.
+ */
+export function measurePrintedLines(
+  grey: GreyImage,
+  outline: DocumentOutline,
+  documentType: DocumentType,
+): LineMeasurement[] {
+  const page = PRINTED_LINES[documentType];
+  const { width: w, height: h } = page;
+  const flat = warpDocument(grey, outline.corners, w, h).data;
+  const pixels = (x0: number, x1: number, y0: number, y1: number) => {
+    const out: number[] = [];
+    for (let y = Math.max(0, Math.round(y0)); y < Math.min(h, Math.round(y1)); y++)
+      for (let x = Math.max(0, Math.round(x0)); x < Math.min(w, Math.round(x1)); x++)
+        out.push(flat[y * w + x] as number);
+    return out;
+  };
+  return page.lines.map((line) => {
+    const { x, baseline: b, size: s } = line;
+    // The rows a pasted value covers (the synthetic forger's patch: size above the baseline to 0.3 size below).
+    const x0 = Math.max(0, Math.round(x - 3));
+    const x1 = Math.min(w, Math.round(x + line.maxWidth));
+    const y0 = Math.max(0, Math.round(b - s));
+    const y1 = Math.min(h, Math.round(b + 0.3 * s));
+    const values = pixels(x0, x1, y0, y1);
+    const paper = percentile(values, 0.9);
+    const inkLevel = percentile(values, 0.01);
+    const threshold = (paper + inkLevel) / 2;
+    let area = 0;
+    let edges = 0;
+    for (let y = y0; y < y1; y++)
+      for (let xx = x0; xx < x1; xx++) {
+        const ink = (flat[y * w + xx] as number) < threshold;
+        if (!ink) continue;
+        area++;
+        if (xx === x0 || (flat[y * w + xx - 1] as number) >= threshold) edges++;
+        if (xx === x1 - 1 || (flat[y * w + xx + 1] as number) >= threshold) edges++;
+        if (y === y0 || (flat[(y - 1) * w + xx] as number) >= threshold) edges++;
+        if (y === y1 - 1 || (flat[(y + 1) * w + xx] as number) >= threshold) edges++;
+      }
+    const darkness = (r0: number, r1: number) => {
+      const v = pixels(x0, x1, r0, r1);
+      return v.length ? paper - v.reduce((a, c) => a + c, 0) / v.length : 0;
+    };
+    const core = Math.max(0, darkness(b - 0.6 * s, b - 0.1 * s));
+    const gap = Math.max(0, darkness(b + 0.35 * s, b + 0.55 * s));
+    const measured: LineMeasurement = {
+      ...(line.field ? { field: line.field } : {}),
+      bold: line.bold,
+      stroke: edges > 0 ? (4 * area) / edges / s : 0,
+      contrast: paper - inkLevel,
+      fit: (core - gap) / (core + gap + 1),
+    };
+    if (line.band) {
+      // The band's tone behind the first glyphs (inside any patch) and at its tail, right of the
+      // longest value, each against the card's paper just above the band at the same columns, so
+      // that a lighting gradient along the band cancels. 0 = the band runs on under the text;
+      // 1 = the band's tint is gone there (a patch of paper colour).
+      const rows = [b - 0.8 * s, b + 0.1 * s] as const;
+      const [p0, p1] = line.band;
+      const level = (c0: number, c1: number, r0: number, r1: number) =>
+        percentile(pixels(c0, c1, r0, r1), 0.9);
+      const head = level(x, x + 4 * s, rows[0], rows[1]) - level(x, x + 4 * s, p0, p1);
+      const tailX = x + line.maxWidth - 50;
+      const tail = level(tailX, tailX + 50, rows[0], rows[1]) - level(tailX, tailX + 50, p0, p1);
+      measured.toneShift = (head - tail) / Math.max(-tail, 8);
+    }
+    return measured;
+  });
+}
+
+export interface TextEditEvidence {
+  /** Largest stroke width of a regular-weight value over the median of the card's other regular lines. */
+  weightRatio: number;
+  weightField?: string;
+  /** Largest share of a band's tint missing behind a value printed on it. */
+  bandTintLoss: number;
+  bandField?: string;
+  /** Median registration of the lines (LineMeasurement.fit). */
+  fit: number;
+  /** Median stroke width over glyph size of the legible regular lines (blur widens it). */
+  regularStroke: number;
+}
+
+/**
+ * The strongest sign of a re-typed value: a value printed heavier than the card's other regular
+ * lines (the synthetic forger's text is bold), or a band whose tint stops behind a value.
+ * Lines with little contrast (an empty optional line, a glare) are left out of the reference.
+ */
+export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
+  const topContrast = Math.max(...lines.map((l) => l.contrast));
+  const legible = lines.filter((l) => !l.bold && l.contrast >= 0.5 * topContrast);
+  const evidence: TextEditEvidence = {
+    weightRatio: 0,
+    bandTintLoss: 0,
+    fit: percentile(
+      lines.map((l) => l.fit),
+      0.5,
+    ),
+    regularStroke: percentile(
+      legible.map((l) => l.stroke),
+      0.5,
+    ),
+  };
+  for (const line of legible) {
+    if (!line.field) continue;
+    const others = legible.filter((l) => l !== line).map((l) => l.stroke);
+    if (others.length < 2) continue;
+    const ratio = line.stroke / Math.max(1e-6, percentile(others, 0.5));
+    if (ratio > evidence.weightRatio) {
+      evidence.weightRatio = ratio;
+      evidence.weightField = line.field;
+    }
+  }
+  for (const line of lines)
+    if (line.toneShift !== undefined && line.field && line.toneShift > evidence.bandTintLoss) {
+      evidence.bandTintLoss = line.toneShift;
+      evidence.bandField = line.field;
+    }
+  return evidence;
+}

@@ -1,0 +1,78 @@
+// documentSpoofCheck, re-typed values (issue 6 item 2, tampering by text-region consistency): the
+// same card photographed the same way, once genuine and once with one value pasted over (the
+// corpus generator's text_edit drawing: a flat patch, the value re-typed heavier). The check must
+// flag the edit only when told the document type, and never flag the genuine card.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { type DocumentSpoofInput, documentSpoofCheck } from '../../../src/checks/document-spoof/index.ts';
+import {
+  createDocumentRecord,
+  type DocumentType,
+  defaultFacesDir,
+  drawCaptureParameters,
+  photographDocument,
+  Random,
+  renderDocument,
+} from '../../../src/synth/index.ts';
+
+const REFERENCE_DATE = '2026-04-01';
+const PORTRAIT = path.join(defaultFacesDir(), 'amy1.png');
+
+/** The front of one card, photographed with clean capture settings, optionally with one field edited. */
+async function photographFront(type: DocumentType, seed: number, editedField?: string): Promise<Buffer> {
+  const record = createDocumentRecord(new Random(`record:${seed}`), type, 'F', REFERENCE_DATE);
+  const flat = await renderDocument(record, 'front', PORTRAIT, editedField ? { editedField } : {});
+  if (!flat) throw new Error('no front side');
+  return photographDocument(flat, drawCaptureParameters(new Random(`capture:${seed}`), 'clean', 1280));
+}
+
+const run = (front: Buffer, documentType?: DocumentType) =>
+  documentSpoofCheck.run({
+    front,
+    ...(documentType ? { documentType } : {}),
+    referenceDate: new Date(`${REFERENCE_DATE}T00:00:00Z`),
+  } satisfies DocumentSpoofInput);
+
+test('a birth date re-typed heavier on a My Number card is tampering; the genuine card is not', async () => {
+  const genuine = await run(await photographFront('my_number_card', 1), 'my_number_card');
+  assert.equal(genuine.result.risk, 'low', genuine.result.details);
+  assert.equal(genuine.result.isForgedOrTampered, false);
+  assert.ok(genuine.measurements.textEdit, 'the printed lines were measured');
+
+  const edited = await run(await photographFront('my_number_card', 1, 'birthDate'), 'my_number_card');
+  assert.notEqual(edited.result.risk, 'low', JSON.stringify(edited.measurements.textEdit));
+  assert.equal(edited.result.isForgedOrTampered, true);
+  assert.equal(edited.result.isDisplayAttack, false);
+  assert.match(edited.result.details ?? '', /re-typed value \(birthDate printed heavier/);
+  assert.ok(
+    (edited.measurements.textEdit?.weightRatio ?? 0) >
+      (genuine.measurements.textEdit?.weightRatio ?? 0) + 0.15,
+  );
+});
+
+test("an expiry date pasted over a driving licence's colour band is tampering", async () => {
+  const genuine = await run(await photographFront('drivers_license', 2), 'drivers_license');
+  assert.equal(genuine.result.risk, 'low', genuine.result.details);
+
+  const edited = await run(await photographFront('drivers_license', 2, 'expiryDate'), 'drivers_license');
+  assert.equal(edited.result.isForgedOrTampered, true, JSON.stringify(edited.measurements.textEdit));
+  assert.match(edited.result.details ?? '', /pasted patch \(the band's tint stops behind expiryDate\)/);
+  assert.ok((edited.measurements.textEdit?.bandTintLoss ?? 0) > 0.9);
+  assert.ok((genuine.measurements.textEdit?.bandTintLoss ?? 1) < 0.3);
+});
+
+test('without the document type the re-typed-value cues are not measured', async () => {
+  const { result, measurements } = await run(await photographFront('my_number_card', 1, 'birthDate'));
+  assert.equal(measurements.textEdit, undefined);
+  assert.equal(result.risk, 'low');
+});
+
+test('a wrong document type does not make a genuine card look tampered', async () => {
+  const front = await photographFront('residence_card', 3);
+  for (const wrong of ['passport', 'drivers_license', 'my_number_card'] as const) {
+    const { result } = await run(front, wrong);
+    assert.equal(result.isForgedOrTampered, false, `${wrong}: ${result.details}`);
+    assert.equal(result.risk, 'low', `${wrong}: ${result.details}`);
+  }
+});
