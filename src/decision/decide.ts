@@ -1,7 +1,10 @@
 // The automatic decision (interface §3.2; design.md "Reason codes"): a pure function of the check
 // results and the thresholds, so every rule is tested without a database and a stored decision can
 // be recomputed from its stored inputs. Rejections are looked for first, then reasons for review;
-// only when nothing is found is the verification approved.
+// only when nothing is found is the verification approved. Review reasons, in order: document type
+// mismatch, suspected spoofs, low OCR confidence (a poor capture, which also lowers the face
+// similarity and breeds field mismatches), face not found / near the threshold, blacklist, fraud,
+// pre-registered info and user input mismatches — interface §3.2 lists low OCR confidence first.
 import type {
   DecisionMetadata,
   DecisionReasonCode,
@@ -130,23 +133,6 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
   if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMeta());
 
   // ── Review (low OCR confidence, spoof risk, near threshold, suspected fraud, mismatches) ──
-  if (faceMatch.status === 'success' && faceMatch.result.status !== 'success') {
-    // No face found on one side: nobody can say it is the same person; a human looks.
-    return review('face_mismatch', {
-      faceMatchSimilarity: similarity ?? 0,
-      threshold: t.faceSimilarityThreshold,
-      detail: faceMatch.result.status,
-    });
-  }
-  if (faceMatch.status === 'success' && similarity !== undefined) {
-    if (Math.abs(similarity - t.faceSimilarityThreshold) < t.faceNearThresholdBand) {
-      return review('face_similarity_near_threshold', {
-        faceMatchSimilarity: similarity,
-        similarity,
-        threshold: t.faceSimilarityThreshold,
-      });
-    }
-  }
   if (ocr.status === 'success' && ocr.result.documentTypeMismatch) {
     return review('document_type_mismatch', {
       ...(input.expectedDocumentType ? { expectedDocumentType: input.expectedDocumentType } : {}),
@@ -171,12 +157,11 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
   if (selfie.status === 'unavailable') {
     return review('selfie_spoof_suspected', { selfieStatus: 'unavailable', detail: selfie.detail });
   }
-  if (blacklist?.action === 'review') return review('blacklist_match', blacklistMeta());
-  if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudReviewScore) {
-    return review('fraud_suspected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
-  }
-  if (fraud.status === 'unavailable') return review('fraud_suspected', { detail: fraud.detail });
   const ocrConfidence = ocr.status === 'success' ? round(ocr.result.confidence ?? 0) : undefined;
+  // A poor capture before the face and fraud rules: it also spoils the document portrait (a lower
+  // similarity) and the identity fields (mismatches), so low OCR confidence names the cause, and
+  // the remedy (a better photo). The document-type and spoof rules come first: what they flag is
+  // not explained by a blurred photo, and a reviewer must see it.
   if (
     ocr.status === 'unavailable' ||
     ocr.result.status === 'low_confidence' ||
@@ -188,6 +173,28 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
       ...(ocr.status === 'unavailable' ? { detail: ocr.detail } : {}),
     });
   }
+  if (faceMatch.status === 'success' && faceMatch.result.status !== 'success') {
+    // No face found on one side: nobody can say it is the same person; a human looks.
+    return review('face_mismatch', {
+      faceMatchSimilarity: similarity ?? 0,
+      threshold: t.faceSimilarityThreshold,
+      detail: faceMatch.result.status,
+    });
+  }
+  if (faceMatch.status === 'success' && similarity !== undefined) {
+    if (Math.abs(similarity - t.faceSimilarityThreshold) < t.faceNearThresholdBand) {
+      return review('face_similarity_near_threshold', {
+        faceMatchSimilarity: similarity,
+        similarity,
+        threshold: t.faceSimilarityThreshold,
+      });
+    }
+  }
+  if (blacklist?.action === 'review') return review('blacklist_match', blacklistMeta());
+  if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudReviewScore) {
+    return review('fraud_suspected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
+  }
+  if (fraud.status === 'unavailable') return review('fraud_suspected', { detail: fraud.detail });
   if (faceMatch.status === 'unavailable') {
     return review('face_similarity_near_threshold', {
       detail: faceMatch.detail,

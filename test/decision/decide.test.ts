@@ -109,6 +109,36 @@ test('low OCR confidence: pending_review with ocrConfidence', () => {
   });
 });
 
+test('a poor capture is named low_ocr_confidence, not the near-threshold face or fraud score it also causes', () => {
+  const input = {
+    ...passing(),
+    ocr: { status: 'success' as const, result: { confidence: 0.55, status: 'low_confidence' } },
+    faceMatch: { status: 'success' as const, result: { similarity: 0.53, status: 'success' } },
+    fraudSignalAnalysis: {
+      status: 'success' as const,
+      result: { riskScore: 40, signals: [{ code: 'user_input_ocr_mismatch', severity: 'medium' }] },
+    },
+    userInputMatch: { fields: { lastName: false }, mismatchedFields: ['lastName'] },
+  };
+  assert.deepEqual(decide(input, t), {
+    status: 'pending_review',
+    reason: 'low_ocr_confidence',
+    metadata: { ocrConfidence: 0.55 },
+  });
+  // A suspected spoof is still named as such on a poor capture: a blurred photo does not explain it.
+  const spoofed = {
+    ...input,
+    documentSpoofCheck: { status: 'success' as const, result: { risk: 'medium', score: 0.5 } },
+  };
+  assert.equal(decide(spoofed, t).reason, 'document_spoof_suspected');
+  // A clear face mismatch is still rejected.
+  const other = {
+    ...input,
+    faceMatch: { status: 'success' as const, result: { similarity: 0.1, status: 'success' } },
+  };
+  assert.deepEqual([decide(other, t).status, decide(other, t).reason], ['rejected', 'face_mismatch']);
+});
+
 test('document spoof: high risk rejected, medium risk to review', () => {
   const high = {
     ...passing(),
