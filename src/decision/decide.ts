@@ -114,9 +114,6 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
     // interface §6.2 rule 4: face_mismatch carries faceMatchSimilarity and threshold.
     return reject('face_mismatch', { faceMatchSimilarity: similarity, threshold: t.faceSimilarityThreshold });
   }
-  if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudRejectScore) {
-    return reject('fraud_detected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
-  }
   const blacklist = fraud.status === 'success' ? fraud.result.blacklist : null;
   const blacklistMeta = (): DecisionMetadata =>
     blacklist
@@ -130,7 +127,11 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
           blacklistCheckedAt: blacklist.checkedAt,
         }
       : {};
+  // A tenant's own blacklist names the cause more precisely than the risk score it also raises.
   if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMeta());
+  if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudRejectScore) {
+    return reject('fraud_detected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
+  }
 
   // ── Review (low OCR confidence, spoof risk, near threshold, suspected fraud, mismatches) ──
   if (ocr.status === 'success' && ocr.result.documentTypeMismatch) {
