@@ -71,7 +71,10 @@ function ImageViewer({ image, title, onClose }: { image: CaseImage; title: strin
 export function CaseImages({ images }: { images: CaseImage[] }) {
   const { t, language } = useConsole();
   const [open, setOpen] = useState<CaseImage | null>(null);
+  // "frame-3" and "liveness 3" read as "Liveness frame 4" / "… 3"; other names from the messages.
   const title = (image: CaseImage) => {
+    const frame = image.name.match(/^frame-(\d+)$/);
+    if (frame) return `${lookup(language, 'image.frame')} ${Number(frame[1]) + 1}`;
     const [base = '', index] = image.name.split(' ');
     const text = lookup(language, `image.${base}`) ?? base;
     return index ? `${text} ${index}` : text;

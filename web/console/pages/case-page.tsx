@@ -14,6 +14,13 @@ export interface Claim {
   expiresAt: string;
 }
 
+interface AutomaticDecision {
+  status?: string;
+  reason?: string;
+  metadata?: unknown;
+  thresholds?: unknown;
+}
+
 interface CaseDetail {
   sessionId: string;
   status: string;
@@ -22,16 +29,19 @@ interface CaseDetail {
   images?: unknown;
   comparison?: unknown;
   verification?: { status?: string; results?: unknown } | null;
-  decision?: {
-    status?: string;
-    reason?: string;
-    automaticReason?: string;
-    metadata?: unknown;
-    thresholds?: unknown;
-  } | null;
+  /** The pipeline's decision (reason code, metadata, thresholds); `decision` in older answers. */
+  automaticDecision?: AutomaticDecision | null;
+  decision?: AutomaticDecision | null;
   claim?: Claim | null;
   reviews?: Review[];
-  webhookEvents?: { eventId: string; event: string; status: string; attempts: number; createdAt: string }[];
+  webhookEvents?: {
+    eventId: string;
+    event: string;
+    state?: string;
+    status?: string;
+    attempts: number;
+    createdAt: string;
+  }[];
 }
 
 export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId: string }) {
@@ -55,12 +65,13 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
   if (error) return <ErrorText error={error} />;
   if (!session) return <p class="boot">{t('common.loading')}</p>;
 
-  const verificationStatus = session.verification?.status ?? session.decision?.status ?? null;
+  const automatic = session.automaticDecision ?? session.decision ?? null;
+  const verificationStatus = session.verification?.status ?? automatic?.status ?? null;
   const isReviewer = user?.role === 'reviewer';
   const claim = session.claim ?? null;
   const claimIsMine = claim !== null && claim.reviewer === user?.email;
   const isPendingReview = verificationStatus === 'pending_review';
-  const automaticReason = session.decision?.automaticReason ?? session.decision?.reason;
+  const automaticReason = automatic?.reason;
 
   return (
     <section class="case">
@@ -123,8 +134,8 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
       <h2>{t('case.checks')}</h2>
       <CheckResults results={session.verification?.results} />
       <div class="values-row">
-        <ValueTable values={session.decision?.thresholds} caption={t('case.thresholds')} />
-        <ValueTable values={session.decision?.metadata} caption={t('case.metadata')} />
+        <ValueTable values={automatic?.thresholds} caption={t('case.thresholds')} />
+        <ValueTable values={automatic?.metadata} caption={t('case.metadata')} />
       </div>
 
       <h2>{t('case.reviews')}</h2>
@@ -143,7 +154,7 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
         <ul class="plain">
           {session.webhookEvents.map((event) => (
             <li key={event.eventId}>
-              <code>{event.event}</code> · {label('deliveryStatus', event.status)} ·{' '}
+              <code>{event.event}</code> · {label('deliveryStatus', event.state ?? event.status)} ·{' '}
               {t('webhooks.attemptCount', { count: event.attempts })} ·{' '}
               {formatDate(event.createdAt, language)}
             </li>

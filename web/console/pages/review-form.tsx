@@ -21,12 +21,12 @@ export interface Review {
   id: string;
   decision: 'approved' | 'rejected';
   reviewedBy: string;
-  reviewedAt: string;
+  reviewedAt: string | null;
+  createdAt?: string;
   reason: string;
-  reasonCode?: string;
+  reasonCode?: string | null;
   status?: string;
   confirmedBy?: string | null;
-  confirmedAt?: string | null;
 }
 
 const awaitsConfirmation = (review: Review) => review.status === 'awaiting_confirmation';
@@ -46,7 +46,7 @@ export function ReviewHistory({
       {reviews.map((review) => (
         <li key={review.id}>
           <span class={`badge ${review.decision}`}>{label('verificationStatus', review.decision)}</span>{' '}
-          {review.reviewedBy} · {formatDate(review.reviewedAt, language)} ·{' '}
+          {review.reviewedBy} · {formatDate(review.reviewedAt ?? review.createdAt, language)} ·{' '}
           {label('reasonCode', review.reasonCode)} — {review.reason}
           {awaitsConfirmation(review) ? (
             <>
