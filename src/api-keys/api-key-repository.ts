@@ -62,6 +62,11 @@ export async function findApiKeyByHash(db: Db, hash: string): Promise<ApiKeyRow 
   return row && toRow(row);
 }
 
+export async function findApiKey(db: Db, keyId: string): Promise<ApiKeyRow | undefined> {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+  return row && toRow(row);
+}
+
 export async function listApiKeys(db: Db, tenantId: string): Promise<ApiKeyRow[]> {
   const rows = await db
     .selectFrom('api_keys')

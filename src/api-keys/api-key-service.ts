@@ -7,6 +7,7 @@ import { generateApiKey, keyEnvironmentFor, parseApiKey } from './api-key-format
 import {
   type ApiKeyRow,
   disableApiKey,
+  findApiKey,
   findApiKeyByHash,
   insertApiKey,
   listApiKeys,
@@ -66,10 +67,19 @@ export async function listTenantApiKeys(platform: Platform, tenantId: string): P
   return (await listApiKeys(platform.database.db, tenantId)).map(toView);
 }
 
-export async function disableTenantApiKey(platform: Platform, keyId: string): Promise<void> {
-  if (!(await disableApiKey(platform.database.db, keyId, platform.now()))) {
+/** Disables a key (once; disabling again keeps the first time). With `tenantId`, only that tenant's keys. */
+export async function disableTenantApiKey(
+  platform: Platform,
+  keyId: string,
+  tenantId?: string,
+): Promise<ApiKeyView & { tenantId: string }> {
+  const db = platform.database.db;
+  const key = await findApiKey(db, keyId);
+  if (!key || (tenantId !== undefined && key.tenantId !== tenantId)) {
     throw new AppError('NotFound', `no API key '${keyId}'`);
   }
+  await disableApiKey(db, keyId, platform.now());
+  return { ...toView((await findApiKey(db, keyId))!), tenantId: key.tenantId };
 }
 
 export interface ApiCaller {

@@ -1,7 +1,9 @@
 // The audit log (docs/console-api.md "Conventions"): one row per state change, written in the
 // transaction of the change, so a change and its record commit or fail together.
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/open-database.ts';
 import { insertAuditRow } from './audit-log-repository.ts';
+import { consoleUser } from './console-auth.ts';
 
 export interface AuditEntry {
   /** email, 'api_key:<keyId>' or 'cli' */
@@ -14,6 +16,17 @@ export interface AuditEntry {
   before?: unknown;
   after?: unknown;
   ip?: string | null;
+}
+
+/** Who acts, as the service functions of the console and the CLI take it. */
+export type Actor = Pick<AuditEntry, 'actor' | 'actorUserId' | 'ip'>;
+
+export const CLI_ACTOR: Actor = { actor: 'cli', actorUserId: null, ip: null };
+
+/** The signed-in console user of a request as an audit actor. */
+export function requestActor(request: FastifyRequest): Actor {
+  const user = consoleUser(request);
+  return { actor: user.email, actorUserId: user.id, ip: request.ip };
 }
 
 export const REDACTED = '[redacted]';

@@ -1,5 +1,5 @@
 // The hosted flow as the app and the session detail use it.
-export { DOCUMENT_TYPES, hasBackSide } from './document-types.ts';
+export { allowedDocumentTypes, DOCUMENT_TYPES, hasBackSide } from './document-types.ts';
 export { negotiateLanguage } from './flow-messages.ts';
 export { registerHostedFlow } from './hosted-flow.routes.ts';
 export { listDocuments } from './hosted-flow-repository.ts';

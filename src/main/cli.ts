@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Command>> = {
   tenant: configured(async () => (await operator()).tenantCommand),
   key: configured(async () => (await operator()).keyCommand),
   webhooks: configured(async () => (await operator()).webhooksCommand),
+  user: configured(async () => (await import('./user-command.ts')).userCommand),
   synth: async () => (await import('../synth/synth.command.ts')).synthCommand,
   simulate: async () => (await import('../simulate/simulate.command.ts')).simulateCommand,
 };
@@ -39,6 +40,7 @@ commands:
   key disable --key ID
   webhooks list --session ID [--json]                 events, attempts, outcomes
   webhooks redeliver --event ID [--json]              one attempt now, same bytes
+  user create --email E --role operator|tenant_admin|reviewer [--tenant ID] [--json]   prints a one-time password link
   synth --out DIR --seed N --count K  write a synthetic identity corpus
   simulate --url VERIFICATION_URL --persona P [--seed N] [--json]   complete a session's hosted flow headlessly
 

@@ -1,11 +1,19 @@
 // Operator commands (issue 3 item 4). They open the database like the server does; with the
 // embedded database that works only while the server is stopped (lock-data-directory.ts).
 import { parseArgs } from 'node:util';
-import { createApiKey, disableTenantApiKey, listTenantApiKeys } from '../api-keys/index.ts';
+import { listTenantApiKeys } from '../api-keys/index.ts';
 import type { Config, Role } from '../config.ts';
+import {
+  CLI_ACTOR,
+  changeCallbackPrefixAudited,
+  createApiKeyAudited,
+  createTenantAudited,
+  disableApiKeyAudited,
+  rotateWebhookSecretAudited,
+} from '../console/index.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { openDatabase } from '../platform/db/open-database.ts';
-import { allowCallbackPrefix, createTenant, rotateWebhookSecret, showTenant } from '../tenants/index.ts';
+import { showTenant } from '../tenants/index.ts';
 import {
   formatWebhookEvents,
   listSessionWebhookEvents,
@@ -20,7 +28,7 @@ export class UsageError extends Error {
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 
-function parse<T extends Options>(args: string[], options: T) {
+export function parse<T extends Options>(args: string[], options: T) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values as {
       [K in keyof T]?: T[K]['multiple'] extends true
@@ -34,12 +42,15 @@ function parse<T extends Options>(args: string[], options: T) {
   }
 }
 
-function required(value: unknown, flag: string): string {
+export function required(value: unknown, flag: string): string {
   if (typeof value !== 'string' || value === '') throw new UsageError(`${flag} is required`);
   return value;
 }
 
-async function withPlatform<T>(config: Config, run: (platform: OpenPlatform) => Promise<T>): Promise<T> {
+export async function withPlatform<T>(
+  config: Config,
+  run: (platform: OpenPlatform) => Promise<T>,
+): Promise<T> {
   const platform = await openPlatform(config, { supervise: false });
   try {
     return await run(platform);
@@ -49,7 +60,7 @@ async function withPlatform<T>(config: Config, run: (platform: OpenPlatform) => 
 }
 
 /** Where command output goes; tests of a command pass their own. */
-const print = (text: string) => {
+export const print = (text: string) => {
   process.stdout.write(`${text}\n`);
 };
 
@@ -86,7 +97,7 @@ export async function tenantCommand(config: Config, args: string[], out = print)
   const prefixes = (flags['callback-url-prefix'] as string[] | undefined) ?? [];
   return withPlatform(config, async (platform) => {
     if (action === 'create') {
-      const created = await createTenant(platform, {
+      const created = await createTenantAudited(platform, CLI_ACTOR, {
         name: required(flags.name, '--name'),
         callbackUrlPrefixes: prefixes,
       });
@@ -100,7 +111,11 @@ export async function tenantCommand(config: Config, args: string[], out = print)
     const tenantId = required(flags.tenant, '--tenant');
     if (action === 'allow-callback') {
       if (prefixes.length !== 1) throw new UsageError('give exactly one --callback-url-prefix');
-      const tenant = await allowCallbackPrefix(platform, tenantId, prefixes[0]!);
+      const tenant = await changeCallbackPrefixAudited(platform, CLI_ACTOR, {
+        tenantId,
+        prefix: prefixes[0]!,
+        add: true,
+      });
       out(
         flags.json
           ? JSON.stringify(tenant)
@@ -119,7 +134,7 @@ export async function tenantCommand(config: Config, args: string[], out = print)
       return 0;
     }
     if (action === 'rotate-webhook-secret') {
-      const { webhookSecret } = await rotateWebhookSecret(platform, tenantId);
+      const { webhookSecret } = await rotateWebhookSecretAudited(platform, CLI_ACTOR, tenantId);
       out(
         flags.json
           ? JSON.stringify({ tenantId, webhookSecret })
@@ -141,8 +156,9 @@ export async function keyCommand(config: Config, args: string[]): Promise<number
   });
   return withPlatform(config, async (platform) => {
     if (action === 'create') {
-      const created = await createApiKey(
+      const created = await createApiKeyAudited(
         platform,
+        CLI_ACTOR,
         required(flags.tenant, '--tenant'),
         flags.label as string | undefined,
       );
@@ -167,7 +183,7 @@ export async function keyCommand(config: Config, args: string[]): Promise<number
     }
     if (action === 'disable') {
       const keyId = required(flags.key, '--key');
-      await disableTenantApiKey(platform, keyId);
+      await disableApiKeyAudited(platform, CLI_ACTOR, keyId);
       print(`disabled ${keyId}`);
       return 0;
     }

@@ -1,8 +1,10 @@
 export { callbackUrlProblem, isCallbackUrlAllowed } from './callback-url-policy.ts';
-export { findTenant } from './tenant-repository.ts';
+export { findTenant, updateTenantSettings } from './tenant-repository.ts';
 export {
   allowCallbackPrefix,
   createTenant,
+  disallowCallbackPrefix,
+  listTenantViews,
   readWebhookSecret,
   rotateWebhookSecret,
   showTenant,

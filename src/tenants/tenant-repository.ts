@@ -1,4 +1,6 @@
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../platform/db/open-database.ts';
+import type { TenantsTable } from '../platform/db/schema.ts';
 
 export interface TenantRow {
   id: string;
@@ -26,37 +28,66 @@ export async function insertTenant(
 
 export async function findTenant(db: Db, tenantId: string): Promise<TenantRow | undefined> {
   const row = await db.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      name: row.name,
-      callbackUrlPrefixes: row.callback_url_prefixes,
-      webhookSecretEnc: row.webhook_secret_enc,
-      settings: row.settings,
-      createdAt: row.created_at,
-    }
-  );
+  return row && toTenantRow(row);
 }
 
-/** Adds a prefix unless present; returns false when the tenant does not exist. */
+const toTenantRow = (row: Selectable<TenantsTable>): TenantRow => ({
+  id: row.id,
+  name: row.name,
+  callbackUrlPrefixes: row.callback_url_prefixes,
+  webhookSecretEnc: row.webhook_secret_enc,
+  settings: row.settings,
+  createdAt: row.created_at,
+});
+
+/**
+ * Adds a prefix unless present; returns false when the tenant does not exist. One UPDATE, so it
+ * is atomic on its own and can run inside a caller's transaction.
+ */
 export async function addCallbackPrefix(db: Db, tenantId: string, prefix: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('tenants')
-      .select('callback_url_prefixes')
-      .where('id', '=', tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row) return false;
-    if (!row.callback_url_prefixes.includes(prefix)) {
-      await trx
-        .updateTable('tenants')
-        .set({ callback_url_prefixes: [...row.callback_url_prefixes, prefix], updated_at: new Date() })
-        .where('id', '=', tenantId)
-        .execute();
-    }
-    return true;
-  });
+  const result = await db
+    .updateTable('tenants')
+    .set({
+      callback_url_prefixes: sql<string[]>`CASE WHEN ${prefix} = ANY(callback_url_prefixes)
+        THEN callback_url_prefixes ELSE array_append(callback_url_prefixes, ${prefix}) END`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', tenantId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Removes a prefix; false when the tenant does not exist or does not have it. */
+export async function removeCallbackPrefix(db: Db, tenantId: string, prefix: string): Promise<boolean> {
+  const result = await db
+    .updateTable('tenants')
+    .set({
+      callback_url_prefixes: sql<string[]>`array_remove(callback_url_prefixes, ${prefix})`,
+      updated_at: new Date(),
+    })
+    .where('id', '=', tenantId)
+    .where(sql<boolean>`${prefix} = ANY(callback_url_prefixes)`)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function listTenants(db: Db): Promise<TenantRow[]> {
+  const rows = await db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(toTenantRow);
+}
+
+/** Replaces the settings document (the console writes it whole, after validation). */
+export async function updateTenantSettings(
+  db: Db,
+  tenantId: string,
+  settings: Record<string, unknown>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('tenants')
+    .set({ settings: JSON.stringify(settings), updated_at: new Date() })
+    .where('id', '=', tenantId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Replaces the webhook secret's ciphertext; returns false when the tenant does not exist. */

@@ -4,7 +4,15 @@ import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { callbackUrlProblem, normaliseCallbackPrefix } from './callback-url-policy.ts';
-import { addCallbackPrefix, findTenant, insertTenant, updateWebhookSecret } from './tenant-repository.ts';
+import {
+  addCallbackPrefix,
+  findTenant,
+  insertTenant,
+  listTenants,
+  removeCallbackPrefix,
+  type TenantRow,
+  updateWebhookSecret,
+} from './tenant-repository.ts';
 
 export interface TenantView {
   tenantId: string;
@@ -57,15 +65,37 @@ export async function allowCallbackPrefix(
   return showTenant(platform, tenantId);
 }
 
+/** Takes a prefix off the allow list (the console); the last one stays, as at creation. */
+export async function disallowCallbackPrefix(
+  platform: Platform,
+  tenantId: string,
+  prefix: string,
+): Promise<TenantView> {
+  const tenant = await showTenant(platform, tenantId);
+  if (tenant.callbackUrlPrefixes.length === 1 && tenant.callbackUrlPrefixes[0] === prefix) {
+    throw new AppError('ValidationFailed', 'a tenant keeps at least one callback URL prefix');
+  }
+  if (!(await removeCallbackPrefix(platform.database.db, tenantId, prefix))) {
+    throw new AppError('NotFound', `'${prefix}' is not on the allow list`);
+  }
+  return showTenant(platform, tenantId);
+}
+
+const toView = (tenant: TenantRow): TenantView => ({
+  tenantId: tenant.id,
+  name: tenant.name,
+  callbackUrlPrefixes: tenant.callbackUrlPrefixes,
+  createdAt: tenant.createdAt.toISOString(),
+});
+
 export async function showTenant(platform: Platform, tenantId: string): Promise<TenantView> {
   const tenant = await findTenant(platform.database.db, tenantId);
   if (!tenant) throw new AppError('NotFound', `no tenant '${tenantId}'`);
-  return {
-    tenantId: tenant.id,
-    name: tenant.name,
-    callbackUrlPrefixes: tenant.callbackUrlPrefixes,
-    createdAt: tenant.createdAt.toISOString(),
-  };
+  return toView(tenant);
+}
+
+export async function listTenantViews(platform: Platform): Promise<TenantView[]> {
+  return (await listTenants(platform.database.db)).map(toView);
 }
 
 /** The secret that signs this tenant's webhooks (interface §6.4). */

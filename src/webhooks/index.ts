@@ -32,6 +32,8 @@ export { EndpointConcurrencyLimiter, endpointKey } from './endpoint-concurrency.
 export {
   formatWebhookEvents,
   listSessionWebhookEvents,
+  listTenantWebhookEvents,
+  showWebhookEvent,
   type WebhookAttemptView,
   type WebhookEventView,
 } from './list-webhook-events.ts';

@@ -1,7 +1,12 @@
 // `mimoto webhooks list --session ID` (issue 7 item 5): a session's events, every attempt and its
 // outcome, for an operator answering "did the tenant get it?".
 import type { Platform } from '../platform/platform.ts';
-import { findEventsWithAttempts } from './webhook-event-repository.ts';
+import {
+  findEventsWithAttempts,
+  type StoredAttempt,
+  type StoredEvent,
+  type TenantEventsFilter,
+} from './webhook-event-repository.ts';
 
 export interface WebhookAttemptView {
   attempt: number;
@@ -18,6 +23,7 @@ export interface WebhookAttemptView {
 
 export interface WebhookEventView {
   eventId: string;
+  tenantId: string;
   sessionId: string;
   decisionKey: string;
   event: string;
@@ -34,9 +40,28 @@ export async function listSessionWebhookEvents(
   platform: Platform,
   sessionId: string,
 ): Promise<WebhookEventView[]> {
-  const { events, attempts } = await findEventsWithAttempts(platform.database.db, { sessionId });
+  return toViews(await findEventsWithAttempts(platform.database.db, { sessionId }));
+}
+
+/** The console's list of a tenant's deliveries. */
+export async function listTenantWebhookEvents(
+  platform: Platform,
+  filter: TenantEventsFilter,
+): Promise<WebhookEventView[]> {
+  return toViews(await findEventsWithAttempts(platform.database.db, filter));
+}
+
+export async function showWebhookEvent(
+  platform: Platform,
+  eventId: string,
+): Promise<WebhookEventView | undefined> {
+  return toViews(await findEventsWithAttempts(platform.database.db, { eventId }))[0];
+}
+
+function toViews({ events, attempts }: { events: StoredEvent[]; attempts: StoredAttempt[] }) {
   return events.map((event) => ({
     eventId: event.id,
+    tenantId: event.tenantId,
     sessionId: event.sessionId,
     decisionKey: event.decisionKey,
     event: event.event,

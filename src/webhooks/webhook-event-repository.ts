@@ -235,16 +235,35 @@ export interface StoredAttempt {
   nextAttemptAt: Date | null;
 }
 
+/** A tenant's events, newest first: the console's list (`before`: created strictly earlier). */
+export interface TenantEventsFilter {
+  tenantId: string;
+  state?: WebhookEventState;
+  limit: number;
+  before?: Date;
+}
+
 export async function findEventsWithAttempts(
   db: Db,
-  filter: { sessionId: string } | { eventId: string },
+  filter: { sessionId: string } | { eventId: string } | TenantEventsFilter,
 ): Promise<{ events: StoredEvent[]; attempts: StoredAttempt[] }> {
   let query = db.selectFrom('webhook_events').selectAll();
-  query =
-    'sessionId' in filter
-      ? query.where('session_id', '=', filter.sessionId)
-      : query.where('id', '=', filter.eventId);
-  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  if ('tenantId' in filter) {
+    query = query
+      .where('tenant_id', '=', filter.tenantId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc');
+    if (filter.state) query = query.where('state', '=', filter.state);
+    if (filter.before) query = query.where('created_at', '<', filter.before);
+    query = query.limit(filter.limit);
+  } else {
+    query =
+      'sessionId' in filter
+        ? query.where('session_id', '=', filter.sessionId)
+        : query.where('id', '=', filter.eventId);
+    query = query.orderBy('created_at').orderBy('id');
+  }
+  const rows = await query.execute();
   if (rows.length === 0) return { events: [], attempts: [] };
   const attempts = await db
     .selectFrom('webhook_attempts')

@@ -40,6 +40,7 @@ export const ERRORS = {
   ReviewClaimed: { status: 409, message: 'Another reviewer is working on this case' },
   ReviewClaimRequired: { status: 409, message: 'Claim the case before deciding it' },
   SecondReviewerRequired: { status: 409, message: 'A different reviewer must confirm this decision' },
+  WebhookEventBusy: { status: 409, message: 'This webhook event is being delivered right now; try again' },
   InternalError: { status: 500, message: 'Something went wrong on our side' },
   ServiceUnavailable: { status: 503, message: 'The service is not ready' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -1,0 +1,293 @@
+// Operator and tenant-admin routes of the console (docs/console-api.md "Operator", "Tenant admin").
+// Each handler first asks requireRole; every change goes through a function that writes its audit
+// row in the same transaction.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { listTenantApiKeys } from '../api-keys/index.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import type { Platform } from '../platform/platform.ts';
+import { listTenantViews, showTenant } from '../tenants/index.ts';
+import {
+  listTenantWebhookEvents,
+  redeliverWebhookEvent,
+  showWebhookEvent,
+  WebhookEventBusyError,
+  type WebhookEventView,
+} from '../webhooks/index.ts';
+import {
+  changeCallbackPrefixAudited,
+  createApiKeyAudited,
+  createTenantAudited,
+  disableApiKeyAudited,
+  rotateWebhookSecretAudited,
+} from './admin-actions.ts';
+import { recordAudit, requestActor } from './audit-log.ts';
+import { listAuditRows } from './audit-log-repository.ts';
+import { requireRole } from './console-auth.ts';
+import { readTenantSettings, TenantSettingsSchema, writeTenantSettings } from './tenant-settings.ts';
+
+const hide = true;
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+const TenantParams = Type.Object({ tenantId: Id });
+const KeyParams = Type.Object({ tenantId: Id, keyId: Id });
+const EventParams = Type.Object({ tenantId: Id, eventId: Id });
+const Limit = Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' }));
+const Timestamp = Type.String({ format: 'date-time', maxLength: 40 });
+
+const CreateTenantBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    callbackUrlPrefixes: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
+      minItems: 1,
+      maxItems: 20,
+    }),
+  },
+  { additionalProperties: false },
+);
+const PrefixBody = Type.Object(
+  { prefix: Type.String({ minLength: 1, maxLength: 2048 }) },
+  { additionalProperties: false },
+);
+const CreateKeyBody = Type.Object(
+  { label: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false },
+);
+const SettingsBody = Type.Object({ settings: TenantSettingsSchema }, { additionalProperties: false });
+const AuditQuery = Type.Object(
+  {
+    tenantId: Type.Optional(Id),
+    limit: Limit,
+    before: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$' })),
+  },
+  { additionalProperties: false },
+);
+const EventsQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Union([
+        Type.Literal('pending'),
+        Type.Literal('delivered'),
+        Type.Literal('failed'),
+        Type.Literal('gone'),
+      ]),
+    ),
+    limit: Limit,
+    before: Type.Optional(Timestamp),
+  },
+  { additionalProperties: false },
+);
+
+/** `limit` of a list query: 1–200, 50 when absent. */
+function pageSize(limit: string | undefined): number {
+  const value = limit === undefined ? 50 : Number(limit);
+  if (value < 1 || value > 200) throw new AppError('ValidationFailed', 'limit must be between 1 and 200');
+  return value;
+}
+
+const eventSummary = (event: WebhookEventView) => ({
+  eventId: event.eventId,
+  sessionId: event.sessionId,
+  event: event.event,
+  status: event.state,
+  attempts: event.attempts.length,
+  nextAttemptAt: event.nextAttemptAt,
+  lastStatusCode: event.attempts.at(-1)?.httpStatus ?? null,
+  createdAt: event.createdAt,
+  callbackUrl: event.callbackUrl,
+});
+
+const eventDetail = (event: WebhookEventView) => ({
+  event: eventSummary(event),
+  attempts: event.attempts.map((attempt) => ({
+    attempt: attempt.attempt,
+    trigger: attempt.trigger,
+    at: attempt.startedAt,
+    outcome: attempt.outcome,
+    statusCode: attempt.httpStatus,
+    error: attempt.errorClass ? `${attempt.errorClass}: ${attempt.errorMessage ?? ''}` : null,
+    durationMs: attempt.durationMs,
+  })),
+});
+
+export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  // Operators: tenants and their callback allow lists.
+  app.get('/tenants', { schema: { hide } }, async (request) => {
+    requireRole(request, ['operator']);
+    return { tenants: await listTenantViews(platform) };
+  });
+
+  app.post('/tenants', { schema: { hide, body: CreateTenantBody } }, async (request, reply) => {
+    requireRole(request, ['operator']);
+    const created = await createTenantAudited(platform, requestActor(request), request.body);
+    reply.code(201);
+    return created;
+  });
+
+  app.get('/tenants/:tenantId', { schema: { hide, params: TenantParams } }, async (request) => {
+    requireRole(request, ['operator', 'tenant_admin', 'reviewer'], request.params.tenantId);
+    return { tenant: await showTenant(platform, request.params.tenantId) };
+  });
+
+  for (const [method, add] of [
+    ['POST', true],
+    ['DELETE', false],
+  ] as const) {
+    app.route({
+      method,
+      url: '/tenants/:tenantId/callback-url-prefixes',
+      schema: { hide, params: TenantParams, body: PrefixBody },
+      handler: async (request) => {
+        requireRole(request, ['operator']);
+        const change = { tenantId: request.params.tenantId, prefix: request.body.prefix, add };
+        return { tenant: await changeCallbackPrefixAudited(platform, requestActor(request), change) };
+      },
+    });
+  }
+
+  app.get('/audit', { schema: { hide, querystring: AuditQuery } }, async (request) => {
+    const user = requireRole(request, ['operator', 'tenant_admin'], request.query.tenantId);
+    const tenantId = user.role === 'operator' ? request.query.tenantId : user.tenantId!;
+    const entries = await listAuditRows(platform.database.db, {
+      tenantId,
+      limit: pageSize(request.query.limit),
+      before: request.query.before,
+    });
+    return { entries: entries.map((entry) => ({ ...entry, at: entry.at.toISOString() })) };
+  });
+
+  // Tenant admins: their own tenant's keys, webhook secret, settings and deliveries.
+  app.get('/tenants/:tenantId/api-keys', { schema: { hide, params: TenantParams } }, async (request) => {
+    requireRole(request, ['tenant_admin'], request.params.tenantId);
+    const keys = await listTenantApiKeys(platform, request.params.tenantId);
+    return { keys: keys.map(({ hint, ...key }) => ({ ...key, prefix: hint })) };
+  });
+
+  app.post(
+    '/tenants/:tenantId/api-keys',
+    { schema: { hide, params: TenantParams, body: CreateKeyBody } },
+    async (request, reply) => {
+      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      const created = await createApiKeyAudited(
+        platform,
+        requestActor(request),
+        request.params.tenantId,
+        request.body.label,
+      );
+      reply.code(201);
+      return created;
+    },
+  );
+
+  app.post(
+    '/tenants/:tenantId/api-keys/:keyId/disable',
+    { schema: { hide, params: KeyParams } },
+    async (request) => {
+      const { tenantId, keyId } = request.params;
+      requireRole(request, ['tenant_admin'], tenantId);
+      const {
+        hint,
+        tenantId: _,
+        ...key
+      } = await disableApiKeyAudited(platform, requestActor(request), keyId, tenantId);
+      return { key: { ...key, prefix: hint } };
+    },
+  );
+
+  app.post(
+    '/tenants/:tenantId/webhook-secret/rotate',
+    { schema: { hide, params: TenantParams } },
+    async (request) => {
+      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      return rotateWebhookSecretAudited(platform, requestActor(request), request.params.tenantId);
+    },
+  );
+
+  app.get('/tenants/:tenantId/settings', { schema: { hide, params: TenantParams } }, async (request) => {
+    requireRole(request, ['tenant_admin'], request.params.tenantId);
+    return { settings: await readTenantSettings(platform, request.params.tenantId) };
+  });
+
+  app.put(
+    '/tenants/:tenantId/settings',
+    { schema: { hide, params: TenantParams, body: SettingsBody } },
+    async (request) => {
+      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      const settings = await writeTenantSettings(
+        platform,
+        requestActor(request),
+        request.params.tenantId,
+        request.body.settings,
+      );
+      return { settings };
+    },
+  );
+
+  app.get(
+    '/tenants/:tenantId/webhook-events',
+    { schema: { hide, params: TenantParams, querystring: EventsQuery } },
+    async (request) => {
+      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      const { status, limit, before } = request.query;
+      const events = await listTenantWebhookEvents(platform, {
+        tenantId: request.params.tenantId,
+        state: status,
+        limit: pageSize(limit),
+        before: before === undefined ? undefined : new Date(before),
+      });
+      return { events: events.map(eventSummary) };
+    },
+  );
+
+  /** The tenant's own event, or 404 (another tenant's event id is unknown here). */
+  async function tenantEvent(tenantId: string, eventId: string) {
+    const event = await showWebhookEvent(platform, eventId);
+    if (!event || event.tenantId !== tenantId) throw new AppError('NotFound', 'no such webhook event');
+    return event;
+  }
+
+  app.get(
+    '/tenants/:tenantId/webhook-events/:eventId',
+    { schema: { hide, params: EventParams } },
+    async (request) => {
+      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      return eventDetail(await tenantEvent(request.params.tenantId, request.params.eventId));
+    },
+  );
+
+  app.post(
+    '/tenants/:tenantId/webhook-events/:eventId/redeliver',
+    { schema: { hide, params: EventParams } },
+    async (request, reply) => {
+      const { tenantId, eventId } = request.params;
+      requireRole(request, ['tenant_admin'], tenantId);
+      const before = await tenantEvent(tenantId, eventId);
+      // One attempt now, as `mimoto webhooks redeliver`; it records itself, so the audit row follows it.
+      let outcome: Awaited<ReturnType<typeof redeliverWebhookEvent>>;
+      try {
+        outcome = await redeliverWebhookEvent(platform, eventId);
+      } catch (error) {
+        if (error instanceof WebhookEventBusyError) throw new AppError('WebhookEventBusy');
+        throw error;
+      }
+      const after = await tenantEvent(tenantId, eventId);
+      await recordAudit(platform.database.db, platform, {
+        ...requestActor(request),
+        tenantId,
+        action: 'webhook_event.redeliver',
+        targetType: 'webhook_event',
+        targetId: eventId,
+        before: { status: before.state, attempts: before.attempts.length },
+        after: {
+          status: after.state,
+          attempts: after.attempts.length,
+          outcome: outcome?.result.outcome ?? null,
+        },
+      });
+      reply.code(202);
+      return { event: eventSummary(after) };
+    },
+  );
+}

@@ -1,0 +1,115 @@
+// A tenant's settings as the console shows and edits them (docs/console-api.md "Tenant admin").
+// They live in tenants.settings where their readers look: thresholds under `thresholds`
+// (resolveThresholds), allowedDocumentTypes at the top (the hosted flow), and the console's own
+// keys beside it (secondReviewForRejectedApproval is read by the review service).
+import { type Static, Type } from '@sinclair/typebox';
+import { resolveThresholds } from '../decision/index.ts';
+import { allowedDocumentTypes, DOCUMENT_TYPES } from '../hosted-flow/index.ts';
+import { AppError } from '../platform/http/app-error.ts';
+import type { Platform } from '../platform/platform.ts';
+import { findTenant, updateTenantSettings } from '../tenants/index.ts';
+import { type Actor, recordAudit } from './audit-log.ts';
+import { inTransaction } from './in-transaction.ts';
+
+export const USER_INPUT_FIELDS = [
+  'lastName',
+  'firstName',
+  'lastNameKana',
+  'firstNameKana',
+  'birthDate',
+  'address',
+] as const;
+
+export const DEFAULT_RETENTION_DAYS = 365;
+
+const unit = Type.Number({ minimum: 0, maximum: 1 });
+export const TenantSettingsSchema = Type.Object(
+  {
+    faceSimilarityThreshold: unit,
+    ocrConfidenceThreshold: unit,
+    fraudSensitivity: Type.Union([Type.Literal('low'), Type.Literal('normal'), Type.Literal('high')]),
+    allowedDocumentTypes: Type.Array(Type.Union(DOCUMENT_TYPES.map((t) => Type.Literal(t))), {
+      minItems: 1,
+      maxItems: DOCUMENT_TYPES.length,
+      uniqueItems: true,
+    }),
+    requiredUserInputFields: Type.Array(Type.Union(USER_INPUT_FIELDS.map((f) => Type.Literal(f))), {
+      maxItems: USER_INPUT_FIELDS.length,
+      uniqueItems: true,
+    }),
+    minimumAge: Type.Integer({ minimum: 0, maximum: 120 }),
+    retentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+    secondReviewForRejectedApproval: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type TenantSettings = Static<typeof TenantSettingsSchema>;
+
+/** The values in effect: what is stored and valid, the service defaults for the rest. */
+export function effectiveSettings(stored: Record<string, unknown>): TenantSettings {
+  const thresholds = resolveThresholds(stored);
+  const required = stored.requiredUserInputFields;
+  const retention = stored.retentionDays;
+  return {
+    faceSimilarityThreshold: thresholds.faceSimilarityThreshold,
+    ocrConfidenceThreshold: thresholds.ocrConfidenceThreshold,
+    fraudSensitivity: thresholds.fraudSensitivity,
+    allowedDocumentTypes: allowedDocumentTypes(stored),
+    requiredUserInputFields: Array.isArray(required)
+      ? USER_INPUT_FIELDS.filter((f) => required.includes(f))
+      : [...USER_INPUT_FIELDS],
+    minimumAge: thresholds.minimumAge,
+    retentionDays:
+      Number.isInteger(retention) && (retention as number) >= 1 && (retention as number) <= 3650
+        ? (retention as number)
+        : DEFAULT_RETENTION_DAYS,
+    secondReviewForRejectedApproval: stored.secondReviewForRejectedApproval === true,
+  };
+}
+
+async function storedSettings(platform: Platform, tenantId: string): Promise<Record<string, unknown>> {
+  const tenant = await findTenant(platform.database.db, tenantId);
+  if (!tenant) throw new AppError('NotFound', `no tenant '${tenantId}'`);
+  return tenant.settings;
+}
+
+export async function readTenantSettings(platform: Platform, tenantId: string): Promise<TenantSettings> {
+  return effectiveSettings(await storedSettings(platform, tenantId));
+}
+
+/** Writes every field (validated by the route's schema); keys the console does not edit are kept. */
+export async function writeTenantSettings(
+  platform: Platform,
+  actor: Actor,
+  tenantId: string,
+  settings: TenantSettings,
+): Promise<TenantSettings> {
+  return inTransaction(platform, async (tx) => {
+    const stored = await storedSettings(tx, tenantId);
+    const { faceSimilarityThreshold, ocrConfidenceThreshold, fraudSensitivity, minimumAge, ...rest } =
+      settings;
+    const next = {
+      ...stored,
+      ...rest,
+      thresholds: {
+        ...((stored.thresholds as Record<string, unknown> | undefined) ?? {}),
+        faceSimilarityThreshold,
+        ocrConfidenceThreshold,
+        fraudSensitivity,
+        minimumAge,
+      },
+    };
+    await updateTenantSettings(tx.database.db, tenantId, next);
+    const after = effectiveSettings(next);
+    await recordAudit(tx.database.db, tx, {
+      ...actor,
+      tenantId,
+      action: 'tenant.settings.update',
+      targetType: 'tenant',
+      targetId: tenantId,
+      before: effectiveSettings(stored),
+      after,
+    });
+    return after;
+  });
+}
