@@ -24,7 +24,7 @@ import {
 } from './admin-actions.ts';
 import { recordAudit, requestActor } from './audit-log.ts';
 import { listAuditRows } from './audit-log-repository.ts';
-import { requireRole } from './console-auth.ts';
+import { onlyRoles, requireRole } from './console-auth.ts';
 import { readTenantSettings, TenantSettingsSchema, writeTenantSettings } from './tenant-settings.ts';
 
 const hide = true;
@@ -114,22 +114,30 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   // Operators: tenants and their callback allow lists.
-  app.get('/tenants', { schema: { hide } }, async (request) => {
+  app.get('/tenants', { ...onlyRoles(['operator']), schema: { hide } }, async (request) => {
     requireRole(request, ['operator']);
     return { tenants: await listTenantViews(platform) };
   });
 
-  app.post('/tenants', { schema: { hide, body: CreateTenantBody } }, async (request, reply) => {
-    requireRole(request, ['operator']);
-    const created = await createTenantAudited(platform, requestActor(request), request.body);
-    reply.code(201);
-    return created;
-  });
+  app.post(
+    '/tenants',
+    { ...onlyRoles(['operator']), schema: { hide, body: CreateTenantBody } },
+    async (request, reply) => {
+      requireRole(request, ['operator']);
+      const created = await createTenantAudited(platform, requestActor(request), request.body);
+      reply.code(201);
+      return created;
+    },
+  );
 
-  app.get('/tenants/:tenantId', { schema: { hide, params: TenantParams } }, async (request) => {
-    requireRole(request, ['operator', 'tenant_admin', 'reviewer'], request.params.tenantId);
-    return { tenant: await showTenant(platform, request.params.tenantId) };
-  });
+  app.get(
+    '/tenants/:tenantId',
+    { ...onlyRoles(['operator', 'tenant_admin', 'reviewer']), schema: { hide, params: TenantParams } },
+    async (request) => {
+      requireRole(request, ['operator', 'tenant_admin', 'reviewer'], request.params.tenantId);
+      return { tenant: await showTenant(platform, request.params.tenantId) };
+    },
+  );
 
   for (const [method, add] of [
     ['POST', true],
@@ -138,6 +146,7 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
     app.route({
       method,
       url: '/tenants/:tenantId/callback-url-prefixes',
+      ...onlyRoles(['operator']),
       schema: { hide, params: TenantParams, body: PrefixBody },
       handler: async (request) => {
         requireRole(request, ['operator']);
@@ -147,27 +156,35 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
     });
   }
 
-  app.get('/audit', { schema: { hide, querystring: AuditQuery } }, async (request) => {
-    const user = requireRole(request, ['operator', 'tenant_admin'], request.query.tenantId);
-    const tenantId = user.role === 'operator' ? request.query.tenantId : user.tenantId!;
-    const entries = await listAuditRows(platform.database.db, {
-      tenantId,
-      limit: pageSize(request.query.limit),
-      before: request.query.before,
-    });
-    return { entries: entries.map((entry) => ({ ...entry, at: entry.at.toISOString() })) };
-  });
+  app.get(
+    '/audit',
+    { ...onlyRoles(['operator', 'tenant_admin']), schema: { hide, querystring: AuditQuery } },
+    async (request) => {
+      const user = requireRole(request, ['operator', 'tenant_admin'], request.query.tenantId);
+      const tenantId = user.role === 'operator' ? request.query.tenantId : user.tenantId!;
+      const entries = await listAuditRows(platform.database.db, {
+        tenantId,
+        limit: pageSize(request.query.limit),
+        before: request.query.before,
+      });
+      return { entries: entries.map((entry) => ({ ...entry, at: entry.at.toISOString() })) };
+    },
+  );
 
   // Tenant admins: their own tenant's keys, webhook secret, settings and deliveries.
-  app.get('/tenants/:tenantId/api-keys', { schema: { hide, params: TenantParams } }, async (request) => {
-    requireRole(request, ['tenant_admin'], request.params.tenantId);
-    const keys = await listTenantApiKeys(platform, request.params.tenantId);
-    return { keys: keys.map(({ hint, ...key }) => ({ ...key, prefix: hint })) };
-  });
+  app.get(
+    '/tenants/:tenantId/api-keys',
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: TenantParams } },
+    async (request) => {
+      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      const keys = await listTenantApiKeys(platform, request.params.tenantId);
+      return { keys: keys.map(({ hint, ...key }) => ({ ...key, prefix: hint })) };
+    },
+  );
 
   app.post(
     '/tenants/:tenantId/api-keys',
-    { schema: { hide, params: TenantParams, body: CreateKeyBody } },
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: TenantParams, body: CreateKeyBody } },
     async (request, reply) => {
       requireRole(request, ['tenant_admin'], request.params.tenantId);
       const created = await createApiKeyAudited(
@@ -183,7 +200,7 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
 
   app.post(
     '/tenants/:tenantId/api-keys/:keyId/disable',
-    { schema: { hide, params: KeyParams } },
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: KeyParams } },
     async (request) => {
       const { tenantId, keyId } = request.params;
       requireRole(request, ['tenant_admin'], tenantId);
@@ -198,21 +215,25 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
 
   app.post(
     '/tenants/:tenantId/webhook-secret/rotate',
-    { schema: { hide, params: TenantParams } },
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: TenantParams } },
     async (request) => {
       requireRole(request, ['tenant_admin'], request.params.tenantId);
       return rotateWebhookSecretAudited(platform, requestActor(request), request.params.tenantId);
     },
   );
 
-  app.get('/tenants/:tenantId/settings', { schema: { hide, params: TenantParams } }, async (request) => {
-    requireRole(request, ['tenant_admin'], request.params.tenantId);
-    return { settings: await readTenantSettings(platform, request.params.tenantId) };
-  });
+  app.get(
+    '/tenants/:tenantId/settings',
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: TenantParams } },
+    async (request) => {
+      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      return { settings: await readTenantSettings(platform, request.params.tenantId) };
+    },
+  );
 
   app.put(
     '/tenants/:tenantId/settings',
-    { schema: { hide, params: TenantParams, body: SettingsBody } },
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: TenantParams, body: SettingsBody } },
     async (request) => {
       requireRole(request, ['tenant_admin'], request.params.tenantId);
       const settings = await writeTenantSettings(
@@ -227,7 +248,7 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
 
   app.get(
     '/tenants/:tenantId/webhook-events',
-    { schema: { hide, params: TenantParams, querystring: EventsQuery } },
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: TenantParams, querystring: EventsQuery } },
     async (request) => {
       requireRole(request, ['tenant_admin'], request.params.tenantId);
       const { status, limit, before } = request.query;
@@ -250,7 +271,7 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
 
   app.get(
     '/tenants/:tenantId/webhook-events/:eventId',
-    { schema: { hide, params: EventParams } },
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: EventParams } },
     async (request) => {
       requireRole(request, ['tenant_admin'], request.params.tenantId);
       return eventDetail(await tenantEvent(request.params.tenantId, request.params.eventId));
@@ -259,7 +280,7 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
 
   app.post(
     '/tenants/:tenantId/webhook-events/:eventId/redeliver',
-    { schema: { hide, params: EventParams } },
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: EventParams } },
     async (request, reply) => {
       const { tenantId, eventId } = request.params;
       requireRole(request, ['tenant_admin'], tenantId);

@@ -37,3 +37,15 @@ export function requireRole(request: FastifyRequest, roles: ConsoleRole[], tenan
   }
   return user;
 }
+
+/**
+ * Route options that check the role (and the path's :tenantId) before the body is validated, so a
+ * caller outside the route gets 403 and learns nothing from validation errors.
+ */
+export function onlyRoles(roles: ConsoleRole[]) {
+  return {
+    preValidation: async (request: FastifyRequest) => {
+      requireRole(request, roles, (request.params as { tenantId?: string }).tenantId);
+    },
+  };
+}

@@ -25,7 +25,7 @@ import {
   signOut,
   toUserView,
 } from './console-accounts.ts';
-import { CONSOLE_ROLES, type ConsoleRole, consoleUser, requireRole } from './console-auth.ts';
+import { CONSOLE_ROLES, type ConsoleRole, consoleUser, onlyRoles, requireRole } from './console-auth.ts';
 import { registerConsolePages } from './console-pages.ts';
 import { findConsoleUser, listConsoleUsers } from './console-user-repository.ts';
 
@@ -145,32 +145,44 @@ async function consoleApiScope(scope: FastifyInstance, platform: Platform) {
       csrfToken: (request as WithCsrf)[CSRF_TOKEN],
     }));
 
-    signedIn.get('/users', { schema: { hide, querystring: UsersQuery } }, async (request) => {
-      const user = requireRole(request, ['operator', 'tenant_admin'], request.query.tenantId);
-      const tenantId = user.role === 'operator' ? request.query.tenantId : user.tenantId!;
-      const users = await listConsoleUsers(platform.database.db, tenantId);
-      return { users: users.map(toUserView) };
-    });
+    signedIn.get(
+      '/users',
+      { ...onlyRoles(['operator', 'tenant_admin']), schema: { hide, querystring: UsersQuery } },
+      async (request) => {
+        const user = requireRole(request, ['operator', 'tenant_admin'], request.query.tenantId);
+        const tenantId = user.role === 'operator' ? request.query.tenantId : user.tenantId!;
+        const users = await listConsoleUsers(platform.database.db, tenantId);
+        return { users: users.map(toUserView) };
+      },
+    );
 
-    signedIn.post('/users', { schema: { hide, body: CreateUserBody } }, async (request, reply) => {
-      const user = requireRole(request, ['operator', 'tenant_admin'], request.body.tenantId ?? undefined);
-      const body = request.body;
-      // A tenant admin adds admins and reviewers to their own tenant, never operators.
-      const tenantRoles: ConsoleRole[] = ['tenant_admin', 'reviewer'];
-      if (user.role === 'tenant_admin' && !tenantRoles.includes(body.role)) throw new AppError('Forbidden');
-      const tenantId = user.role === 'operator' ? (body.tenantId ?? null) : user.tenantId;
-      reply.code(201);
-      return createConsoleUser(platform, requestActor(request), { ...body, tenantId });
-    });
+    signedIn.post(
+      '/users',
+      { ...onlyRoles(['operator', 'tenant_admin']), schema: { hide, body: CreateUserBody } },
+      async (request, reply) => {
+        const user = requireRole(request, ['operator', 'tenant_admin'], request.body.tenantId ?? undefined);
+        const body = request.body;
+        // A tenant admin adds admins and reviewers to their own tenant, never operators.
+        const tenantRoles: ConsoleRole[] = ['tenant_admin', 'reviewer'];
+        if (user.role === 'tenant_admin' && !tenantRoles.includes(body.role)) throw new AppError('Forbidden');
+        const tenantId = user.role === 'operator' ? (body.tenantId ?? null) : user.tenantId;
+        reply.code(201);
+        return createConsoleUser(platform, requestActor(request), { ...body, tenantId });
+      },
+    );
 
-    signedIn.post('/users/:userId/disable', { schema: { hide, params: UserParams } }, async (request) => {
-      requireRole(request, ['operator', 'tenant_admin']);
-      const target = await findConsoleUser(platform.database.db, request.params.userId);
-      if (!target) throw new AppError('NotFound', 'no such console user');
-      // Operators (tenant null) are out of every tenant admin's reach.
-      requireRole(request, ['operator', 'tenant_admin'], target.tenantId ?? '');
-      return { user: await disableUser(platform, requestActor(request), target.id) };
-    });
+    signedIn.post(
+      '/users/:userId/disable',
+      { ...onlyRoles(['operator', 'tenant_admin']), schema: { hide, params: UserParams } },
+      async (request) => {
+        requireRole(request, ['operator', 'tenant_admin']);
+        const target = await findConsoleUser(platform.database.db, request.params.userId);
+        if (!target) throw new AppError('NotFound', 'no such console user');
+        // Operators (tenant null) are out of every tenant admin's reach.
+        requireRole(request, ['operator', 'tenant_admin'], target.tenantId ?? '');
+        return { user: await disableUser(platform, requestActor(request), target.id) };
+      },
+    );
 
     registerAdminRoutes(signedInScope, platform);
     registerReviewConsoleRoutes(signedInScope, platform);

@@ -22,5 +22,6 @@ export {
   type ConsoleRole,
   type ConsoleUser,
   consoleUser,
+  onlyRoles,
   requireRole,
 } from './console-auth.ts';
