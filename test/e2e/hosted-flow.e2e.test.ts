@@ -27,12 +27,20 @@ import { openBlobStore } from '../../src/platform/blobs/index.ts';
 import en from '../../web/verify/messages/en.json' with { type: 'json' };
 import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
 import { createTestTenant, type TestTenant } from '../helpers/api-client.ts';
+import {
+  ARTIFACTS,
+  buildWebApp,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  clearArtifacts,
+  freePort,
+  listenOnFreePort,
+  watchPage,
+} from '../helpers/e2e-browser.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SAMPLE_ID = 'drivers_license-genuine-0';
 const CORPUS_DIR = path.join(tmpdir(), 'mimoto-e2e-corpus-seed1');
-const ARTIFACTS = path.resolve('artifacts/e2e');
 
 let platform: TestPlatform;
 let app: FastifyInstance;
@@ -46,23 +54,6 @@ let sample: {
   dir: string;
   truth: { lastName: string; firstName: string; birthDate: string; address: string };
 };
-const browserProblems: string[] = [];
-
-function listenOnFreePort(server: Server): Promise<number> {
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : 0);
-    }),
-  );
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  const port = await listenOnFreePort(probe);
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 /** The genuine sample's files (front, back, capture.y4m), generated once per machine. */
 function corpusSample() {
@@ -108,16 +99,9 @@ const MESSAGES = { ja, en };
 type Language = keyof typeof MESSAGES;
 
 before(async () => {
-  rmSync(ARTIFACTS, { recursive: true, force: true });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  // The app under test is the current source: build it (a few seconds).
-  execFileSync(
-    process.execPath,
-    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts'],
-    {
-      stdio: 'ignore',
-    },
-  );
+  // This test's screenshots are numbered (01-…) plus the liveness frames; the console's are its own.
+  clearArtifacts(/^(\d\d-|liveness-frames$)/);
+  buildWebApp('web/vite.config.ts');
 
   receiver = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -146,14 +130,7 @@ before(async () => {
     locale: 'ja-JP',
     viewport: { width: 360, height: 640 },
     args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...CHROMIUM_ARGS,
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-video-capture=${path.join(sample.dir, 'capture.y4m')}`,
@@ -174,25 +151,7 @@ async function walkFlow(language: Language) {
   const { dir, truth } = sample;
   const m = MESSAGES[language];
   const page = await context.newPage();
-  page.on('console', (message) => {
-    const text = message.text();
-    if (message.type() === 'error' || /Content.Security.Policy/i.test(text)) browserProblems.push(text);
-  });
-  page.on('pageerror', (error) => browserProblems.push(String(error)));
-  const failedResponses: string[] = [];
-  page.on('response', (response) => {
-    if (response.status() >= 400) {
-      failedResponses.push(`${response.status()} ${new URL(response.url()).pathname}`);
-    }
-  });
-  // Nothing may leave our two loopback origins (no third-party resource, interface §8).
-  const foreign: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (!['http:', 'blob:', 'data:'].includes(url.protocol) || url.hostname !== '127.0.0.1') {
-      if (url.protocol !== 'blob:' && url.protocol !== 'data:') foreign.push(request.url());
-    }
-  });
+  const watch = watchPage(page);
 
   // The tenant creates a session; the link is valid 10 s, so it is opened at once.
   const created = await fetch(`${origin}/v1/verification-sessions`, {
@@ -325,11 +284,13 @@ async function walkFlow(language: Language) {
   assert.equal(detail.verification?.status, 'processing');
   assert.equal(detail.userInput?.lastNameKana, 'モリタ');
 
-  assert.deepEqual(foreign, [], 'no request left the service and the tenant');
+  assert.deepEqual(watch.foreign, [], 'no request left the service and the tenant');
   // The only failed requests are the two the test provoked (the blurred photo, the wrong kana).
-  assert.deepEqual(failedResponses, ['422 /verify/api/documents/front', '400 /verify/api/personal-data']);
-  const unexpected = browserProblems.filter((p) => !/^Failed to load resource/.test(p));
-  assert.deepEqual(unexpected, [], 'no script error or CSP violation in the browser');
+  assert.deepEqual(watch.failedResponses, [
+    '422 /verify/api/documents/front',
+    '400 /verify/api/personal-data',
+  ]);
+  assert.deepEqual(watch.unexpectedProblems(), [], 'no script error or CSP violation in the browser');
   await page.close();
 }
 

@@ -48,11 +48,13 @@ export async function submitCorpusSession(
     preRegisteredInfo?: Record<string, string>;
     loseReferenceImage?: boolean;
     failLiveness?: boolean;
+    /** Where the webhook goes (a real receiver in the browser test); the allow-listed default otherwise. */
+    callbackUrl?: string;
   } = {},
 ): Promise<string> {
   const sample = corpusSample(sampleId);
   const created = await api.createSession({
-    callbackUrl: `${CALLBACK_PREFIX}/done`,
+    callbackUrl: options.callbackUrl ?? `${CALLBACK_PREFIX}/done`,
     clientIpAddress: '203.0.113.7',
     ...(options.preRegisteredInfo ? { preRegisteredInfo: options.preRegisteredInfo } : {}),
   });

@@ -76,7 +76,7 @@ export function ApiKeysPage({ tenantId }: { tenantId: string }) {
                 <tr key={key.keyId}>
                   <td>{key.label ?? '—'}</td>
                   <td>
-                    <code>{key.prefix}…</code>
+                    <code>{key.prefix.endsWith('…') ? key.prefix : `${key.prefix}…`}</code>
                   </td>
                   <td>{formatDate(key.createdAt, language)}</td>
                   <td>{formatDate(key.lastUsedAt, language)}</td>

@@ -100,11 +100,7 @@ export function AuditPage() {
         </div>
       ) : null}
       {entries.length === PAGE && last ? (
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => setBefore(last.at ?? last.createdAt ?? last.id)}
-        >
+        <button type="button" class="secondary" onClick={() => setBefore(last.id)}>
           {t('common.older')}
         </button>
       ) : null}

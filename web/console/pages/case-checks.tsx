@@ -126,6 +126,11 @@ function CheckCard({ name, result }: { name: string; result: Json }) {
   );
 }
 
+/** The checks in the pipeline's order (interface §2.9); unknown ones after them. */
+const CHECK_ORDER = ['ocr', 'faceMatch', 'documentSpoofCheck', 'selfieSpoofCheck', 'fraudSignalAnalysis'];
+const checkRank = (name: string) =>
+  CHECK_ORDER.includes(name) ? CHECK_ORDER.indexOf(name) : CHECK_ORDER.length;
+
 export function CheckResults({ results }: { results: unknown }) {
   const { t } = useConsole();
   if (!isObject(results) || Object.keys(results).length === 0) return <p>{t('case.noResults')}</p>;
@@ -133,6 +138,7 @@ export function CheckResults({ results }: { results: unknown }) {
     <div class="checks">
       {Object.entries(results)
         .filter((entry): entry is [string, Json] => isObject(entry[1]))
+        .sort(([a], [b]) => checkRank(a) - checkRank(b))
         .map(([name, result]) => (
           <CheckCard key={name} name={name} result={result} />
         ))}
