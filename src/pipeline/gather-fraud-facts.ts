@@ -19,7 +19,7 @@ import type { SessionRow } from '../sessions/session-repository.ts';
 import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
 import { sha256Of } from './check-inputs.ts';
 import {
-  countSessionsFromIp,
+  countIdentitiesFromIp,
   findDescriptor,
   findLastChallenge,
   listIdentityKeys,
@@ -42,6 +42,13 @@ export interface FraudInputs {
   /** The tenant's face threshold: a fuzzy blacklist entry's face matches from here. */
   faceSimilarityThreshold: number;
 }
+
+/**
+ * A loopback clientIpAddress is not an end user's network: the hosted flow binds the link to it, so
+ * the browser ran on the service's own machine — a tenant's development or demo traffic, where
+ * every session shares the address and IP velocity would measure nothing but the tester's pace.
+ */
+const isLoopback = (ip: string) => /^127\./.test(ip);
 
 const keyed = (tenantId: string, kind: string, value: string) =>
   sha256Of(`${tenantId}\u0000${kind}\u0000${value}`);
@@ -136,15 +143,16 @@ export async function gatherFraudFacts(
     sameFaceSimilarity: inputs.sameFaceSimilarity,
     sameFaceSessions,
     sameDocumentSessions,
-    sessionsFromIpLastHour: session.client_ip
-      ? await countSessionsFromIp(
-          db,
-          tenantId,
-          session.client_ip,
-          new Date(created.getTime() - 3_600_000),
-          created,
-        )
-      : null,
+    identitiesFromIpLastHour:
+      session.client_ip && !isLoopback(session.client_ip)
+        ? await countIdentitiesFromIp(
+            db,
+            tenantId,
+            session.client_ip,
+            new Date(created.getTime() - 3_600_000),
+            created,
+          )
+        : null,
     clientIp: session.client_ip,
     firstAccessIp: session.first_access_ip,
     userInput: inputs.userInput,

@@ -145,6 +145,8 @@ export async function insertDecision(
     preRegisteredInfoMatch: object | null;
     userInputMatch: object | null;
     decidedAt: Date;
+    /** A reviewer's decision (src/review) is kind 'review'; the pipeline's are automatic. */
+    kind?: 'automatic' | 'review';
   },
 ): Promise<void> {
   await db
@@ -154,7 +156,7 @@ export async function insertDecision(
       session_id: d.sessionId,
       tenant_id: d.tenantId,
       generation: d.generation,
-      kind: 'automatic',
+      kind: d.kind ?? 'automatic',
       status: d.status,
       reason: d.reason,
       metadata: JSON.stringify(d.metadata),
@@ -317,14 +319,19 @@ export async function listSessionsWithDocumentNumber(
     .execute();
 }
 
-export async function countSessionsFromIp(db: Db, tenantId: string, ip: string, from: Date, to: Date) {
+/**
+ * Distinct identities among the tenant's sessions from `ip` created in [from, to] whose fraud
+ * check has stored identity keys; a session without an identity hash counts as one of its own.
+ */
+export async function countIdentitiesFromIp(db: Db, tenantId: string, ip: string, from: Date, to: Date) {
   const row = await db
-    .selectFrom('verification_sessions')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('tenant_id', '=', tenantId)
-    .where('client_ip', '=', ip)
-    .where('created_at', '>=', from)
-    .where('created_at', '<=', to)
+    .selectFrom('verification_sessions as s')
+    .innerJoin('session_identity_keys as k', 'k.session_id', 's.id')
+    .select(sql<number>`count(distinct coalesce(k.identity_hash, k.session_id))::int`.as('n'))
+    .where('s.tenant_id', '=', tenantId)
+    .where('s.client_ip', '=', ip)
+    .where('s.created_at', '>=', from)
+    .where('s.created_at', '<=', to)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

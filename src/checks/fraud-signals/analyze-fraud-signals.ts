@@ -44,8 +44,12 @@ export interface FraudFacts {
   sameFaceSimilarity: number;
   sameFaceSessions: SameFaceSession[];
   sameDocumentSessions: SameDocumentSession[];
-  /** Sessions of the tenant created from this clientIpAddress in the hour before this one (this one included). */
-  sessionsFromIpLastHour: number | null;
+  /**
+   * Distinct identities (name + birth date) among the tenant's sessions created from this
+   * clientIpAddress in the hour before this one, this one included; null when not counted (no
+   * clientIpAddress, or a loopback one: see gather-fraud-facts.ts).
+   */
+  identitiesFromIpLastHour: number | null;
   clientIp: string | null;
   firstAccessIp: string | null;
   userInput: IdentityFields | null;
@@ -75,13 +79,20 @@ export interface FraudAnalysis {
 /** Points per severity; several high signals reach the reject score (interface §3.2 "several fraud signals"). */
 const WEIGHT: Record<Severity, number> = { low: 5, medium: 20, high: 40 };
 
-export const FRAUD_SIGNALS_VERSION = '1.0.0';
+export const FRAUD_SIGNALS_VERSION = '1.1.0';
 
 /** Under this from link to submit, nobody photographed a document and did a live check by hand. */
 export const MIN_HUMAN_FLOW_SECONDS = 15;
 /** Under this, the live-face challenge (several poses) was answered faster than a person moves. */
 export const MIN_LIVENESS_SECONDS = 2;
-/** Sessions per IP per hour: medium from this many, high from twice as many. */
+/**
+ * Distinct identities per IP per hour: medium from this many, high from twice as many. Identities,
+ * not sessions: one person retrying (a blurred photo, a failed live check, a new link from the
+ * tenant) opens several sessions from one address, and that is not velocity; many different
+ * people behind one address in an hour is what a fraud farm looks like. Medium on its own (20
+ * points) stays under the review score: a shared address (an office NAT, mobile carrier-grade NAT,
+ * common in Japan) is also where honest people meet, so it only adds weight to other signals.
+ */
 export const SESSIONS_PER_IP_HOUR = 5;
 
 export function ageOn(birthDate: string, now: Date): number {
@@ -114,11 +125,12 @@ export function analyzeFraudSignals(facts: FraudFacts): FraudAnalysis {
       );
     }
   }
-  if (facts.sessionsFromIpLastHour !== null && facts.sessionsFromIpLastHour >= SESSIONS_PER_IP_HOUR) {
+  const identities = facts.identitiesFromIpLastHour;
+  if (identities !== null && identities >= SESSIONS_PER_IP_HOUR) {
     add(
       'ip_velocity',
-      facts.sessionsFromIpLastHour >= 2 * SESSIONS_PER_IP_HOUR ? 'high' : 'medium',
-      `${facts.sessionsFromIpLastHour} sessions from this IP address within an hour`,
+      identities >= 2 * SESSIONS_PER_IP_HOUR ? 'high' : 'medium',
+      `${identities} different identities from this IP address within an hour`,
       'network',
     );
   }

@@ -10,7 +10,7 @@ function clean(): FraudFacts {
     sameFaceSimilarity: 0.75,
     sameFaceSessions: [],
     sameDocumentSessions: [],
-    sessionsFromIpLastHour: 1,
+    identitiesFromIpLastHour: 1,
     clientIp: '203.0.113.7',
     firstAccessIp: '203.0.113.7',
     userInput: {
@@ -50,7 +50,7 @@ test('each fact raises its signal', () => {
       'same_face_different_identity',
     ],
     [{ sameDocumentSessions: [{ sessionId: 'vs_y', faceSimilarity: 0.2 }] }, 'same_document_different_face'],
-    [{ sessionsFromIpLastHour: 6 }, 'ip_velocity'],
+    [{ identitiesFromIpLastHour: 6 }, 'ip_velocity'],
     [{ firstAccessIp: '198.51.100.1' }, 'ip_mismatch'],
     [{ ocr: { lastName: '山田', firstName: '花子', birthDate: '1990-04-01' } }, 'user_input_ocr_mismatch'],
     [{ expiryDate: '2025-12-31' }, 'document_expired'],
@@ -96,7 +96,7 @@ test('riskScore: several signals add up and cap at 100; two high signals reach t
     ...clean(),
     birthDate: '2012-01-01',
     checkDigitsValid: false,
-    sessionsFromIpLastHour: 12,
+    identitiesFromIpLastHour: 12,
     flowSeconds: 3,
   });
   assert.equal(many.riskScore, 100);
