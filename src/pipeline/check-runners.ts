@@ -5,9 +5,15 @@
 import type { CheckId } from '../checks/check.ts';
 import { PROVIDER } from '../checks/check.ts';
 import { documentSpoofCheck } from '../checks/document-spoof/index.ts';
-import { decideFaceMatch, faceMatchCheck } from '../checks/face-match/index.ts';
+import { decideFaceMatch, describeDocumentFace, faceMatchCheck } from '../checks/face-match/index.ts';
 import { analyzeFraudSignals, FRAUD_SIGNALS_VERSION } from '../checks/fraud-signals/index.ts';
-import { OCR_CHECK_VERSION, type OcrExtras, ocrCheck } from '../checks/ocr/ocr.check.ts';
+import {
+  DOCUMENT_TYPES,
+  type DocumentType,
+  OCR_CHECK_VERSION,
+  type OcrExtras,
+  ocrCheck,
+} from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
@@ -94,18 +100,25 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
       inputHashes: { documentPortrait: sha256Of(front) },
     };
   }
-  // Both pictures at once, in two worker threads (inference-pool.ts).
+  // Both pictures at once, in two worker threads (inference-pool.ts); the document's face from
+  // its printed portrait when the card is found (document-portrait.ts).
+  const documentType = (DOCUMENT_TYPES as readonly string[]).includes(session.document_type ?? '')
+    ? (session.document_type as DocumentType)
+    : null;
   const [documentSide, selfieSide] = await Promise.all([
-    describeFaceInWorker(front, 'documentPortrait'),
+    describeDocumentFace(front, documentType, async (image) => {
+      return (await describeFaceInWorker(image, 'documentPortrait')).face;
+    }),
     describeFaceInWorker(reference, 'referenceImage'),
   ]);
   const document = documentSide.face;
   const selfie = selfieSide.face;
-  const faceApiVersion = documentSide.faceApiVersion;
+  const faceApiVersion = selfieSide.faceApiVersion;
   const decided = decideFaceMatch({
     document,
     selfie,
     faceApiVersion,
+    documentFaceSource: documentSide.portrait,
     threshold: thresholds.faceSimilarityThreshold,
     nearThresholdBand: thresholds.faceNearThresholdBand,
   });

@@ -11,6 +11,8 @@ import {
   loadFaceApi,
 } from '../../platform/ml/face-api.ts';
 import { type Check, PROVIDER } from '../check.ts';
+import type { DocumentType } from '../ocr/index.ts';
+import { type DocumentPortraitSource, describeDocumentFace } from './document-portrait.ts';
 import {
   FACE_SIMILARITY_CALIBRATION,
   type SimilarityCalibration,
@@ -21,13 +23,20 @@ import {
 export const FACE_MATCH_DEFAULTS = Object.freeze({
   /** isSamePerson when similarity ≥ threshold; 0.5 is the calibration's midpoint (the fixtures' EER distance). */
   threshold: 0.5,
-  /** |similarity − threshold| < band is a close call: reason face_similarity_near_threshold. */
-  nearThresholdBand: 0.1,
+  /**
+   * |similarity − threshold| < band is a close call: reason face_similarity_near_threshold. 0.05
+   * (d 0.535–0.571) covers where genuine and impostor pairs of a document portrait and a live-check
+   * frame were measured to overlap (d 0.563–0.578, docs/face-match.md "Document portrait vs live
+   * check"); the earlier 0.1 sent one genuine user in eight to review with no impostor pair there.
+   */
+  nearThresholdBand: 0.05,
 });
 
 export interface FaceMatchInput {
   /** The portrait on the identity document (a crop of it, or the whole document side). */
   documentPortrait: Buffer;
+  /** When given, `documentPortrait` is a photo of that document: its printed portrait is cut out first. */
+  documentType?: DocumentType;
   /** The liveness check's reference image (the selfie). */
   referenceImage: Buffer;
   /** Tenant threshold on similarity, in [0,1]. */
@@ -72,6 +81,8 @@ export interface FaceMatchResult {
   calibration: SimilarityCalibration;
   document: FaceSide | null;
   selfie: FaceSide | null;
+  /** Whether the document's face came from the portrait crop or the whole photo. */
+  documentFaceSource: DocumentPortraitSource | null;
 }
 
 /** A picture could not be decoded. Permanent: retrying the job will not help. */
@@ -87,7 +98,7 @@ export class FaceMatchImageError extends Error {
   }
 }
 
-const VERSION = '1.0.0';
+const VERSION = '1.1.0';
 
 function checkUnitInterval(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0 && value <= 1))
@@ -120,6 +131,7 @@ export interface FaceMatchDescriptions {
   document: FaceDescription | null;
   selfie: FaceDescription | null;
   faceApiVersion: string;
+  documentFaceSource?: DocumentPortraitSource;
   threshold?: number;
   nearThresholdBand?: number;
 }
@@ -145,6 +157,7 @@ export function decideFaceMatch(input: FaceMatchDescriptions): FaceMatchResult {
     calibration: FACE_SIMILARITY_CALIBRATION,
     document: side(document),
     selfie: side(selfie),
+    documentFaceSource: input.documentFaceSource ?? null,
   };
   if (!document || !selfie) {
     return {
@@ -176,8 +189,19 @@ export const faceMatchCheck: Check<FaceMatchInput, FaceMatchResult> = {
     checkUnitInterval('threshold', input.threshold ?? FACE_MATCH_DEFAULTS.threshold);
     checkUnitInterval('nearThresholdBand', input.nearThresholdBand ?? FACE_MATCH_DEFAULTS.nearThresholdBand);
     const { version: faceApiVersion } = await loadFaceApi();
-    const document = await describeFace(input.documentPortrait, 'documentPortrait');
+    const { face: document, portrait } = await describeDocumentFace(
+      input.documentPortrait,
+      input.documentType ?? null,
+      (image) => describeFace(image, 'documentPortrait'),
+    );
     const selfie = await describeFace(input.referenceImage, 'referenceImage');
-    return decideFaceMatch({ ...input, document, selfie, faceApiVersion });
+    const { documentPortrait: _, ...numbers } = input;
+    return decideFaceMatch({
+      ...numbers,
+      document,
+      selfie,
+      faceApiVersion,
+      ...(input.documentType ? { documentFaceSource: portrait } : {}),
+    });
   },
 };

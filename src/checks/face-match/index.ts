@@ -1,4 +1,11 @@
 // The faceMatch check as other capabilities (the job handlers, the decision, the accuracy report) use it.
+
+export {
+  cropDocumentPortrait,
+  type DocumentPortraitSource,
+  describeDocumentFace,
+  type PortraitCrop,
+} from './document-portrait.ts';
 export {
   decideFaceMatch,
   describeFace,

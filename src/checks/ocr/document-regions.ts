@@ -84,6 +84,17 @@ export const BACK_FIELDS: Partial<Record<DocumentType, Partial<Record<'myNumber'
 };
 
 /**
+ * The printed portrait with a margin of ~30 units around it: the face check describes the face
+ * from this crop rather than from the whole photo (the face detector wants a little context).
+ */
+export const PORTRAIT_REGIONS: Record<DocumentType, Region> = {
+  drivers_license: [590, 122, 846, 432],
+  my_number_card: [590, 80, 846, 390],
+  residence_card: [600, 140, 846, 440],
+  passport: [10, 80, 320, 460],
+};
+
+/**
  * Where to look for the printed title when telling the types apart, read on a card-shaped
  * rectification: the top strip holds 個人番号カード / 在留カード / 日本国 旅券 PASSPORT (and a
  * licence's name line); a licence prints 運転免許証 low in the middle.

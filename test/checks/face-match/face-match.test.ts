@@ -213,3 +213,42 @@ describe('face-api: faces in larger pictures', () => {
     assert.ok(d.descriptor.every(Number.isFinite));
   });
 });
+
+describe('faceMatch: a document photo', () => {
+  const corpus = (file: string) => readFileSync(path.join(repoRoot, 'test/fixtures/corpus', file));
+
+  it('describes the face from the printed portrait, cut out where the card was found', async () => {
+    const front = corpus('residence_card-genuine-0/front.jpg');
+    const r = await faceMatchCheck.run({
+      documentPortrait: front,
+      documentType: 'residence_card',
+      referenceImage: corpus('residence_card-genuine-0/selfie.jpg'),
+    });
+    assert.equal(r.documentFaceSource?.source, 'portrait_crop');
+    const crop = r.documentFaceSource?.crop;
+    assert.ok(crop, 'the crop box is kept');
+    const { width = 0, height = 0 } = await sharp(front).metadata();
+    // The portrait is on the right of a residence card: a small part of the photo, right of centre.
+    assert.ok(crop.left + crop.width <= width && crop.top + crop.height <= height, JSON.stringify(crop));
+    assert.ok(crop.width * crop.height < 0.2 * width * height, JSON.stringify(crop));
+    assert.ok(crop.left > width / 2, JSON.stringify(crop));
+    // The face box is reported in the photo's pixels, inside the crop.
+    const box = r.document?.box;
+    assert.ok(
+      box && box.x >= crop.left && box.x + box.width <= crop.left + crop.width + 1,
+      JSON.stringify(box),
+    );
+    assert.equal(r.isSamePerson, true, `similarity ${r.similarity}`);
+  });
+
+  it('falls back to the whole picture when no card is found in it', async () => {
+    const r = await faceMatchCheck.run({
+      documentPortrait: await faceInScene('penny1', 240, 160),
+      documentType: 'drivers_license',
+      referenceImage: face('penny2'),
+    });
+    assert.deepEqual(r.documentFaceSource, { source: 'whole_photo', crop: null });
+    assert.equal(r.status, 'success');
+    assert.equal(r.isSamePerson, true, `similarity ${r.similarity}`);
+  });
+});

@@ -1,0 +1,97 @@
+// The printed portrait cut out of a document photo, for the face check. On the whole photo the
+// face is small (the detector sees the photo shrunk to its 416-px input) and its box, hence the
+// landmark alignment and the descriptor, is rough; on the crop the face is a large part of the
+// picture. The card is found as the OCR check finds it (its outline, then the homography of the
+// layout); the portrait region is mapped into the photo and its bounding box cut from the original
+// colour pixels, so nothing is resampled.
+import sharp from 'sharp';
+import { applyHomography, homographyBetween, type Point } from '../../platform/image/homography.ts';
+import type { FaceDescription } from '../../platform/ml/face-api.ts';
+import { type DocumentType, findDocumentOutline, layoutOf, PORTRAIT_REGIONS } from '../ocr/index.ts';
+
+export interface PortraitCrop {
+  image: Buffer;
+  /** In pixels of the (auto-oriented) photo. */
+  box: { left: number; top: number; width: number; height: number };
+}
+
+/** The outline search works on a 400-px-wide picture anyway: decode no larger (find-document.ts). */
+const OUTLINE_WIDTH = 400;
+
+/** Below this the crop cannot hold a face the recognition net can use (it describes 150×150). */
+const MIN_CROP_SIDE = 48;
+
+/** The portrait region of the document in `photo`, or null when no document outline is found. */
+export async function cropDocumentPortrait(
+  photo: Buffer,
+  documentType: DocumentType,
+): Promise<PortraitCrop | null> {
+  const meta = await sharp(photo).metadata();
+  const sideways = (meta.orientation ?? 1) >= 5;
+  const photoWidth = (sideways ? meta.height : meta.width) ?? 0;
+  const photoHeight = (sideways ? meta.width : meta.height) ?? 0;
+  const { data, info } = await sharp(photo)
+    .rotate()
+    .greyscale()
+    .resize({ width: OUTLINE_WIDTH, withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const outline = findDocumentOutline({ data, width: info.width, height: info.height });
+  if (!outline) return null;
+  const scale = photoWidth / info.width;
+  const { width, height } = layoutOf(documentType);
+  const toPhoto = homographyBetween(
+    [
+      [0, 0],
+      [width, 0],
+      [width, height],
+      [0, height],
+    ],
+    outline.corners.map(([x, y]) => [x * scale, y * scale] as Point),
+  );
+  const [x0, y0, x1, y1] = PORTRAIT_REGIONS[documentType];
+  const corners: Point[] = [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ].map(([x, y]) => applyHomography(toPhoto, x as number, y as number));
+  const left = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[0]))));
+  const top = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[1]))));
+  const right = Math.min(photoWidth, Math.ceil(Math.max(...corners.map((p) => p[0]))));
+  const bottom = Math.min(photoHeight, Math.ceil(Math.max(...corners.map((p) => p[1]))));
+  const box = { left, top, width: right - left, height: bottom - top };
+  if (box.width < MIN_CROP_SIDE || box.height < MIN_CROP_SIDE) return null;
+  // Lossless: the descriptor should see the photo's pixels, not a second JPEG generation.
+  const image = await sharp(photo).rotate().extract(box).png({ compressionLevel: 1 }).toBuffer();
+  return { image, box };
+}
+
+/** Which picture the document's face was described from, stored with the result. */
+export interface DocumentPortraitSource {
+  source: 'portrait_crop' | 'whole_photo';
+  /** The crop, in pixels of the photo; null when the whole photo was used. */
+  crop: PortraitCrop['box'] | null;
+}
+
+/**
+ * The document's face from the portrait crop when the card is found and the crop shows a face,
+ * else from the whole photo (a card the outline search misses, one photographed upside down).
+ * `describe` runs the face nets (in this thread, or in a worker thread). The face box is given
+ * in pixels of the photo either way.
+ */
+export async function describeDocumentFace(
+  photo: Buffer,
+  documentType: DocumentType | null,
+  describe: (image: Buffer) => Promise<FaceDescription | null>,
+): Promise<{ face: FaceDescription | null; portrait: DocumentPortraitSource }> {
+  const crop = documentType ? await cropDocumentPortrait(photo, documentType) : null;
+  if (crop) {
+    const face = await describe(crop.image);
+    if (face) {
+      const box = { ...face.box, x: face.box.x + crop.box.left, y: face.box.y + crop.box.top };
+      return { face: { ...face, box }, portrait: { source: 'portrait_crop', crop: crop.box } };
+    }
+  }
+  return { face: await describe(photo), portrait: { source: 'whole_photo', crop: null } };
+}

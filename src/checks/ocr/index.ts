@@ -1,0 +1,12 @@
+// What other capabilities use of the OCR check: the check itself, and finding the document in a
+// photo (the face check crops the printed portrait with it).
+export { DOCUMENT_TYPES, type DocumentType, layoutOf, PORTRAIT_REGIONS } from './document-regions.ts';
+export { type DocumentOutline, decodePhoto, findDocumentOutline } from './find-document.ts';
+export {
+  OCR_CHECK_VERSION,
+  OCR_CONFIDENCE_THRESHOLD,
+  type OcrCheckInput,
+  type OcrCheckResult,
+  type OcrExtras,
+  ocrCheck,
+} from './ocr.check.ts';
