@@ -26,6 +26,8 @@ export interface MimotoServer extends RunningServer {
   platform: Platform;
   /** PostgreSQL only: the run's own database. */
   databaseUrl?: string;
+  /** What a `mimoto start --role worker` process needs to share this server's data (PostgreSQL only). */
+  workerEnv?: Record<string, string>;
 }
 
 async function listen(app: FastifyInstance): Promise<string> {
@@ -112,15 +114,20 @@ export type DatabaseChoice = { kind: 'postgres'; adminUrl: string; poolSize?: nu
  * mimoto as `mimoto start --role api` runs it (no job workers or maintenance in this process), with
  * logging silent and the rate limit off (MIMOTO_RATE_LIMIT_PER_SECOND=0), plus one tenant and key.
  */
-export async function startMimotoServer(choice: DatabaseChoice): Promise<MimotoServer> {
+export async function startMimotoServer(
+  choice: DatabaseChoice,
+  extraEnv: Record<string, string> = {},
+): Promise<MimotoServer> {
   const encryptionKey = `bench:${randomBytes(32).toString('base64')}`;
-  const config = parseConfig({
+  const env = {
     MIMOTO_ENV: 'development',
     MIMOTO_ENCRYPTION_KEY: encryptionKey,
     MIMOTO_LOG_LEVEL: 'silent',
     MIMOTO_RATE_LIMIT_PER_SECOND: '0',
     MIMOTO_PUBLIC_URL: 'http://127.0.0.1:8080',
-  });
+    ...extraEnv,
+  };
+  const config = parseConfig(env);
   let drop = async () => {};
   let database: Database;
   let databaseUrl: string | undefined;
@@ -154,6 +161,7 @@ export async function startMimotoServer(choice: DatabaseChoice): Promise<MimotoS
       apiKey,
       platform,
       databaseUrl,
+      ...(databaseUrl ? { workerEnv: { ...env, DATABASE_URL: databaseUrl } } : {}),
       close: async () => {
         await app.close();
         await jobs.stop({ graceful: false, wait: true });

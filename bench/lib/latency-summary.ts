@@ -11,7 +11,7 @@ export interface LatencySummary {
 }
 
 /** Nearest-rank percentile of an ascending array. */
-function percentile(sorted: Float64Array, p: number): number {
+export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] as number;
