@@ -130,6 +130,7 @@ function faceMatchOf(r: BundleRecord) {
     document: toFace(r.faces.document),
     selfie: toFace(r.faces.reference),
     faceApiVersion: r.faces.faceApiVersion,
+    documentFaceSource: r.faces.documentFaceSource,
     threshold: thresholds.faceSimilarityThreshold,
     nearThresholdBand: thresholds.faceNearThresholdBand,
   });
@@ -306,7 +307,7 @@ const cs = faceSection(
   selfiePairs.genuine,
   selfiePairs.impostor,
   'accuracy-face-roc-corpus.svg',
-  `The whole document photo (the check finds the portrait) against the bundle's selfie; impostor pairs pair a document with every other bundle's selfie of another person (the corpus has 8 people, so pairs repeat photos). Pairs without a face found on one side: ${selfiePairs.missing}.`,
+  `The document's face as the faceMatch check finds it (the printed portrait when the card outline is found, else the whole photo) against the bundle's selfie; impostor pairs pair a document with every other bundle's selfie of another person (the corpus has 8 people, so pairs repeat photos). Pairs without a face found on one side: ${selfiePairs.missing}.`,
 );
 const refPairs = corpusPairs('reference');
 faceSection(

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { documentSpoofCheck } from '../../src/checks/document-spoof/index.ts';
-import { describeFace, faceMatchCheck } from '../../src/checks/face-match/index.ts';
+import { describeDocumentFace, describeFace, faceMatchCheck } from '../../src/checks/face-match/index.ts';
 import { createOcrCheck, OCR_CHECK_VERSION } from '../../src/checks/ocr/ocr.check.ts';
 import { selfieSpoofCheck } from '../../src/checks/selfie-spoof/index.ts';
 import { type LivenessStep, verifyLivenessFrames } from '../../src/liveness/index.ts';
@@ -26,7 +26,8 @@ const referenceDate = new Date(`${REFERENCE_DATE}T00:00:00Z`);
 const CHECK_SOURCES = {
   liveness: ['src/liveness', 'src/platform/ml/human.ts'],
   ocr: ['src/checks/ocr', 'src/platform/image', 'src/japanese'],
-  face: ['src/checks/face-match', 'src/platform/ml/face-api.ts'],
+  // This file too: it composes the face descriptions the way the pipeline's runner does.
+  face: ['src/checks/face-match', 'src/platform/ml/face-api.ts', 'bench/lib/accuracy-worker.ts'],
   documentSpoofCheck: ['src/checks/document-spoof', 'src/checks/spoof-cues.ts'],
   selfieSpoofCheck: ['src/checks/selfie-spoof', 'src/checks/spoof-cues.ts'],
 } as const;
@@ -153,12 +154,21 @@ async function runBundle(seed: number, id: string) {
   });
   const reference =
     liveness.passed && liveness.referenceIndex !== null ? frameBytes[liveness.referenceIndex] : undefined;
-  const faces = await timed('face', `${k.face}-ref${liveness.referenceIndex}`, async () => ({
-    faceApiVersion: (await loadFaceApi()).version,
-    document: await describe(front, 'documentPortrait'),
-    selfie: await describe(selfie, 'referenceImage'),
-    reference: reference ? await describe(reference, 'referenceImage') : null,
-  }));
+  const faces = await timed('face', `${k.face}-ref${liveness.referenceIndex}`, async () => {
+    // As the pipeline's runner: the face of the printed portrait when the card is found.
+    const doc = await describeDocumentFace(
+      front,
+      sample.documentType as Parameters<typeof describeDocumentFace>[1],
+      (image) => describeFace(image, 'documentPortrait'),
+    );
+    return {
+      faceApiVersion: (await loadFaceApi()).version,
+      document: doc.face && { ...doc.face, descriptor: Array.from(doc.face.descriptor) },
+      documentFaceSource: doc.portrait,
+      selfie: await describe(selfie, 'referenceImage'),
+      reference: reference ? await describe(reference, 'referenceImage') : null,
+    };
+  });
   return {
     sample: {
       id: sample.id,
