@@ -56,3 +56,15 @@ export function readPreRegisteredInfo(platform: Platform, session: SessionRow): 
       )
     : null;
 }
+
+/**
+ * The fields of `fields` that can be compared with what the document prints. A passport prints no
+ * address: its 本籍 line is the registered domicile, a prefecture in romaji, not where the holder
+ * lives, so a typed or pre-registered address has nothing to be compared with.
+ */
+export function comparableWithDocument<T extends { address?: string | undefined }>(
+  fields: T,
+  documentType: string | null,
+): T {
+  return documentType === 'passport' ? { ...fields, address: undefined } : fields;
+}

@@ -17,7 +17,7 @@ import { faceDescriptorDistance } from '../platform/ml/face-api.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/session-repository.ts';
 import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
-import { sha256Of } from './check-inputs.ts';
+import { comparableWithDocument, sha256Of } from './check-inputs.ts';
 import {
   countIdentitiesFromIp,
   findDescriptor,
@@ -155,7 +155,7 @@ export async function gatherFraudFacts(
         : null,
     clientIp: session.client_ip,
     firstAccessIp: session.first_access_ip,
-    userInput: inputs.userInput,
+    userInput: inputs.userInput && comparableWithDocument(inputs.userInput, session.document_type),
     ocr: inputs.ocr.payload ?? null,
     expiryDate: inputs.ocrExtras?.expiryDate ?? null,
     birthDate: birthDate ?? null,

@@ -10,7 +10,7 @@ import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
 import { recordDecisionEvent } from '../webhooks/index.ts';
 import type { OcrResult, WebhookResults } from '../webhooks/webhook-payload.schema.ts';
-import { readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
+import { comparableWithDocument, readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
 import {
   completeSession,
   findAutomaticDecision,
@@ -59,20 +59,22 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
     };
     const ocrEnvelope = envelopes.get('ocr')!.envelope as { result: OcrResult; extras?: OcrExtras };
     const ocrPayload = ocrEnvelope.result.payload ?? {};
+    const comparable = <T extends { address?: string | undefined }>(fields: T) =>
+      comparableWithDocument(fields, session.document_type);
     const pre = readPreRegisteredInfo(platform, session);
     const userInput = readUserInput(platform, session);
     const preMatch =
-      pre && ocrEnvelope.result.payload ? fieldsOf(compareIdentityFields(pre, ocrPayload)) : null;
+      pre && ocrEnvelope.result.payload ? fieldsOf(compareIdentityFields(comparable(pre), ocrPayload)) : null;
     const userMatch =
       userInput && ocrEnvelope.result.payload
         ? fieldsOf(
             compareIdentityFields(
-              {
+              comparable({
                 lastName: userInput.lastName,
                 firstName: userInput.firstName,
                 birthDate: userInput.birthDate,
                 address: userInput.address,
-              },
+              }),
               ocrPayload,
             ),
           )

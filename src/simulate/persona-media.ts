@@ -67,20 +67,40 @@ function pickOther(random: Random, items: readonly string[], not: string): strin
   return random.pick(items.filter((item) => item !== not));
 }
 
-/** The photo whose head faces the camera most squarely: it makes the best 3D head (cf. generate-corpus.ts). */
-async function mostFrontalPhoto(photos: readonly string[], scene: FaceSceneParameters): Promise<string> {
-  let best = photos[0] as string;
-  let bestAngle = Number.POSITIVE_INFINITY;
+/** How far each photo's head is turned from the camera (degrees; Infinity when no face model). */
+async function headAngles(
+  photos: readonly string[],
+  scene: FaceSceneParameters,
+): Promise<Map<string, number>> {
+  const angles = new Map<string, number>();
   for (const photo of photos) {
     const model = await faceModelFor(photo, scene, false).catch(() => null);
-    if (!model) continue;
-    const angle = Math.hypot(model.sourcePose.yaw, model.sourcePose.pitch);
-    if (angle < bestAngle) {
-      bestAngle = angle;
-      best = photo;
-    }
+    angles.set(
+      photo,
+      model ? Math.hypot(model.sourcePose.yaw, model.sourcePose.pitch) : Number.POSITIVE_INFINITY,
+    );
   }
-  return best;
+  return angles;
+}
+
+/**
+ * Identity photos are frontal by rule (ICAO 9303 and the Japanese issuing rules: full face,
+ * looking at the camera), so a document portrait is drawn from the photos within this angle, as
+ * the corpus generator draws its selfies (src/synth/generate-corpus.ts MAX_SOURCE_ANGLE).
+ */
+const MAX_PORTRAIT_ANGLE = 13;
+
+/** The photos frontal enough for a portrait; at least the most frontal one. */
+function frontalPhotos(photos: readonly string[], angles: Map<string, number>): string[] {
+  const frontal = photos.filter((p) => (angles.get(p) ?? Number.POSITIVE_INFINITY) <= MAX_PORTRAIT_ANGLE);
+  return frontal.length > 0 ? frontal : [mostFrontalPhoto(photos, angles)];
+}
+
+/** The photo whose head faces the camera most squarely: it makes the best 3D head (cf. generate-corpus.ts). */
+function mostFrontalPhoto(photos: readonly string[], angles: Map<string, number>): string {
+  return [...photos].sort(
+    (a, b) => (angles.get(a) ?? Number.POSITIVE_INFINITY) - (angles.get(b) ?? Number.POSITIVE_INFINITY),
+  )[0] as string;
 }
 
 function drawFaceScene(random: Random): FaceSceneParameters {
@@ -139,9 +159,14 @@ export async function preparePersonaMedia(
   const people = listFacePeople(facesDir);
   const names = [...people.keys()];
   const documentPerson = root.pick(names);
-  const documentPhotos = people.get(documentPerson) ?? [];
-  const portraitFile = root.pick(documentPhotos);
   const facePerson = persona === 'impostor' ? pickOther(root, names, documentPerson) : documentPerson;
+  const scene = drawFaceScene(root.fork('scene'));
+  const documentPhotos = people.get(documentPerson) ?? [];
+  const angles = await headAngles(
+    [...new Set([...documentPhotos, ...(people.get(facePerson) ?? [])])],
+    scene,
+  );
+  const portraitFile = root.pick(frontalPhotos(documentPhotos, angles));
   // One identity per face (fixed, as a person's is), on a document valid on `referenceDate`
   // (today for a run against a server): otherwise the fraud check would rightly see one face
   // under several identities, and the expiry check documents that ran out since the corpus date.
@@ -153,9 +178,8 @@ export async function preparePersonaMedia(
     REFERENCE_DATE,
   );
   const record = createDocumentRecord(root.fork('record'), documentType, sex, referenceDate, identity);
-  const scene = drawFaceScene(root.fork('scene'));
   const faceCandidates = (people.get(facePerson) ?? []).filter((f) => f !== portraitFile);
-  const facePhoto = await mostFrontalPhoto(faceCandidates, scene);
+  const facePhoto = mostFrontalPhoto(faceCandidates, angles);
 
   const photographSide = async (side: 'front' | 'back', take: number) => {
     const flat = await renderDocument(record, side, portraitFile);

@@ -12,6 +12,17 @@ import { type Persona, preparePersonaMedia } from './persona-media.ts';
 const RETAKE_CODES = new Set(['ImageBlurred', 'ImageGlare', 'DocumentNotFound', 'ImageTooSmall']);
 const MAX_TAKES = 3;
 
+/**
+ * A person's pace (pace 'human'): the server's fraud check rightly flags a flow finished faster
+ * than anyone photographs a card, turns their head and types their data (capture_too_fast under
+ * 15 s, liveness_too_fast under 2 s, src/checks/fraud-signals). The genuine persona is a person,
+ * so it takes at least this long: frames ~0.3 s apart as a browser captures held poses, and the
+ * whole flow at least 20 s from the link to the submission.
+ */
+const HUMAN_FRAME_INTERVAL_MS = 300;
+const HUMAN_FLOW_MS = 20_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
 export interface SimulateOptions {
   /** The session's verificationUrl (its origin is where every request goes). */
   url: string;
@@ -23,6 +34,11 @@ export interface SimulateOptions {
   language?: 'ja' | 'en';
   /** One line per thing that happened (progress for people). */
   log?: (line: string) => void;
+  /**
+   * 'human': no faster than a person (see HUMAN_FLOW_MS), what `mimoto simulate` does; 'fast'
+   * (default): as fast as the machine, for tests and load benchmarks of the flow itself.
+   */
+  pace?: 'human' | 'fast';
 }
 
 export interface SimulationResult {
@@ -111,10 +127,13 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
     // Timestamps are when each frame was captured (rendered), as the browser records them.
     const captureStart = performance.now();
     const timestamps: number[] = [];
-    const frames = await media.captureFrames(steps, () => {
+    const human = options.pace === 'human';
+    const frames = await media.captureFrames(steps, (i) => {
       const t = Math.round(performance.now() - captureStart);
-      timestamps.push(Math.max(t, (timestamps.at(-1) ?? -1) + 1));
+      timestamps.push(Math.max(t, (timestamps.at(-1) ?? -1) + 1, human ? i * HUMAN_FRAME_INTERVAL_MS : 0));
     });
+    // The frames are sent when the last one is captured, not before.
+    await sleep((timestamps.at(-1) ?? 0) - (performance.now() - captureStart));
     const answer = await client.sendLivenessAttempt(challenge.challengeId, timestamps, frames);
     attempts.push({ steps: challenge.steps, answer });
     livenessStatus = answer.livenessStatus;
@@ -131,6 +150,7 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
   log(
     `personal data: ${media.personalData.lastName} ${media.personalData.firstName}, born ${media.personalData.birthDate}`,
   );
+  if (options.pace === 'human') await sleep(HUMAN_FLOW_MS - (performance.now() - started));
   const redirectedTo = await client.submit();
   log(`submitted (${elapsed()}); the browser would now go to ${redirectedTo}`);
 

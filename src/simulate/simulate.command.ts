@@ -74,6 +74,8 @@ export async function simulateCommand(args: string[]): Promise<number> {
       seed,
       ...(documentType ? { documentType: documentType as DocumentType } : {}),
       language,
+      // A person's pace: the server's fraud check flags flows faster than anyone could do them.
+      pace: 'human',
       log: (line) => progress.write(`${line}\n`),
     });
     progress.write(

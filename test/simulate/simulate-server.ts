@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import { type PipelineWorkers, startPipelineWorkers } from '../../src/pipeline/index.ts';
 import { CALLBACK_PREFIX, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 
@@ -31,10 +32,12 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startSimulateServer(): Promise<SimulateServer> {
+/** `pipeline`: also run the check and decision workers, as `mimoto start` does, so sessions get decided. */
+export async function startSimulateServer(options: { pipeline?: boolean } = {}): Promise<SimulateServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const platform = await createTestPlatform({
+    supervise: options.pipeline ?? false,
     env: {
       MIMOTO_PUBLIC_URL: origin,
       MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-simulate-')),
@@ -43,12 +46,16 @@ export async function startSimulateServer(): Promise<SimulateServer> {
   const tenant = await createTestTenant(platform);
   const app = await buildApp(platform);
   await app.listen({ port, host: '127.0.0.1' });
+  const workers: PipelineWorkers | null = options.pipeline
+    ? await startPipelineWorkers(platform, { pollingIntervalSeconds: 0.5 })
+    : null;
   return {
     platform,
     app,
     tenant,
     origin,
     close: async () => {
+      await workers?.stop();
       await app.close();
       await platform.close();
     },
