@@ -1,6 +1,6 @@
 // The verification pipeline: check jobs, the decision job, stored results (issue 6).
 export { type CheckRun, RUNNERS } from './check-runners.ts';
-export { findDescriptor } from './pipeline-repository.ts';
+export { findDescriptor, findTenantSettings, insertDecision, lockSession } from './pipeline-repository.ts';
 export { type PipelineDetail, readPipelineDetail } from './read-pipeline-detail.ts';
 export { requestReprocess } from './request-reprocess.ts';
 export {

@@ -7,20 +7,6 @@ import type { ReviewClaimsTable, ReviewsTable, VerificationStatus } from '../pla
 export type ClaimRow = Selectable<ReviewClaimsTable>;
 export type ReviewRow = Selectable<ReviewsTable>;
 
-export async function lockSessionRow(db: Db, sessionId: string) {
-  return db
-    .selectFrom('verification_sessions')
-    .selectAll()
-    .where('id', '=', sessionId)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
-export async function findTenantSettings(db: Db, tenantId: string): Promise<Record<string, unknown>> {
-  const row = await db.selectFrom('tenants').select('settings').where('id', '=', tenantId).executeTakeFirst();
-  return row?.settings ?? {};
-}
-
 /** The claim on a session, expired or not (the caller compares expires_at with its clock). */
 export async function findClaim(db: Db, sessionId: string): Promise<ClaimRow | undefined> {
   return db.selectFrom('review_claims').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
@@ -94,41 +80,6 @@ export async function listAutomaticDecisions(db: Db, sessionId: string) {
     .where('session_id', '=', sessionId)
     .where('kind', '=', 'automatic')
     .orderBy('generation', 'desc')
-    .execute();
-}
-
-export async function insertReviewDecision(
-  db: Db,
-  d: {
-    id: string;
-    sessionId: string;
-    tenantId: string;
-    generation: number;
-    status: 'approved' | 'rejected';
-    reason: string;
-    thresholds: object;
-    preRegisteredInfoMatch: object | null;
-    userInputMatch: object | null;
-    decidedAt: Date;
-  },
-): Promise<void> {
-  await db
-    .insertInto('decisions')
-    .values({
-      id: d.id,
-      session_id: d.sessionId,
-      tenant_id: d.tenantId,
-      generation: d.generation,
-      kind: 'review',
-      status: d.status,
-      reason: d.reason,
-      // interface §6.2 rule 2: metadata may be empty after manual review.
-      metadata: '{}',
-      thresholds: JSON.stringify(d.thresholds),
-      pre_registered_info_match: d.preRegisteredInfoMatch ? JSON.stringify(d.preRegisteredInfoMatch) : null,
-      user_input_match: d.userInputMatch ? JSON.stringify(d.userInputMatch) : null,
-      decided_at: d.decidedAt,
-    })
     .execute();
 }
 

@@ -4,8 +4,13 @@
 // status, the webhook event with the review field, the audit row and the end of the claim commit
 // together or not at all; a second reviewer racing for the same case finds the first one's work.
 import { recordAudit } from '../console/index.ts';
-import type { PipelineDetail } from '../pipeline/index.ts';
-import { readPipelineDetail } from '../pipeline/index.ts';
+import {
+  findTenantSettings,
+  insertDecision,
+  lockSession,
+  type PipelineDetail,
+  readPipelineDetail,
+} from '../pipeline/index.ts';
 import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
@@ -15,12 +20,9 @@ import {
   deleteClaim,
   findClaim,
   findReview,
-  findTenantSettings,
   insertReview,
-  insertReviewDecision,
   listAutomaticDecisions,
   listReviews,
-  lockSessionRow,
   type ReviewRow,
   setVerificationStatus,
   updateReviewStatus,
@@ -102,7 +104,7 @@ const samePerson = (review: ReviewRow, email: string, userId: string | undefined
 
 /** Loads the session for a tenant's caller: 404 unknown, 403 another tenant's (interface §7). */
 async function lockTenantSession(trx: Db, tenantId: string, sessionId: string) {
-  const session = await lockSessionRow(trx, sessionId);
+  const session = await lockSession(trx, sessionId);
   if (!session) throw new AppError('NotFound', 'No verification session with that id');
   if (session.tenant_id !== tenantId) throw new AppError('Forbidden');
   return session;
@@ -283,7 +285,8 @@ async function finalize(
   livenessConfidence: number | null,
 ): Promise<void> {
   const decidedAt = review.decided_at ?? platform.now();
-  await insertReviewDecision(trx, {
+  await insertDecision(trx, {
+    kind: 'review',
     id: `dec_${randomBase62(22)}`,
     sessionId: review.session_id,
     tenantId: review.tenant_id,
@@ -294,6 +297,8 @@ async function finalize(
     thresholds: automatic?.thresholds ?? {},
     preRegisteredInfoMatch: automatic?.pre_registered_info_match ?? null,
     userInputMatch: automatic?.user_input_match ?? null,
+    // interface §6.2 rule 2: metadata may be empty after manual review.
+    metadata: {},
     decidedAt,
   });
   await setVerificationStatus(trx, review.session_id, review.decision, decidedAt);

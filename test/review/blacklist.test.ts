@@ -18,6 +18,7 @@ import {
 import { ApiClient, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { submitCorpusSession } from '../pipeline/submitted-session.ts';
+import { ConsoleClient } from './review-fixture.ts';
 
 const entry = (over: Partial<BlacklistEntry>): BlacklistEntry => ({
   id: 'bl_test',
@@ -186,7 +187,7 @@ describe('blacklists through the pipeline', () => {
     assert.equal(signals.length, 2);
   });
 
-  test('a face entry taken from an earlier session, action review: the same face is sent to pending_review', async () => {
+  test('a face entry taken from an earlier session, action review: the same face goes to pending_review; a reviewer decides it in the console', async () => {
     const { api, admin } = await newTenant();
     apis.push(api);
     const first = await submitCorpusSession(platform, api, 'drivers_license-genuine-0');
@@ -211,6 +212,48 @@ describe('blacklists through the pipeline', () => {
       v.decision.metadata.blacklistMatches.map((m: { id: string }) => m.id),
       [faceEntry.entryId],
     );
+
+    // A reviewer works the case in the console: real images, OCR beside the typed data, decision.
+    const reviewer = await ConsoleClient.signIn(api.app, platform, {
+      email: `reviewer-${admin.tenantId}@tenant.example`,
+      role: 'reviewer',
+      tenantId: admin.tenantId,
+    });
+    const casePath = `/console/api/tenants/${admin.tenantId}/sessions/${second}`;
+    const { session } = (await reviewer.request('GET', casePath)).json();
+    const names = session.images.map((i: { name: string }) => i.name);
+    assert.deepEqual(names, ['front', 'back', 'liveness-reference', 'frame-0']);
+    const front = await reviewer.request('GET', session.images[0].url);
+    assert.equal(front.statusCode, 200);
+    assert.deepEqual([...front.rawPayload.subarray(0, 2)], [0xff, 0xd8], 'a JPEG');
+    const lastName = session.comparison.find((c: { field: string }) => c.field === 'lastName');
+    assert.deepEqual(
+      [lastName.ocr, lastName.userInput, lastName.userInputMatchesOcr],
+      ['森田', '森田', true],
+    );
+    assert.equal(session.automaticDecision.reason, 'blacklist_match');
+    assert.equal(typeof session.automaticDecision.thresholds.faceSimilarityThreshold, 'number');
+    assert.equal(session.verification.results.faceMatch.status, 'success');
+    assert.equal((await reviewer.request('POST', `${casePath}/claim`)).statusCode, 200);
+    const decidedByReviewer = await reviewer.request('POST', `${casePath}/review`, {
+      decision: 'rejected',
+      reasonCode: 'suspected_fraud',
+      reason: 'Same face as the chargeback case',
+    });
+    assert.equal(decidedByReviewer.statusCode, 200, decidedByReviewer.body);
+    const after = (await api.getSession(second)).json().verification;
+    assert.deepEqual([after.status, after.decision.reason], ['rejected', 'Same face as the chargeback case']);
+    const events = await platform.database.db
+      .selectFrom('webhook_events')
+      .select(['event', 'decision_key'])
+      .where('session_id', '=', second)
+      .orderBy('created_at')
+      .execute();
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['verification.pending_review', 'verification.rejected'],
+    );
+    assert.equal((await api.reprocess(second, {})).json().error, 'DecisionFinal');
   });
 
   test('admin service: edits and deletes write audit rows naming conditions, never their values', async () => {

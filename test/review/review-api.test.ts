@@ -11,7 +11,7 @@ import { ApiClient, countWrites } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { signatureIsValid, waitFor } from '../webhooks/event-fixture.ts';
 import { type LocalReceiver, startLocalReceiver } from '../webhooks/local-receiver.ts';
-import { countRows, decidedSession } from './review-fixture.ts';
+import { countRows, decidedSession, withTenantSettings } from './review-fixture.ts';
 
 let platform: TestPlatform;
 let api: ApiClient;
@@ -219,12 +219,7 @@ describe('second review of an approval the machine once rejected (tenant setting
         .where('id', '=', keyId)
         .executeTakeFirstOrThrow()
     ).tenant_id;
-    await platform.database.db
-      .updateTable('tenants')
-      .set({ settings: JSON.stringify({ secondReviewForRejectedApproval: true }) })
-      .where('id', '=', tenantId)
-      .execute();
-    try {
+    await withTenantSettings(platform, tenantId, { secondReviewForRejectedApproval: true }, async () => {
       // Rejected at first, sent to review by a reprocess under other thresholds.
       const sessionId = await pending('/second', ['rejected', 'pending_review']);
       const first = await review(sessionId, approve);
@@ -256,13 +251,7 @@ describe('second review of an approval the machine once rejected (tenant setting
       // A pending case the machine never rejected is approved at once.
       const plain = await pending('/second-plain');
       assert.equal((await review(plain, approve)).statusCode, 200);
-    } finally {
-      await platform.database.db
-        .updateTable('tenants')
-        .set({ settings: '{}' })
-        .where('id', '=', tenantId)
-        .execute();
-    }
+    });
   });
 });
 

@@ -14,7 +14,7 @@ import { ApiClient } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { waitFor } from '../webhooks/event-fixture.ts';
 import { type LocalReceiver, startLocalReceiver } from '../webhooks/local-receiver.ts';
-import { ConsoleClient, countRows, decidedSession } from './review-fixture.ts';
+import { ConsoleClient, countRows, decidedSession, withTenantSettings } from './review-fixture.ts';
 
 let platform: TestPlatform;
 let app: FastifyInstance;
@@ -339,12 +339,7 @@ describe('claims and decisions', () => {
   }
 
   test('second review: an approval of a once-rejected case waits (202) for a different reviewer to confirm', async () => {
-    await platform.database.db
-      .updateTable('tenants')
-      .set({ settings: JSON.stringify({ secondReviewForRejectedApproval: true }) })
-      .where('id', '=', tenantId)
-      .execute();
-    try {
+    await withTenantSettings(platform, tenantId, { secondReviewForRejectedApproval: true }, async () => {
       const sessionId = await pending('/second-console', ['rejected', 'pending_review']);
       await alice.request('POST', `${base()}/sessions/${sessionId}/claim`);
       const first = await alice.request('POST', `${base()}/sessions/${sessionId}/review`, decideBody);
@@ -372,13 +367,7 @@ describe('claims and decisions', () => {
         'DecisionFinal',
       );
       assert.equal(await countRows(platform, 'webhook_events', sessionId), 1);
-    } finally {
-      await platform.database.db
-        .updateTable('tenants')
-        .set({ settings: '{}' })
-        .where('id', '=', tenantId)
-        .execute();
-    }
+    });
   });
 });
 

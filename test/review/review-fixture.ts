@@ -122,3 +122,24 @@ export async function countRows(
   if (where.kind) query = query.where('kind' as never, '=', where.kind as never);
   return (await query.execute()).length;
 }
+
+/** Runs `body` with the tenant's settings set to `settings`, then empties them again. */
+export async function withTenantSettings(
+  platform: TestPlatform,
+  tenantId: string,
+  settings: Record<string, unknown>,
+  body: () => Promise<void>,
+): Promise<void> {
+  const set = (value: Record<string, unknown>) =>
+    platform.database.db
+      .updateTable('tenants')
+      .set({ settings: JSON.stringify(value) })
+      .where('id', '=', tenantId)
+      .execute();
+  await set(settings);
+  try {
+    await body();
+  } finally {
+    await set({});
+  }
+}
