@@ -2,7 +2,7 @@
 // synthetic corpus uses: yaw > 0 = subject turned to their right, pitch > 0 = looking down;
 // docs/corpus.md "Liveness captures"). Thresholds sit between the centre readings (within ±5°) and
 // the held poses (measured 10–24° for 20° turns, 11–24° for 15° nods on the corpus).
-import type { FaceMesh } from '../platform/ml/human.ts';
+import { type FaceMesh, meshBounds } from '../platform/ml/human.ts';
 import type { LivenessStep } from './liveness-challenge-steps.ts';
 
 export type FramePose = 'center' | LivenessStep | 'between';
@@ -23,13 +23,8 @@ export const POSE_THRESHOLDS = {
 
 /** Horizontal extent of the mesh: Human's box is padded and clipped, the landmarks are not. */
 export function faceWidth(mesh: FaceMesh): number {
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const p of mesh.landmarks) {
-    if (p.x < min) min = p.x;
-    if (p.x > max) max = p.x;
-  }
-  return max - min;
+  const { x0, x1 } = meshBounds(mesh);
+  return x1 - x0;
 }
 
 /**

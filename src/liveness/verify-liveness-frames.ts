@@ -2,13 +2,19 @@
 // trusted: Human's face mesh runs again on every frame here, and the check passes only when
 //   1. a face is in every frame,
 //   2. it is the same person throughout (face-api descriptors of the frontal reference frame and
-//      of the frames furthest from it in time and pose, compared to a same-capture threshold),
+//      of a frontal frame before the first and after every movement, and of the last frame,
+//      compared to a same-capture threshold),
 //   3. the poses occur in the issued order (after a frontal start, the held poses, with
 //      in-between frames ignored, are exactly the challenge's steps in order) within the window.
 // Single use and the time limit of the challenge itself are the caller's (submit-liveness-attempt.ts).
-import sharp from 'sharp';
-import { computeFaceDescriptor, faceDescriptorDistance } from '../platform/ml/face-api.ts';
-import { detectFaceMesh, type FaceMesh, type RawImage } from '../platform/ml/human.ts';
+import { describeFaceInBox, faceDescriptorDistance } from '../platform/ml/face-api.ts';
+import {
+  detectFaceMeshes,
+  type FaceMesh,
+  meshBounds,
+  type RawImage,
+  rgbData,
+} from '../platform/ml/human.ts';
 import { classifyHeadPose, type FramePose, faceWidth } from './classify-head-pose.ts';
 import type { LivenessStep } from './liveness-challenge-steps.ts';
 
@@ -57,34 +63,41 @@ export const LIVENESS_LIMITS = {
    * the corpus, another person 0.6+; face-api's usual cut-off between photos is 0.6.
    */
   maxFaceDistance: 0.5,
-  /** Descriptors computed per capture (time budget: issue 5 item 9, p95 ≤ 1 s for 15 frames). */
-  comparedFrames: 2,
 } as const;
 
-/** Descriptor of the face in a frame, computed on a crop around Human's box (small and quick). */
-async function describeFrameFace(frame: LivenessFrame, mesh: FaceMesh): Promise<Float32Array | null> {
+/**
+ * Descriptor of the face in a frame, in the square around its mesh: face-api's own detector does
+ * not run again (it cost two thirds of a descriptor's time; the distances are the same, measured
+ * on the corpus captures).
+ */
+async function describeFrameFace(frame: LivenessFrame, mesh: FaceMesh): Promise<Float32Array> {
+  const { x0, y0, x1, y1 } = meshBounds(mesh);
+  const side = Math.max(x1 - x0, y1 - y0);
+  const box = { x: (x0 + x1 - side) / 2, y: (y0 + y1 - side) / 2, width: side, height: side };
   const { width, height } = frame.image;
-  const [bx, by, bw, bh] = mesh.box;
-  const side = Math.max(bw, bh) * 1.6;
-  const cx = bx + bw / 2;
-  const cy = by + bh / 2;
-  const left = Math.max(0, Math.floor(cx - side / 2));
-  const top = Math.max(0, Math.floor(cy - side / 2));
-  const w = Math.min(width - left, Math.ceil(side));
-  const h = Math.min(height - top, Math.ceil(side));
-  const crop = await sharp(frame.image.data, {
-    raw: { width, height, channels: frame.image.channels },
-  })
-    .extract({ left, top, width: Math.max(1, w), height: Math.max(1, h) })
-    .jpeg({ quality: 92 })
-    .toBuffer();
-  const description = await computeFaceDescriptor(crop, {
-    borders: [{ ratio: 0.25, fill: 'copy' }],
+  return describeFaceInBox({ data: rgbData(frame.image), width, height }, box, {
     jitter: [1],
     flipAverage: false,
-    tinyInputSize: 224,
   });
-  return description?.descriptor ?? null;
+}
+
+/**
+ * The frames whose face must be the reference's: the first frontal frame, the first frontal
+ * frame after each held movement, and the last frame. A face swapped in at any point shows at
+ * the next checkpoint, wherever the reference (the best frontal frame) lies. Descriptors of
+ * frontal frames are compared because held poses spread a person's distances (up to 0.49 from
+ * frontal on the corpus) into other people's range.
+ */
+export function sameFaceCheckpoints(readings: readonly Pick<FrameReading, 'pose'>[]): number[] {
+  const out: number[] = [];
+  let afterMovement = true;
+  for (const [i, { pose }] of readings.entries()) {
+    if (pose === 'center' && afterMovement) out.push(i);
+    if (pose !== 'between' && pose !== 'no_face') afterMovement = pose !== 'center';
+  }
+  const last = readings.length - 1;
+  if (last >= 0 && out.at(-1) !== last) out.push(last);
+  return out;
 }
 
 function collapse(poses: FramePose[]): LivenessStep[] {
@@ -126,9 +139,8 @@ export async function verifyLivenessFrames(
     (times.at(-1) ?? 0) - (times[0] ?? 0) > LIVENESS_LIMITS.maxSpanMs;
   if (hasBadTimes) failures.add('timestamps_invalid');
 
-  // 1. A face in every frame (one at a time: Human runs one detection at a time).
-  const meshes: (FaceMesh | null)[] = [];
-  for (const frame of ordered) meshes.push(await detectFaceMesh(frame.image));
+  // 1. A face in every frame.
+  const meshes = await detectFaceMeshes(ordered.map((frame) => frame.image));
   if (meshes.some((m) => !m)) failures.add('no_face');
 
   // 3. Poses: the baseline is the first frontal frame, which must come before any held pose.
@@ -169,28 +181,13 @@ export async function verifyLivenessFrames(
     }
   }
 
-  // 2. Same person: the reference against the frames most likely to show a swap — the last
-  // frontal-ish frame (centre or closer) and the last frame of all.
+  // 2. Same person: the reference against every checkpoint (sameFaceCheckpoints).
   let maxFaceDistance: number | null = null;
   if (referenceIndex !== null && !failures.has('no_face')) {
     const reference = await describeFrameFace(ordered[referenceIndex]!, meshes[referenceIndex]!);
-    const candidates: number[] = [];
-    for (let i = readings.length - 1; i >= 0; i--) {
-      const pose = readings[i]?.pose;
-      if (i !== referenceIndex && (pose === 'center' || pose === 'move_closer')) {
-        candidates.push(i);
-        break;
-      }
-    }
-    const last = readings.length - 1;
-    if (last !== referenceIndex && !candidates.includes(last)) candidates.push(last);
-    for (const i of candidates.slice(0, LIVENESS_LIMITS.comparedFrames)) {
+    for (const i of sameFaceCheckpoints(readings)) {
+      if (i === referenceIndex) continue;
       const other = await describeFrameFace(ordered[i]!, meshes[i]!);
-      if (!reference || !other) {
-        // A face Human sees but face-api cannot describe is not the same face for sure.
-        maxFaceDistance = Math.max(maxFaceDistance ?? 0, 1);
-        continue;
-      }
       maxFaceDistance = Math.max(maxFaceDistance ?? 0, faceDescriptorDistance(reference, other));
     }
     if ((maxFaceDistance ?? 0) > LIVENESS_LIMITS.maxFaceDistance) failures.add('face_changed');
