@@ -25,10 +25,10 @@ import {
 import { recordAudit, requestActor } from './audit-log.ts';
 import { listAuditRows } from './audit-log-repository.ts';
 import { onlyRoles, requireRole } from './console-auth.ts';
+import { Id, Text } from './console-schemas.ts';
 import { readTenantSettings, TenantSettingsSchema, writeTenantSettings } from './tenant-settings.ts';
 
 const hide = true;
-const Id = Type.String({ minLength: 1, maxLength: 64 });
 const TenantParams = Type.Object({ tenantId: Id });
 const KeyParams = Type.Object({ tenantId: Id, keyId: Id });
 const EventParams = Type.Object({ tenantId: Id, eventId: Id });
@@ -37,22 +37,16 @@ const Timestamp = Type.String({ format: 'date-time', maxLength: 40 });
 
 const CreateTenantBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    callbackUrlPrefixes: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
+    name: Text(200),
+    callbackUrlPrefixes: Type.Array(Text(2048), {
       minItems: 1,
       maxItems: 20,
     }),
   },
   { additionalProperties: false },
 );
-const PrefixBody = Type.Object(
-  { prefix: Type.String({ minLength: 1, maxLength: 2048 }) },
-  { additionalProperties: false },
-);
-const CreateKeyBody = Type.Object(
-  { label: Type.Optional(Type.String({ maxLength: 200 })) },
-  { additionalProperties: false },
-);
+const PrefixBody = Type.Object({ prefix: Text(2048) }, { additionalProperties: false });
+const CreateKeyBody = Type.Object({ label: Type.Optional(Text(200)) }, { additionalProperties: false });
 const SettingsBody = Type.Object({ settings: TenantSettingsSchema }, { additionalProperties: false });
 const AuditQuery = Type.Object(
   {

@@ -40,7 +40,8 @@ export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 200;
 
 const TENANT_ROLES: readonly ConsoleRole[] = ['tenant_admin', 'reviewer'];
-const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+/** RFC 5322 atext in the local part, letters, digits and hyphens in the domain labels. */
+const EMAIL = /^[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
 
 export interface UserView {
   id: string;

@@ -27,6 +27,7 @@ import {
 } from './console-accounts.ts';
 import { CONSOLE_ROLES, type ConsoleRole, consoleUser, onlyRoles, requireRole } from './console-auth.ts';
 import { registerConsolePages } from './console-pages.ts';
+import { Id, Text } from './console-schemas.ts';
 import { findConsoleUser, listConsoleUsers } from './console-user-repository.ts';
 
 export const CONSOLE_COOKIE = 'mimoto_console';
@@ -36,27 +37,26 @@ const LOGIN_ATTEMPTS = 20;
 const LOGIN_WINDOW_S = 600;
 
 const hide = true;
-const Email = Type.String({ minLength: 1, maxLength: 254 });
+const Email = Text(254);
 const LoginBody = Type.Object(
-  { email: Email, password: Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }) },
+  { email: Email, password: Text(MAX_PASSWORD_LENGTH) },
   { additionalProperties: false },
 );
 const PasswordBody = Type.Object(
   {
-    token: Type.String({ minLength: 1, maxLength: 128 }),
+    token: Text(128),
     // The length rule (12–200 characters, not UTF-16 units) is checked by the service.
-    password: Type.String({ minLength: 1, maxLength: 2 * MAX_PASSWORD_LENGTH }),
+    password: Text(2 * MAX_PASSWORD_LENGTH),
   },
   { additionalProperties: false },
 );
 const Role = Type.Union(CONSOLE_ROLES.map((role) => Type.Literal(role)));
-const TenantId = Type.String({ minLength: 1, maxLength: 64 });
 const CreateUserBody = Type.Object(
-  { email: Email, role: Role, tenantId: Type.Optional(Type.Union([TenantId, Type.Null()])) },
+  { email: Email, role: Role, tenantId: Type.Optional(Type.Union([Id, Type.Null()])) },
   { additionalProperties: false },
 );
-const UsersQuery = Type.Object({ tenantId: Type.Optional(TenantId) }, { additionalProperties: false });
-const UserParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) });
+const UsersQuery = Type.Object({ tenantId: Type.Optional(Id) }, { additionalProperties: false });
+const UserParams = Type.Object({ userId: Id });
 
 export async function registerConsole(app: FastifyInstance, platform: Platform): Promise<void> {
   await app.register(async (api) => consoleApiScope(api, platform), { prefix: '/console/api' });
