@@ -40,6 +40,7 @@ import { type LocalReceiver, startLocalReceiver } from '../webhooks/local-receiv
 
 const REVIEWER = 'reviewer@tenant.example';
 const ADMIN = 'admin@tenant.example';
+const OPERATOR = 'operator@service.example';
 const PASSWORD = 'correct horse battery staple';
 
 let platform: TestPlatform;
@@ -152,6 +153,18 @@ async function pendingReviewSession(): Promise<string> {
     `decided ${detail.verification?.status} (${detail.verification?.decision?.reason})`,
   );
   return sessionId;
+}
+
+/** A console user (the service behind `mimoto user create`) whose password is set through the API. */
+async function userWithPassword(email: string, role: 'tenant_admin' | 'operator', tenantId?: string) {
+  const { setPasswordUrl } = await createConsoleUser(platform, CLI_ACTOR, { email, role, tenantId });
+  const token = new URL(setPasswordUrl).searchParams.get('token');
+  const set = await fetch(`${origin}/console/api/password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, password: PASSWORD }),
+  });
+  assert.equal(set.status, 204);
 }
 
 async function newPage(context: BrowserContext) {
@@ -312,21 +325,10 @@ test('a reviewer sets a password, signs in, approves a pending case in chromium 
   await context.close();
 });
 
-test('a tenant admin issues an API key (shown once) and disables it, in English (Accept-Language)', {
+test('a tenant admin issues an API key (shown once) and disables it, fixes a setting the server refused, rotates the webhook secret, in English (Accept-Language)', {
   timeout: 120_000,
 }, async () => {
-  const { setPasswordUrl } = await createConsoleUser(platform, CLI_ACTOR, {
-    email: ADMIN,
-    role: 'tenant_admin',
-    tenantId: tenant.tenantId,
-  });
-  const token = new URL(setPasswordUrl).searchParams.get('token');
-  const set = await fetch(`${origin}/console/api/password`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, password: PASSWORD }),
-  });
-  assert.equal(set.status, 204);
+  await userWithPassword(ADMIN, 'tenant_admin', tenant.tenantId);
 
   const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 800 } });
   const { page, watch } = await newPage(context);
@@ -371,6 +373,90 @@ test('a tenant admin issues an API key (shown once) and disables it, in English 
   await page.locator('tbody tr', { hasText: 'back office' }).getByText(en['common.disabled']).waitFor();
   await shot(page, 'admin-api-key-disabled');
   assert.equal((await probe()).status, 401, 'a disabled key stops at once');
+
+  // Settings: the server's validation answer shows next to its field; a valid value is saved.
+  await nav.getByRole('link', { name: en['nav.settings'] }).click();
+  const face = page.getByLabel(en['settings.faceSimilarityThreshold']);
+  await face.fill('1.5');
+  await page.getByRole('button', { name: en['common.save'] }).click();
+  await page.locator('#settings-face-error').waitFor();
+  assert.equal(await face.getAttribute('aria-invalid'), 'true');
+  await shot(page, 'admin-settings-field-error');
+  await face.fill('0.55');
+  await page.getByRole('button', { name: en['common.save'] }).click();
+  await page.getByRole('status').filter({ hasText: en['common.saved'] }).waitFor();
+  assert.equal(await page.locator('#settings-face-error').count(), 0);
+  const settingsPath = `/console/api/tenants/${tenant.tenantId}/settings`;
+  const saved = await page.evaluate(async (url) => (await fetch(url)).json(), settingsPath);
+  assert.equal(saved.settings.faceSimilarityThreshold, 0.55);
+
+  // The webhook secret: rotated, the new one shown once.
+  await page.getByRole('button', { name: en['secret.rotate'] }).click();
+  const newSecret = (await page.locator('output.secret').textContent())?.trim() ?? '';
+  assert.ok(newSecret.length > 20 && newSecret !== tenant.webhookSecret);
+  await shot(page, 'admin-secret-rotated');
+
+  assert.deepEqual(watch.failedResponses, ['401 /console/api/me', `400 ${settingsPath}`]);
+  assert.deepEqual(watch.unexpectedProblems(), []);
+  assert.deepEqual(watch.foreign, []);
+  await context.close();
+});
+
+test('an operator creates a tenant (secret shown once), edits its allow list and finds it in the audit log, at tablet size', {
+  timeout: 120_000,
+}, async () => {
+  await userWithPassword(OPERATOR, 'operator');
+
+  const context = await browser.newContext({ locale: 'ja-JP', viewport: { width: 820, height: 1180 } });
+  const { page, watch } = await newPage(context);
+  await page.goto(`${origin}/console/login`);
+  await page.getByLabel(ja['login.email']).fill(OPERATOR);
+  await page.getByLabel(ja['login.password']).fill(PASSWORD);
+  await page.getByRole('button', { name: ja['login.submit'] }).click();
+
+  // The operator's navigation: tenants, users, audit — no tenant pages.
+  await page.getByRole('heading', { name: ja['tenants.title'], exact: true }).waitFor();
+  const nav = page.getByRole('navigation', { name: ja['nav.label'] });
+  assert.deepEqual(await nav.getByRole('link').allTextContents(), [
+    ja['nav.tenants'],
+    ja['nav.users'],
+    ja['nav.audit'],
+  ]);
+
+  await page.getByLabel(ja['tenants.name']).fill('Second tenant');
+  await page.getByLabel(ja['tenants.prefixes']).fill('http://127.0.0.1:9/second/');
+  await page.getByRole('button', { name: ja['tenants.create'] }).click();
+  const secret = page.locator('output.secret');
+  await secret.waitFor();
+  assert.ok(((await secret.textContent()) ?? '').trim().length > 20);
+  const article = page.locator('article.tenant', { hasText: 'Second tenant' });
+  await article.getByText('http://127.0.0.1:9/second/').waitFor();
+  await shot(page, 'operator-tenant-created');
+
+  await article.getByLabel(ja['tenants.addPrefix']).fill('http://127.0.0.1:9/other/');
+  await article.getByRole('button', { name: ja['common.add'] }).click();
+  await article.getByText('http://127.0.0.1:9/other/').waitFor();
+  await article
+    .getByRole('button', {
+      name: ja['tenants.removePrefixNamed'].replace('{prefix}', 'http://127.0.0.1:9/other/'),
+    })
+    .click();
+  await article.getByText('http://127.0.0.1:9/other/').waitFor({ state: 'detached' });
+  await assertNoSideways(page);
+  await shot(page, 'operator-allow-list');
+
+  await nav.getByRole('link', { name: ja['nav.audit'] }).click();
+  await page.getByRole('heading', { name: ja['audit.title'] }).waitFor();
+  const rows = page.locator('table.audit tbody tr');
+  await rows.first().waitFor();
+  const actions = await page.locator('table.audit tbody tr td:nth-child(3)').allTextContents();
+  // Newest first: the three changes just made.
+  assert.deepEqual(actions.slice(0, 3), [
+    'tenant.callback_prefix.remove',
+    'tenant.callback_prefix.add',
+    'tenant.create',
+  ]);
+  await shot(page, 'operator-audit');
 
   assert.deepEqual(watch.failedResponses, ['401 /console/api/me']);
   assert.deepEqual(watch.unexpectedProblems(), []);

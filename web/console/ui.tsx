@@ -127,3 +127,24 @@ export function useLabel() {
   return (group: string, value: string | null | undefined) =>
     value ? (lookup(language, `${group}.${value}`) ?? value) : '—';
 }
+
+/**
+ * Runs a button's request: clears the last error, keeps the new one for <ErrorText>, then runs
+ * `after` (usually the page's reload) whether or not it failed. `run` resolves to true on success.
+ */
+export function useAction(after?: () => unknown) {
+  const [error, setError] = useState<unknown>(null);
+  const run = async (action: () => Promise<unknown>): Promise<boolean> => {
+    setError(null);
+    let ok = true;
+    try {
+      await action();
+    } catch (failure) {
+      setError(failure);
+      ok = false;
+    }
+    await after?.();
+    return ok;
+  };
+  return { run, error };
+}

@@ -2,7 +2,7 @@
 // its label, when it was last used, and disable.
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
-import { ErrorText, Field, formatDate, ShownOnce, useLoad } from '../ui.tsx';
+import { ErrorText, Field, formatDate, ShownOnce, useAction, useLoad } from '../ui.tsx';
 
 interface ApiKey {
   keyId: string;
@@ -19,17 +19,7 @@ export function ApiKeysPage({ tenantId }: { tenantId: string }) {
   const { data, error, reload } = useLoad(() => api.get<{ keys: ApiKey[] }>(path), [path]);
   const [label, setLabel] = useState('');
   const [issued, setIssued] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
-
-  const act = async (action: () => Promise<void>) => {
-    setActionError(null);
-    try {
-      await action();
-    } catch (failure) {
-      setActionError(failure);
-    }
-    await reload();
-  };
+  const { run: act, error: actionError } = useAction(reload);
 
   const issue = (event: Event) => {
     event.preventDefault();

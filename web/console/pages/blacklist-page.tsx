@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { ConsoleApiError } from '../console-api.ts';
 import { useConsole } from '../console-context.ts';
 import type { MessageKey } from '../i18n.ts';
-import { describedBy, ErrorText, Field, useLabel, useLoad } from '../ui.tsx';
+import { describedBy, ErrorText, Field, useAction, useLabel, useLoad } from '../ui.tsx';
 
 interface Entry {
   entryId: string;
@@ -111,17 +111,11 @@ export function BlacklistPage({ tenantId }: { tenantId: string }) {
   const path = api.tenantPath(tenantId, 'blacklist');
   const { data, error, reload } = useLoad(() => api.get<{ entries: Entry[] }>(path), [path]);
   const [editing, setEditing] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const { run, error: actionError } = useAction(reload);
 
-  const remove = async (entry: Entry) => {
-    if (!window.confirm(t('blacklist.confirmDelete', { name: entry.label }))) return;
-    setActionError(null);
-    try {
-      await api.delete(`${path}/${encodeURIComponent(entry.entryId)}`);
-    } catch (failure) {
-      setActionError(failure);
-    }
-    await reload();
+  const remove = (entry: Entry) => {
+    if (window.confirm(t('blacklist.confirmDelete', { name: entry.label })))
+      run(() => api.delete(`${path}/${encodeURIComponent(entry.entryId)}`));
   };
 
   return (

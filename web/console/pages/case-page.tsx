@@ -1,9 +1,8 @@
 // One case (issue 8 item 2), also the sessions list's detail view: claim banner, pictures, the
 // comparison, every check result with thresholds, the automatic reason, the review history, the
 // webhook events, and — for a reviewer holding the claim — approve/reject with a mandatory reason.
-import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
-import { ErrorText, formatDate, useLabel, useLoad } from '../ui.tsx';
+import { ErrorText, formatDate, useAction, useLabel, useLoad } from '../ui.tsx';
 import { CheckResults, ComparisonTable, ValueTable } from './case-checks.tsx';
 import { CaseImages, listImages } from './case-images.tsx';
 import { type Review, ReviewForm, ReviewHistory } from './review-form.tsx';
@@ -49,18 +48,9 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
   const label = useLabel();
   const base = api.tenantPath(tenantId, `sessions/${encodeURIComponent(sessionId)}`);
   const { data, error, reload } = useLoad(() => api.get<{ session: CaseDetail }>(base), [base]);
-  const [actionError, setActionError] = useState<unknown>(null);
   const session = data?.session;
 
-  const act = async (action: () => Promise<unknown>) => {
-    setActionError(null);
-    try {
-      await action();
-    } catch (failure) {
-      setActionError(failure);
-    }
-    await reload();
-  };
+  const { run: act, error: actionError } = useAction(reload);
 
   if (error) return <ErrorText error={error} />;
   if (!session) return <p class="boot">{t('common.loading')}</p>;

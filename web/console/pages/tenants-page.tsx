@@ -2,7 +2,7 @@
 // and keep each tenant's callback URL allow list.
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
-import { ErrorText, Field, formatDate, ShownOnce, useLoad } from '../ui.tsx';
+import { ErrorText, Field, formatDate, ShownOnce, useAction, useLoad } from '../ui.tsx';
 
 interface Tenant {
   tenantId: string;
@@ -14,17 +14,10 @@ interface Tenant {
 function AllowList({ tenant, onChange }: { tenant: Tenant; onChange: () => Promise<void> }) {
   const { api, t } = useConsole();
   const [prefix, setPrefix] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const { run, error } = useAction(onChange);
   const path = api.tenantPath(tenant.tenantId, 'callback-url-prefixes');
   const act = async (action: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await action();
-      setPrefix('');
-    } catch (failure) {
-      setError(failure);
-    }
-    await onChange();
+    if (await run(action)) setPrefix('');
   };
   const id = `prefix-${tenant.tenantId}`;
   return (

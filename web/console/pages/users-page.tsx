@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import type { Role } from '../console-api.ts';
 import { useConsole } from '../console-context.ts';
-import { ErrorText, Field, formatDate, ShownOnce, useLabel, useLoad } from '../ui.tsx';
+import { ErrorText, Field, formatDate, ShownOnce, useAction, useLabel, useLoad } from '../ui.tsx';
 
 interface UserRow {
   id: string;
@@ -29,17 +29,7 @@ export function UsersPage({ tenantId }: { tenantId?: string }) {
   const [role, setRole] = useState<Role>('reviewer');
   const [newTenantId, setNewTenantId] = useState(tenantId ?? '');
   const [link, setLink] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
-
-  const act = async (action: () => Promise<void>) => {
-    setActionError(null);
-    try {
-      await action();
-    } catch (failure) {
-      setActionError(failure);
-    }
-    await reload();
-  };
+  const { run: act, error: actionError } = useAction(reload);
 
   const create = (event: Event) => {
     event.preventDefault();

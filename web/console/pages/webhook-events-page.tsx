@@ -2,7 +2,7 @@
 // code, error, duration) on demand, and a redeliver button.
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
-import { ErrorText, Field, formatDate, useLabel, useLoad } from '../ui.tsx';
+import { ErrorText, Field, formatDate, useAction, useLabel, useLoad } from '../ui.tsx';
 
 interface WebhookEvent {
   eventId: string;
@@ -67,19 +67,15 @@ export function WebhookEventsPage({ tenantId }: { tenantId: string }) {
     [path, status],
   );
   const [open, setOpen] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const { run, error: actionError } = useAction(reload);
   const [redelivered, setRedelivered] = useState<string | null>(null);
 
-  const redeliver = async (eventId: string) => {
-    setActionError(null);
-    try {
+  const redeliver = (eventId: string) =>
+    run(async () => {
+      setRedelivered(null);
       await api.post(`${path}/${encodeURIComponent(eventId)}/redeliver`);
       setRedelivered(eventId);
-    } catch (failure) {
-      setActionError(failure);
-    }
-    await reload();
-  };
+    });
 
   return (
     <section>
