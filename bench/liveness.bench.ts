@@ -1,10 +1,11 @@
 // npm run bench:liveness — server time to verify one liveness upload of 15 frames (issue 5 item 9;
 // target p95 ≤ 1 s on one core: run under `taskset -c 0`). Frames are rendered by the synthetic
-// corpus generator for a random 3-step challenge; models are loaded and warmed before timing.
+// corpus generator for a random 3-step challenge, with camera noise and JPEG (no two frames equal,
+// as from a camera); models are loaded and warmed before timing. Run it 2–3 times on a shared host.
 import path from 'node:path';
 import { drawChallengeSteps, type LivenessFrame, verifyLivenessFrames } from '../src/liveness/index.ts';
-import { renderChallengeFrames } from '../src/simulate/render-challenge-frames.ts';
 import { defaultFacesDir } from '../src/synth/index.ts';
+import { noisyChallengeCapture } from './lib/noisy-challenge-capture.ts';
 
 const RUNS = Number(process.argv[2] ?? 12);
 const scene = {
@@ -16,11 +17,7 @@ const scene = {
 };
 const photo = path.join(defaultFacesDir(), 'howard3.png');
 const steps = drawChallengeSteps();
-// 15 frames, 400 ms apart: 3 frontal, 3 per step (two held, one back to centre), 3 frontal at the end.
-const frames: LivenessFrame[] = (await renderChallengeFrames(photo, steps, scene)).map(({ image }, i) => ({
-  t: i * 400,
-  image: { ...image, channels: 3 },
-}));
+const frames: LivenessFrame[] = await noisyChallengeCapture(photo, steps, scene, 1);
 const warm = await verifyLivenessFrames(steps, frames);
 console.log(
   `challenge ${steps.join(',')}: passed=${warm.passed} confidence=${warm.confidence} failures=${warm.failures}`,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import sharp from 'sharp';
+import { noisyChallengeCapture } from '../../bench/lib/noisy-challenge-capture.ts';
 import {
   classifyHeadPose,
   faceWidth,
@@ -16,8 +16,7 @@ import {
 } from '../../src/liveness/index.ts';
 import { sameFaceCheckpoints } from '../../src/liveness/verify-liveness-frames.ts';
 import { detectFaceMesh, detectFaceMeshes } from '../../src/platform/ml/human.ts';
-import { renderChallengeFrames } from '../../src/simulate/render-challenge-frames.ts';
-import { defaultFacesDir, Random } from '../../src/synth/index.ts';
+import { defaultFacesDir } from '../../src/synth/index.ts';
 
 const STEPS: LivenessStep[] = ['turn_left', 'move_closer', 'look_down'];
 const scene = {
@@ -28,23 +27,8 @@ const scene = {
   background: { kind: 'stone' as const, colour: [190, 180, 170] as [number, number, number], seed: 3 },
 };
 
-/** A capture of `photo` answering STEPS: noise (σ 3) and JPEG, so that no two frames are equal. */
-async function capture(photo: string, seed: number): Promise<LivenessFrame[]> {
-  const random = new Random(seed);
-  const rendered = await renderChallengeFrames(path.join(defaultFacesDir(), photo), STEPS, scene);
-  const frames: LivenessFrame[] = [];
-  for (const [i, { image }] of rendered.entries()) {
-    const noisy = Buffer.from(image.data);
-    for (let k = 0; k < noisy.length; k++) {
-      noisy[k] = Math.max(0, Math.min(255, Math.round((noisy[k] ?? 0) + random.normal() * 3)));
-    }
-    const raw = { raw: { width: image.width, height: image.height, channels: 3 as const } };
-    const jpeg = await sharp(noisy, raw).jpeg({ quality: 85 }).toBuffer();
-    const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
-    frames.push({ t: i * 400, image: { data, width: info.width, height: info.height, channels: 3 } });
-  }
-  return frames;
-}
+const capture = (photo: string, seed: number) =>
+  noisyChallengeCapture(path.join(defaultFacesDir(), photo), STEPS, scene, seed);
 
 let amy: LivenessFrame[];
 let raj: LivenessFrame[];
