@@ -23,14 +23,10 @@ import {
 } from '../synth/index.ts';
 import { faceModelFor } from '../synth/liveness-capture.ts';
 import { composeCapture, finishCapture, photographDocument } from '../synth/photograph-document.ts';
+import type { Persona } from './personas.ts';
 import { type ChallengeFrame, renderChallengeFrames } from './render-challenge-frames.ts';
 
-export const PERSONAS = ['genuine', 'impostor', 'photo-attack', 'blurry-document', 'screen-replay'] as const;
-export type Persona = (typeof PERSONAS)[number];
-
-export function isPersona(value: string): value is Persona {
-  return (PERSONAS as readonly string[]).includes(value);
-}
+export { isPersona, PERSONAS, type Persona } from './personas.ts';
 
 /** Width of the document photographs, as the corpus (a phone photo scaled for upload). */
 const CAPTURE_WIDTH = 1280;

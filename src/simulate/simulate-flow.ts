@@ -26,6 +26,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 export interface SimulateOptions {
   /** The session's verificationUrl (its origin is where every request goes). */
   url: string;
+  /** The flow already entered through `url` (HostedFlowClient.enter), else it is entered here. */
+  client?: HostedFlowClient;
   persona: Persona;
   seed?: number;
   /** Default: drawn from the tenant's allowed types with the seed. */
@@ -67,7 +69,7 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
   const log = options.log ?? (() => {});
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-  const client = await HostedFlowClient.enter(options.url, options.language ?? 'en');
+  const client = options.client ?? (await HostedFlowClient.enter(options.url, options.language ?? 'en'));
   const state = await client.state();
   const sessionId = state.sessionId;
   log(`entered the flow of ${sessionId} (${state.status})`);

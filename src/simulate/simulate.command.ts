@@ -2,11 +2,12 @@
 // Progress lines go to stdout, or to stderr with --json, whose last stdout line is
 // {"sessionId","redirectedTo"}. Exit 0 when the flow reached the callback redirect, 1 when the
 // server refused a step (the message says which and why), 2 on a usage error.
+// Only light modules are loaded before the one-time link is opened: it is valid 10 s, and loading
+// the media generator (sharp, the synth corpus, Human) takes longer than that on a busy machine.
 import { parseArgs } from 'node:util';
-import { DOCUMENT_TYPES, type DocumentType } from '../synth/index.ts';
-import { FlowStepRefused } from './hosted-flow-client.ts';
-import { isPersona, PERSONAS } from './persona-media.ts';
-import { simulateFlow } from './simulate-flow.ts';
+import { DOCUMENT_TYPES, type DocumentType } from '../synth/document-record.ts';
+import { FlowStepRefused, HostedFlowClient } from './hosted-flow-client.ts';
+import { isPersona, PERSONAS } from './personas.ts';
 
 const usage = `usage: mimoto simulate --url VERIFICATION_URL --persona P [options]
 
@@ -68,8 +69,11 @@ export async function simulateCommand(args: string[]): Promise<number> {
   const sessionIdOfUrl = new URL(url).searchParams.get('sessionId');
 
   try {
+    const client = await HostedFlowClient.enter(url, language);
+    const { simulateFlow } = await import('./simulate-flow.ts');
     const result = await simulateFlow({
       url,
+      client,
       persona,
       seed,
       ...(documentType ? { documentType: documentType as DocumentType } : {}),

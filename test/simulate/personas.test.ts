@@ -44,7 +44,11 @@ describe('simulated personas through the whole pipeline', () => {
 
   test('blurry-document: pending_review low_ocr_confidence, naming the OCR confidence', async () => {
     const o = await runPersona(server, 'blurry-document', 1, { documentType: 'my_number_card' });
-    assert.deepEqual([o.status, o.reason], ['pending_review', 'low_ocr_confidence'], JSON.stringify(o.detail));
+    assert.deepEqual(
+      [o.status, o.reason],
+      ['pending_review', 'low_ocr_confidence'],
+      JSON.stringify(o.detail),
+    );
     const v = o.detail.verification;
     assert.equal(v.results.ocr.status, 'low_confidence');
     assert.equal(v.decision.metadata.ocrConfidence, v.results.ocr.confidence);
