@@ -21,8 +21,7 @@ import {
   insertPasswordToken,
   lockConsoleUser,
   recordLoginSuccess,
-  revokeConsoleSession,
-  revokeUserSessions,
+  revokeConsoleSessions,
   setPasswordHash,
   touchConsoleSession,
 } from './console-user-repository.ts';
@@ -136,7 +135,7 @@ export async function setPasswordWithLink(
     if (!user || user.disabledAt) throw new AppError('PasswordLinkInvalid');
     await setPasswordHash(db, user.id, hash, now);
     // A new password ends every session signed in with the old one.
-    await revokeUserSessions(db, user.id, now);
+    await revokeConsoleSessions(db, { userId: user.id }, now);
     await recordAudit(db, tx, {
       actor: user.email,
       actorUserId: user.id,
@@ -233,7 +232,11 @@ export async function loadConsoleSession(
 }
 
 export async function signOut(platform: Platform, cookieValue: string): Promise<void> {
-  await revokeConsoleSession(platform.database.db, sessionTokenHash(cookieValue), platform.now());
+  await revokeConsoleSessions(
+    platform.database.db,
+    { tokenHash: sessionTokenHash(cookieValue) },
+    platform.now(),
+  );
 }
 
 /** Disables a user; their sessions end in the same transaction. */

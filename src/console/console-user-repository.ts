@@ -74,7 +74,7 @@ export async function disableConsoleUser(db: Db, userId: string, now: Date): Pro
     .where('id', '=', userId)
     .where('disabled_at', 'is', null)
     .execute();
-  await revokeUserSessions(db, userId, now);
+  await revokeConsoleSessions(db, { userId }, now);
 }
 
 /** One more failure, counted atomically; returns the new count. */
@@ -193,20 +193,17 @@ export async function touchConsoleSession(db: Db, hash: string, now: Date): Prom
     .execute();
 }
 
-export async function revokeConsoleSession(db: Db, hash: string, now: Date): Promise<void> {
+/** Ends one session (sign-out) or every session of a user (disabled, new password). */
+export async function revokeConsoleSessions(
+  db: Db,
+  which: { tokenHash: string } | { userId: string },
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('console_sessions')
     .set({ revoked_at: now })
-    .where('token_hash', '=', hash)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-export async function revokeUserSessions(db: Db, userId: string, now: Date): Promise<void> {
-  await db
-    .updateTable('console_sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
+    .$if('tokenHash' in which, (q) => q.where('token_hash', '=', (which as { tokenHash: string }).tokenHash))
+    .$if('userId' in which, (q) => q.where('user_id', '=', (which as { userId: string }).userId))
     .where('revoked_at', 'is', null)
     .execute();
 }
