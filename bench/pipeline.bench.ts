@@ -195,6 +195,20 @@ try {
        FROM check_results WHERE session_id = ANY($1) GROUP BY check_id ORDER BY check_id`,
     [single],
   );
+  // Time between submission and the first check's start, and between the last check and the
+  // decision: queue hand-offs (pg-boss polls each queue), not check work.
+  const handoffs = await db.query(
+    `SELECT extract(epoch FROM min(c.completed_at - make_interval(secs => c.duration_ms / 1000.0)) - s.submitted_at) * 1000 AS first_wait,
+            extract(epoch FROM d.decided_at - max(c.completed_at)) * 1000 AS decision_wait
+       FROM verification_sessions s
+       JOIN check_results c ON c.session_id = s.id
+       JOIN decisions d ON d.session_id = s.id AND d.kind = 'automatic'
+      WHERE s.id = ANY($1) GROUP BY s.id, s.submitted_at, d.decided_at`,
+    [single],
+  );
+  const median = (xs: number[]) => percentile(Float64Array.from(xs).sort(), 50);
+  const firstWait = median(handoffs.rows.map((r) => Number(r.first_wait)));
+  const decisionWait = median(handoffs.rows.map((r) => Number(r.decision_wait)));
   const outcomes = new Map<string, number>();
   for (const r of latencies.rows)
     outcomes.set(`${r.status} ${r.reason}`, (outcomes.get(`${r.status} ${r.reason}`) ?? 0) + 1);
@@ -223,6 +237,10 @@ try {
     `Shutdown: the worker ${exitedOnSigterm ? 'exited by itself after SIGTERM' : '**did not exit within 30 s of SIGTERM** and was killed'}.`,
     '',
     `Worker memory: VmHWM ${gb(memory.hwmMb)}, VmRSS at the end ${gb(memory.rssMb)}, largest sampled VmRSS ${gb(memory.peakSampledMb)}.`,
+    '',
+    `Hand-offs (medians): submission → first check started ${secs(firstWait)}; last check done → decision ${secs(decisionWait)}. The checks chain (documentSpoofCheck waits for ocr, fraudSignalAnalysis for ocr and faceMatch, then the decision), and each hop waits for pg-boss to poll its queue.`,
+    '',
+    "All sessions belong to one tenant and reuse the corpus's 8 faces, so fraudSignalAnalysis can find the same face under another identity in an earlier session: that, not a fault, is why some genuine sessions are not approved.",
     '',
     'Per check (check_results.duration_ms, the latency sessions):',
     '',

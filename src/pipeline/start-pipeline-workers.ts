@@ -10,6 +10,7 @@
 import type { Job } from 'pg-boss';
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
 import { type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
+import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
 import type { Platform } from '../platform/platform.ts';
 import { closeInferencePool } from './inference-pool.ts';
 import { type DecisionJobData, recordPermanentFailure, runCheckJob } from './run-check-job.ts';
@@ -104,6 +105,8 @@ export async function startPipelineWorkers(
       for (const id of ids) await platform.jobs.offWork(id);
       await Promise.allSettled([...inFlight]);
       await closeInferencePool();
+      // tesseract.js's worker threads would keep the process alive after SIGTERM.
+      await terminateOcrEngine();
     },
   };
 }
