@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { sha256Hex } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
-import { TokenBuckets } from '../platform/http/token-bucket.ts';
 import type { Platform } from '../platform/platform.ts';
 import { registerReviewConsoleRoutes } from '../review/index.ts';
 import { registerAdminRoutes } from './admin.routes.ts';
@@ -29,12 +28,13 @@ import { CONSOLE_ROLES, type ConsoleRole, consoleUser, onlyRoles, requireRole } 
 import { registerConsolePages } from './console-pages.ts';
 import { Id, Text } from './console-schemas.ts';
 import { findConsoleUser, listConsoleUsers } from './console-user-repository.ts';
+import { LoginLimiter } from './login-limiter.ts';
 
 export const CONSOLE_COOKIE = 'mimoto_console';
 const CSRF_HEADER = 'x-csrf-token';
-/** Per-IP sign-in attempts: 20 per 10 minutes, kept in process memory like the API key limiter. */
+/** Per-IP sign-in attempts: 20 per 10 minutes. */
 const LOGIN_ATTEMPTS = 20;
-const LOGIN_WINDOW_S = 600;
+const LOGIN_WINDOW_MS = 10 * 60_000;
 
 const hide = true;
 const Email = Text(254);
@@ -100,13 +100,11 @@ async function consoleApiScope(scope: FastifyInstance, platform: Platform) {
     if (!isSafeMethod(request.method)) requireSameOrigin(config, request);
   });
 
-  const loginLimiter = new TokenBuckets(LOGIN_ATTEMPTS / LOGIN_WINDOW_S, LOGIN_ATTEMPTS);
+  const loginLimiter = new LoginLimiter(LOGIN_ATTEMPTS, LOGIN_WINDOW_MS, () => platform.now().getTime());
   api.post('/login', { schema: { hide, body: LoginBody } }, async (request, reply) => {
-    const taken = loginLimiter.take(request.ip);
-    if (!taken.allowed) {
-      throw new AppError('TooManyRequests', undefined, undefined, {
-        'Retry-After': String(taken.retryAfterSeconds),
-      });
+    const waitSeconds = loginLimiter.take(request.ip);
+    if (waitSeconds > 0) {
+      throw new AppError('TooManyRequests', undefined, undefined, { 'Retry-After': String(waitSeconds) });
     }
     const signedIn = await signIn(platform, request.body, request.ip);
     setSessionCookie(reply, config, signedIn.cookieValue);
