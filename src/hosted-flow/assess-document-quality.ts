@@ -106,10 +106,11 @@ export function documentQualityProblem(
   const long = Math.max(size.width, size.height);
   const short = Math.min(size.width, size.height);
   if (long < limits.minLongSide || short < limits.minShortSide) return 'ImageTooSmall';
-  if (quality.contrast < limits.minContrast || quality.edgeDensity < limits.minEdgeDensity) {
-    return 'DocumentNotFound';
-  }
+  if (quality.contrast < limits.minContrast) return 'DocumentNotFound';
   if (quality.glare > limits.maxGlare) return 'ImageGlare';
+  // Before the edge count: blur also wipes out edges, and a blurred card (contrast, no sharp
+  // edges) was told "no card found" — the blurred backs of the corpus all were.
   if (quality.sharpness < limits.minSharpness) return 'ImageBlurred';
+  if (quality.edgeDensity < limits.minEdgeDensity) return 'DocumentNotFound';
   return null;
 }
