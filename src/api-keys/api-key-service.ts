@@ -67,19 +67,22 @@ export async function listTenantApiKeys(platform: Platform, tenantId: string): P
   return (await listApiKeys(platform.database.db, tenantId)).map(toView);
 }
 
-/** Disables a key (once; disabling again keeps the first time). With `tenantId`, only that tenant's keys. */
+/**
+ * Disables a key (once; disabling again keeps the first time). With `tenantId`, only that
+ * tenant's keys. Returns the key before and after, and its tenant, for the audit log.
+ */
 export async function disableTenantApiKey(
   platform: Platform,
   keyId: string,
   tenantId?: string,
-): Promise<ApiKeyView & { tenantId: string }> {
+): Promise<{ before: ApiKeyView; after: ApiKeyView; tenantId: string }> {
   const db = platform.database.db;
   const key = await findApiKey(db, keyId);
   if (!key || (tenantId !== undefined && key.tenantId !== tenantId)) {
     throw new AppError('NotFound', `no API key '${keyId}'`);
   }
   await disableApiKey(db, keyId, platform.now());
-  return { ...toView((await findApiKey(db, keyId))!), tenantId: key.tenantId };
+  return { before: toView(key), after: toView((await findApiKey(db, keyId))!), tenantId: key.tenantId };
 }
 
 export interface ApiCaller {

@@ -99,16 +99,16 @@ export function createApiKeyAudited(
 /** `tenantId` undefined: any tenant's key (the CLI); the row records the key's own tenant. */
 export function disableApiKeyAudited(platform: Platform, actor: Actor, keyId: string, tenantId?: string) {
   return inTransaction(platform, async (tx) => {
-    const key = await disableTenantApiKey(tx, keyId, tenantId);
+    const { before, after, tenantId: keyTenant } = await disableTenantApiKey(tx, keyId, tenantId);
     await recordAudit(tx.database.db, tx, {
       ...actor,
-      tenantId: key.tenantId,
+      tenantId: keyTenant,
       action: 'api_key.disable',
       targetType: 'api_key',
       targetId: keyId,
-      before: { disabledAt: null },
-      after: { disabledAt: key.disabledAt },
+      before: { disabledAt: before.disabledAt },
+      after: { disabledAt: after.disabledAt },
     });
-    return key;
+    return after;
   });
 }

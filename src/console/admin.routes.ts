@@ -4,7 +4,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { listTenantApiKeys } from '../api-keys/index.ts';
+import { type ApiKeyView, listTenantApiKeys } from '../api-keys/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { listTenantViews, showTenant } from '../tenants/index.ts';
@@ -71,6 +71,9 @@ const EventsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The console calls a key's hint its prefix (docs/console-api.md). */
+const keyView = ({ hint, ...key }: ApiKeyView) => ({ ...key, prefix: hint });
 
 /** `limit` of a list query: 1–200, 50 when absent. */
 function pageSize(limit: string | undefined): number {
@@ -172,7 +175,7 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
     async (request) => {
       requireRole(request, ['tenant_admin'], request.params.tenantId);
       const keys = await listTenantApiKeys(platform, request.params.tenantId);
-      return { keys: keys.map(({ hint, ...key }) => ({ ...key, prefix: hint })) };
+      return { keys: keys.map(keyView) };
     },
   );
 
@@ -198,12 +201,7 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
     async (request) => {
       const { tenantId, keyId } = request.params;
       requireRole(request, ['tenant_admin'], tenantId);
-      const {
-        hint,
-        tenantId: _,
-        ...key
-      } = await disableApiKeyAudited(platform, requestActor(request), keyId, tenantId);
-      return { key: { ...key, prefix: hint } };
+      return { key: keyView(await disableApiKeyAudited(platform, requestActor(request), keyId, tenantId)) };
     },
   );
 

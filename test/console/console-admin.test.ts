@@ -134,6 +134,14 @@ describe('console administration', () => {
     const disableAudit = await latestAudit('api_key.disable');
     assert.deepEqual(disableAudit.before, { disabledAt: null });
     assert.equal((disableAudit.after as { disabledAt: string }).disabledAt, disabled.json().key.disabledAt);
+    const again = await world.client.request(
+      'POST',
+      `/tenants/${tenantA.tenantId}/api-keys/${keyId}/disable`,
+      world.adminA,
+    );
+    assert.equal(again.json().key.disabledAt, disabled.json().key.disabledAt, 'the first time is kept');
+    const againAudit = await latestAudit('api_key.disable');
+    assert.deepEqual(againAudit.before, againAudit.after);
   });
 
   it('tenant admin: rotates the webhook secret (shown once, redacted in the log)', async () => {
