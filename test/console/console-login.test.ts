@@ -2,8 +2,10 @@
 // cookie, CSRF, lockout, the per-IP limit, session expiry and disabled users.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { buildApp } from '../../src/app.ts';
 import { CLI_ACTOR, createConsoleUser } from '../../src/console/index.ts';
-import { ORIGIN, PASSWORD, useConsoleWorld } from './console-helpers.ts';
+import { createTestPlatform } from '../helpers/test-platform.ts';
+import { ConsoleClient, ORIGIN, PASSWORD, useConsoleWorld } from './console-helpers.ts';
 
 describe('console sign-in', () => {
   const world = useConsoleWorld();
@@ -225,5 +227,28 @@ describe('console sign-in', () => {
     assert.equal(disabled.json().user.disabled, true);
     assert.equal((await world.client.request('GET', '/me', user)).statusCode, 401);
     assert.equal((await world.client.login(user.email)).statusCode, 401);
+  });
+});
+
+describe('console sign-in in production', () => {
+  it('marks the cookie Secure and takes changes only from the public origin', async () => {
+    const platform = await createTestPlatform({
+      env: { MIMOTO_ENV: 'production', MIMOTO_PUBLIC_URL: 'https://kyc.example' },
+    });
+    const app = await buildApp(platform);
+    try {
+      const client = new ConsoleClient(app);
+      const user = await client.createUser(platform, 'operator', null);
+      const login = await client.login(user.email);
+      assert.match(String(login.headers['set-cookie']), /; Secure/);
+      const body = { name: 'P', callbackUrlPrefixes: ['https://p.example/'] };
+      const local = await client.request('POST', '/tenants', user, body, { origin: ORIGIN });
+      assert.equal(local.statusCode, 403, 'the development origin is another origin here');
+      const own = await client.request('POST', '/tenants', user, body, { origin: 'https://kyc.example' });
+      assert.equal(own.statusCode, 201);
+    } finally {
+      await app.close();
+      await platform.close();
+    }
   });
 });
