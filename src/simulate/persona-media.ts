@@ -154,7 +154,13 @@ export async function preparePersonaMedia(
   const root = new Random(label);
   const people = listFacePeople(facesDir);
   const names = [...people.keys()];
-  const documentPerson = root.pick(names);
+  // A residence card is a foreign resident's, the other documents a Japanese national's, and a
+  // face is one person with one identity: every third fixture person (by name) is a foreign
+  // resident, the others Japanese. Otherwise one face would show up under two identities across
+  // sessions, which the fraud check rightly flags (same_face_different_identity).
+  const isForeign = (name: string) => [...names].sort().indexOf(name) % 3 === 1;
+  const holders = names.filter((name) => isForeign(name) === (documentType === 'residence_card'));
+  const documentPerson = root.pick(holders);
   const facePerson = persona === 'impostor' ? pickOther(root, names, documentPerson) : documentPerson;
   const scene = drawFaceScene(root.fork('scene'));
   const documentPhotos = people.get(documentPerson) ?? [];

@@ -82,7 +82,7 @@ export async function runPersona(
     pace: 'human',
     ...(options.documentType ? { documentType: options.documentType } : {}),
   });
-  const detail = await waitForDecision(server, sessionId, options.timeoutMs ?? 180_000);
+  const detail = await waitForDecision(server, sessionId, options.timeoutMs ?? 600_000);
   const v = detail.verification;
   const r = v.results ?? {};
   const expected = EXPECTED_DECISIONS[persona];
