@@ -251,6 +251,28 @@ describe('second review of an approval the machine once rejected (tenant setting
       // A pending case the machine never rejected is approved at once.
       const plain = await pending('/second-plain');
       assert.equal((await review(plain, approve)).statusCode, 200);
+
+      // A different reviewer's rejection overrules a waiting approval and is final itself.
+      const overruled = await pending('/second-overruled', ['rejected', 'pending_review']);
+      assert.equal((await review(overruled, approve)).statusCode, 202);
+      const rejection = await review(overruled, {
+        decision: 'rejected',
+        reason: 'The licence photo is of someone else',
+        reviewedBy: 'lead@tenant.example',
+      });
+      assert.equal(rejection.statusCode, 200, rejection.body);
+      assert.equal(rejection.json().verification.status, 'rejected');
+      const statuses = await platform.database.db
+        .selectFrom('reviews')
+        .select(['status', 'decision'])
+        .where('session_id', '=', overruled)
+        .orderBy('created_at')
+        .execute();
+      assert.deepEqual(statuses, [
+        { status: 'overruled', decision: 'approved' },
+        { status: 'final', decision: 'rejected' },
+      ]);
+      assert.equal(await countRows(platform, 'webhook_events', overruled), 1);
     });
   });
 });
