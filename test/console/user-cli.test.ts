@@ -94,6 +94,25 @@ describe('mimoto user create', () => {
       /set-password link \(valid 24 h, once\): https:\/\/kyc\.example\/console\/set-password\?token=/,
     );
 
+    // The CLI's other changes leave audit rows too.
+    const key = JSON.parse(run(['key', 'create', '--tenant', tenantId, '--json'], env).stdout);
+    assert.equal(run(['key', 'disable', '--key', key.keyId], env).status, 0);
+    assert.equal(run(['tenant', 'rotate-webhook-secret', '--tenant', tenantId], env).status, 0);
+    assert.equal(
+      run(
+        [
+          'tenant',
+          'allow-callback',
+          '--tenant',
+          tenantId,
+          '--callback-url-prefix',
+          'https://acme.example/v2/',
+        ],
+        env,
+      ).status,
+      0,
+    );
+
     await withDatabase(async (database) => {
       const stored = await database.executeSql('SELECT token_hash FROM console_password_tokens');
       assert.equal(stored.rows.length, 2);
@@ -103,10 +122,26 @@ describe('mimoto user create', () => {
       );
       assert.deepEqual(
         audit.rows.map((row) => row.action),
-        ['tenant.create', 'user.create', 'user.create'],
+        [
+          'tenant.create',
+          'user.create',
+          'user.create',
+          'api_key.create',
+          'api_key.disable',
+          'tenant.webhook_secret.rotate',
+          'tenant.callback_prefix.add',
+        ],
       );
       assert.equal(audit.rows[1]!.target_id, userId);
       assert.equal(audit.rows[1]!.tenant_id, tenantId);
+      assert.equal(audit.rows[4]!.target_id, key.keyId);
+      const secrets = await database.executeSql(
+        "SELECT after::text AS after FROM audit_log WHERE action IN ('api_key.create', 'tenant.create')",
+      );
+      assert.ok(
+        secrets.rows.every((row) => !String(row.after).includes(key.apiKey)),
+        'no key in the log',
+      );
 
       const platform: Platform = {
         config: testConfig(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
