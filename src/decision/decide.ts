@@ -5,6 +5,7 @@
 // mismatch, suspected spoofs, low OCR confidence (a poor capture, which also lowers the face
 // similarity and breeds field mismatches), face not found / near the threshold, blacklist, fraud,
 // pre-registered info and user input mismatches — interface §3.2 lists low OCR confidence first.
+// On a capture too poor to read, a low face similarity is not taken as a different person.
 import type {
   DecisionMetadata,
   DecisionReasonCode,
@@ -105,10 +106,17 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
   if (selfie.status === 'success' && riskRank(selfie.result.risk) >= riskRank(t.spoofRejectRisk)) {
     return reject('selfie_spoof_detected', spoofMeta(selfie.result, 'selfieStatus'));
   }
+  // A capture too poor to read also blurs the printed portrait: a low similarity measured on it
+  // does not show a different person (a genuine blurred card measured 0.37), so it goes to review
+  // as low_ocr_confidence below instead of being rejected.
+  const poorCapture =
+    ocr.status === 'success' &&
+    (ocr.result.status === 'low_confidence' || (ocr.result.confidence ?? 0) < t.ocrConfidenceThreshold);
   if (
     faceMatch.status === 'success' &&
     faceMatch.result.status === 'success' &&
     similarity !== undefined &&
+    !poorCapture &&
     similarity < t.faceSimilarityThreshold - t.faceNearThresholdBand
   ) {
     // interface §6.2 rule 4: face_mismatch carries faceMatchSimilarity and threshold.

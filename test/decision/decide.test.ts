@@ -131,12 +131,18 @@ test('a poor capture is named low_ocr_confidence, not the near-threshold face or
     documentSpoofCheck: { status: 'success' as const, result: { risk: 'medium', score: 0.5 } },
   };
   assert.equal(decide(spoofed, t).reason, 'document_spoof_suspected');
-  // A clear face mismatch is still rejected.
-  const other = {
+  // A low similarity measured on a poor capture is not a rejection: the blurred portrait explains it.
+  const blurredPortrait = {
     ...input,
-    faceMatch: { status: 'success' as const, result: { similarity: 0.1, status: 'success' } },
+    faceMatch: { status: 'success' as const, result: { similarity: 0.37, status: 'success' } },
   };
-  assert.deepEqual([decide(other, t).status, decide(other, t).reason], ['rejected', 'face_mismatch']);
+  assert.deepEqual(
+    [decide(blurredPortrait, t).status, decide(blurredPortrait, t).reason],
+    ['pending_review', 'low_ocr_confidence'],
+  );
+  // On a readable capture the same similarity is rejected.
+  const readable = { ...blurredPortrait, ocr: passing().ocr };
+  assert.deepEqual([decide(readable, t).status, decide(readable, t).reason], ['rejected', 'face_mismatch']);
 });
 
 test('document spoof: high risk rejected, medium risk to review', () => {
@@ -287,8 +293,8 @@ test('blacklist hits: reject or review by the entry action', () => {
 test('rejections win over reasons for review, and every reason is a published code', () => {
   const input = passing();
   input.ocr = { status: 'success', result: { confidence: 0.3, status: 'low_confidence' } };
-  input.faceMatch = { status: 'success', result: { similarity: 0.1, status: 'success' } };
-  assert.equal(decide(input, t).reason, 'face_mismatch');
+  input.documentSpoofCheck = { status: 'success', result: { risk: 'high', score: 0.9 } };
+  assert.equal(decide(input, t).reason, 'document_spoof_detected');
   assert.ok(DECISION_REASON_CODES.includes(decide(input, t).reason));
 });
 
