@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSy
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { documentSpoofCheck } from '../../src/checks/document-spoof/index.ts';
+import { type DocumentSpoofInput, documentSpoofCheck } from '../../src/checks/document-spoof/index.ts';
 import { describeDocumentFace, describeFace, faceMatchCheck } from '../../src/checks/face-match/index.ts';
 import { createOcrCheck, OCR_CHECK_VERSION } from '../../src/checks/ocr/ocr.check.ts';
 import { selfieSpoofCheck } from '../../src/checks/selfie-spoof/index.ts';
@@ -28,7 +28,12 @@ const CHECK_SOURCES = {
   ocr: ['src/checks/ocr', 'src/platform/image', 'src/japanese'],
   // This file too: it composes the face descriptions the way the pipeline's runner does.
   face: ['src/checks/face-match', 'src/platform/ml/face-api.ts', 'bench/lib/accuracy-worker.ts'],
-  documentSpoofCheck: ['src/checks/document-spoof', 'src/checks/spoof-cues.ts'],
+  // This file too: it chooses the check's inputs (the document type, the OCR facts).
+  documentSpoofCheck: [
+    'src/checks/document-spoof',
+    'src/checks/spoof-cues.ts',
+    'bench/lib/accuracy-worker.ts',
+  ],
   selfieSpoofCheck: ['src/checks/selfie-spoof', 'src/checks/spoof-cues.ts'],
 } as const;
 
@@ -140,6 +145,7 @@ async function runBundle(seed: number, id: string) {
           : {}),
         ...(x.mrz ? { mrz: x.mrz } : {}),
       },
+      documentType: sample.documentType as DocumentSpoofInput['documentType'],
       referenceDate,
     });
     return result;

@@ -102,9 +102,7 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
   }
   // Both pictures at once, in two worker threads (inference-pool.ts); the document's face from
   // its printed portrait when the card is found (document-portrait.ts).
-  const documentType = (DOCUMENT_TYPES as readonly string[]).includes(session.document_type ?? '')
-    ? (session.document_type as DocumentType)
-    : null;
+  const documentType = chosenDocumentType(session);
   const [documentSide, selfieSide] = await Promise.all([
     describeDocumentFace(front, documentType, async (image) => {
       return (await describeFaceInWorker(image, 'documentPortrait')).face;
@@ -151,11 +149,19 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
   };
 }
 
+/** The document type the user chose, which says where the card's portrait and values are printed. */
+function chosenDocumentType(session: RunContext['session']): DocumentType | null {
+  return (DOCUMENT_TYPES as readonly string[]).includes(session.document_type ?? '')
+    ? (session.document_type as DocumentType)
+    : null;
+}
+
 async function runDocumentSpoof({ platform, session }: RunContext): Promise<CheckRun> {
   const ocr = await readStoredResult<OcrResult, OcrExtras>(platform, session.id, 'ocr');
   if (!ocr) throw new DependencyNotReady('documentSpoofCheck waits for ocr (expiry, check digits, MRZ)');
   const { front, back } = await loadDocumentImages(platform, session);
   const extras = ocr.envelope.extras;
+  const documentType = chosenDocumentType(session);
   const { result, measurements } = await documentSpoofCheck.run({
     front,
     ...(back ? { back } : {}),
@@ -170,6 +176,7 @@ async function runDocumentSpoof({ platform, session }: RunContext): Promise<Chec
           },
         }
       : {}),
+    ...(documentType ? { documentType } : {}),
     referenceDate: platform.now(),
   });
   return {
