@@ -65,9 +65,15 @@ export async function startPipelineWorkers(
   const ids: string[] = [];
   // Jobs in flight: stop() waits for them, so the database is never closed under a running job.
   const inFlight = new Set<Promise<void>>();
+  // A finished job has usually just enqueued the next step (a dependent check or the decision):
+  // wake this process's idle workers so it starts now rather than at their next poll. Each wake is
+  // one fetch; jobs sent by other processes are still found by polling.
   const track = (work: Promise<void>) => {
     inFlight.add(work);
-    return work.finally(() => inFlight.delete(work));
+    return work.finally(() => {
+      inFlight.delete(work);
+      for (const id of ids) platform.jobs.notifyWorker(id);
+    });
   };
   for (const checkId of CHECK_IDS) {
     const queue = checkQueue(checkId);
