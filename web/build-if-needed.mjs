@@ -16,6 +16,9 @@ const SOURCES = [
   'web',
   'src/hosted-flow/assess-document-quality.ts',
   'src/liveness/classify-head-pose.ts',
+  'src/platform/ml/human-face-mesh-config.ts',
+  'src/platform/ml/human.ts',
+  'src/review/review-reasons.ts',
   'package-lock.json',
 ];
 

@@ -3,7 +3,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DOCUMENT_TYPES } from '../hosted-flow/index.ts';
 import { SESSION_STATUSES, SessionIdParams } from '../sessions/session.schemas.ts';
-import { REASON_CODES } from './submit-review.ts';
+import { REASON_CODES } from './review-reasons.ts';
 
 /** No C0/C1 control characters in free text (as the session endpoints). */
 const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';

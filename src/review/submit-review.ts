@@ -16,6 +16,7 @@ import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { recordDecisionEvent } from '../webhooks/index.ts';
+import type { ReasonCode } from './review-reasons.ts';
 import {
   deleteClaim,
   findClaim,
@@ -27,18 +28,6 @@ import {
   setVerificationStatus,
   updateReviewStatus,
 } from './review-repository.ts';
-
-export const REASON_CODES = [
-  'documents_verified_manually',
-  'face_confirmed_manually',
-  'data_mismatch_explained',
-  'document_not_genuine',
-  'face_does_not_match',
-  'suspected_fraud',
-  'poor_image_quality',
-  'other',
-] as const;
-export type ReasonCode = (typeof REASON_CODES)[number];
 
 export interface ReviewRequest {
   tenantId: string;

@@ -2,20 +2,10 @@
 // free text of 1–500 characters; and the review history with the second reviewer's confirmation
 // when the tenant requires it for approving an automatically rejected case (issue 8 item 2).
 import { useState } from 'preact/hooks';
+import { REASON_CODES } from '../../../src/review/review-reasons.ts';
 import { useConsole } from '../console-context.ts';
 import type { MessageKey } from '../i18n.ts';
 import { describedBy, ErrorText, Field, formatDate, useLabel } from '../ui.tsx';
-
-export const REASON_CODES = [
-  'documents_verified_manually',
-  'face_confirmed_manually',
-  'data_mismatch_explained',
-  'document_not_genuine',
-  'face_does_not_match',
-  'suspected_fraud',
-  'poor_image_quality',
-  'other',
-];
 
 export interface Review {
   id: string;
