@@ -4,21 +4,17 @@
 // keys beside it (secondReviewForRejectedApproval is read by the review service).
 import { type Static, Type } from '@sinclair/typebox';
 import { resolveThresholds } from '../decision/index.ts';
-import { allowedDocumentTypes, DOCUMENT_TYPES } from '../hosted-flow/index.ts';
+import {
+  allowedDocumentTypes,
+  DOCUMENT_TYPES,
+  requiredUserInputFields,
+  USER_INPUT_FIELDS,
+} from '../hosted-flow/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findTenant, updateTenantSettings } from '../tenants/index.ts';
 import { type Actor, recordAudit } from './audit-log.ts';
 import { inTransaction } from './in-transaction.ts';
-
-export const USER_INPUT_FIELDS = [
-  'lastName',
-  'firstName',
-  'lastNameKana',
-  'firstNameKana',
-  'birthDate',
-  'address',
-] as const;
 
 export const DEFAULT_RETENTION_DAYS = 365;
 
@@ -48,16 +44,13 @@ export type TenantSettings = Static<typeof TenantSettingsSchema>;
 /** The values in effect: what is stored and valid, the service defaults for the rest. */
 export function effectiveSettings(stored: Record<string, unknown>): TenantSettings {
   const thresholds = resolveThresholds(stored);
-  const required = stored.requiredUserInputFields;
   const retention = stored.retentionDays;
   return {
     faceSimilarityThreshold: thresholds.faceSimilarityThreshold,
     ocrConfidenceThreshold: thresholds.ocrConfidenceThreshold,
     fraudSensitivity: thresholds.fraudSensitivity,
     allowedDocumentTypes: allowedDocumentTypes(stored),
-    requiredUserInputFields: Array.isArray(required)
-      ? USER_INPUT_FIELDS.filter((f) => required.includes(f))
-      : [...USER_INPUT_FIELDS],
+    requiredUserInputFields: requiredUserInputFields(stored),
     minimumAge: thresholds.minimumAge,
     retentionDays:
       Number.isInteger(retention) && (retention as number) >= 1 && (retention as number) <= 3650

@@ -27,7 +27,13 @@ import {
   saveUserInput,
   setDocumentType,
 } from './hosted-flow-repository.ts';
-import { normalizeUserInput, type UserInput, userInputContext } from './user-input.ts';
+import {
+  normalizeUserInput,
+  requiredUserInputFields,
+  type UserInput,
+  type UserInputField,
+  userInputContext,
+} from './user-input.ts';
 
 export interface FlowState {
   sessionId: string;
@@ -36,6 +42,7 @@ export interface FlowState {
   csrfToken: string;
   expiresAt: string;
   allowedDocumentTypes: DocumentType[];
+  requiredUserInputFields: UserInputField[];
   documentType: string | null;
   steps: {
     consent: boolean;
@@ -79,6 +86,7 @@ export async function getFlowState(
     csrfToken: csrfTokenFor(context.cookieValue),
     expiresAt: session.expires_at.toISOString(),
     allowedDocumentTypes: allowedDocumentTypes(tenant?.settings ?? {}),
+    requiredUserInputFields: requiredUserInputFields(tenant?.settings ?? {}),
     documentType: session.document_type,
     steps: {
       consent: session.consented_at !== null,
@@ -224,7 +232,8 @@ export async function savePersonalData(
 ): Promise<UserInput> {
   requireOpenFlow(context);
   requireConsent(context);
-  const input = normalizeUserInput(body, platform.now());
+  const tenant = await findTenant(platform.database.db, context.session.tenant_id);
+  const input = normalizeUserInput(body, requiredUserInputFields(tenant?.settings ?? {}), platform.now());
   const sealed = encryptJson(platform.keyring, input, userInputContext(context.session.id));
   await saveUserInput(platform.database.db, context.session.id, sealed, platform.now());
   return input;

@@ -12,4 +12,9 @@ export {
   type SessionImageName,
   sessionImageUrl,
 } from './session-images.routes.ts';
-export { type UserInput, userInputContext } from './user-input.ts';
+export {
+  requiredUserInputFields,
+  USER_INPUT_FIELDS,
+  type UserInput,
+  userInputContext,
+} from './user-input.ts';

@@ -6,13 +6,14 @@ import type { Language } from './i18n.ts';
 export type DocumentType = 'drivers_license' | 'my_number_card' | 'residence_card' | 'passport';
 export type LivenessStep = 'turn_left' | 'turn_right' | 'look_up' | 'look_down' | 'move_closer';
 
+/** A field the tenant does not require may be left out (or sent empty). */
 export interface PersonalData {
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  birthDate: string;
-  address: string;
+  lastName?: string;
+  firstName?: string;
+  lastNameKana?: string;
+  firstNameKana?: string;
+  birthDate?: string;
+  address?: string;
 }
 
 export interface FlowState {
@@ -22,6 +23,7 @@ export interface FlowState {
   csrfToken: string;
   expiresAt: string;
   allowedDocumentTypes: DocumentType[];
+  requiredUserInputFields: (keyof PersonalData)[];
   documentType: DocumentType | null;
   steps: {
     consent: boolean;

@@ -1,5 +1,6 @@
 // Step 6: personal data (interface §2.5): labelled inputs, the server's errors shown next to the
-// field they concern (details[].path = "/birthDate", …).
+// field they concern (details[].path = "/birthDate", …). Only the fields the tenant requires
+// (state.requiredUserInputFields) are marked and checked as required; the others may stay empty.
 import { useState } from 'preact/hooks';
 import { FlowApiError, type PersonalData } from '../flow-api.ts';
 import type { MessageKey } from '../i18n.ts';
@@ -22,7 +23,7 @@ function invalidMessage(name: keyof PersonalData): MessageKey {
   return 'personal.invalid.other';
 }
 
-const EMPTY: PersonalData = {
+const EMPTY: Required<PersonalData> = {
   lastName: '',
   firstName: '',
   lastNameKana: '',
@@ -39,7 +40,8 @@ export function PersonalDataStep({
   onApiError,
   onDone,
 }: StepProps & { onDone(): void }) {
-  const [values, setValues] = useState<PersonalData>(state.personalData ?? EMPTY);
+  const [values, setValues] = useState<Required<PersonalData>>({ ...EMPTY, ...state.personalData });
+  const isRequired = (name: keyof PersonalData) => state.requiredUserInputFields.includes(name);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof PersonalData, string>>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -47,7 +49,10 @@ export function PersonalDataStep({
   const submit = async (event: Event) => {
     event.preventDefault();
     const missing = Object.fromEntries(
-      FIELDS.filter((f) => !values[f.name].trim()).map((f) => [f.name, t('personal.required')]),
+      FIELDS.filter((f) => isRequired(f.name) && !values[f.name].trim()).map((f) => [
+        f.name,
+        t('personal.required'),
+      ]),
     );
     setFieldErrors(missing);
     if (Object.keys(missing).length) {
@@ -89,7 +94,11 @@ export function PersonalDataStep({
           .join(' ');
         return (
           <div class="field" key={field.name}>
-            <label for={id}>{t(`personal.${field.name}`)}</label>
+            <label for={id}>
+              {t(`personal.${field.name}`)}
+              {/* The input's required attribute tells assistive technology; the mark is for the eye. */}
+              {isRequired(field.name) && <span aria-hidden="true"> *</span>}
+            </label>
             {field.hint && (
               <p class="hint" id={`${id}-hint`}>
                 {t(field.hint)}
@@ -101,7 +110,8 @@ export function PersonalDataStep({
               // Preact types "date" and "text" inputs apart; both take the same props here.
               type={field.type as 'text'}
               autocomplete={field.autocomplete}
-              required
+              required={isRequired(field.name)}
+              aria-required={isRequired(field.name) ? 'true' : undefined}
               value={values[field.name]}
               aria-invalid={problem ? 'true' : undefined}
               aria-describedby={describedBy || undefined}

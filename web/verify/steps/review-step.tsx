@@ -51,7 +51,7 @@ export function ReviewStep({
     );
   }
 
-  const row = (label: string, value: string, edit?: StepName) => (
+  const row = (label: string, value = '', edit?: StepName) => (
     <div class="review-row">
       <dt>{label}</dt>
       <dd>
