@@ -27,6 +27,7 @@ export {
   onlyRoles,
   requireRole,
 } from './console-auth.ts';
+export { DEFAULT_RETENTION_DAYS } from './tenant-settings.ts';
 
 /**
  * Loaded on use: the routes pull in the review pages and through them the models, which the CLI's

@@ -4,6 +4,7 @@ import { buildApp } from '../app.ts';
 import type { Config, Role } from '../config.ts';
 import { startPipelineWorkers } from '../pipeline/index.ts';
 import { startExpirySweep } from '../sessions/expire-sessions.ts';
+import { startRetentionSweep } from '../sessions/retention-sweep.ts';
 import { startWebhookDeliveryWorker } from '../webhooks/index.ts';
 import { openPlatform } from './open-platform.ts';
 
@@ -13,6 +14,7 @@ export async function runServer(config: Config, role: Role): Promise<void> {
   try {
     if (role !== 'api') {
       stops.push(startExpirySweep(platform, (error) => console.error('expiry sweep failed:', error)));
+      stops.push(startRetentionSweep(platform, (error) => console.error('retention sweep failed:', error)));
       const webhooks = startWebhookDeliveryWorker(platform, {
         onError: (error) => console.error('webhook delivery failed:', error),
       });

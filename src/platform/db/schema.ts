@@ -70,6 +70,8 @@ export interface VerificationSessionsTable {
   pipeline_generation: Generated<number>;
   pipeline_checks: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   first_access_ip: ColumnType<string | null, string | null | undefined, string | null>;
+  // Retention (migration 0007): when the sweep erased the session's personal data.
+  data_erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type LivenessStatus = 'success' | 'failed';
