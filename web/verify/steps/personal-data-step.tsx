@@ -95,8 +95,8 @@ export function PersonalDataStep({
         return (
           <div class="field" key={field.name}>
             <label for={id}>
-              {t(`personal.${field.name}`)}
-              {/* The input's required attribute tells assistive technology; the mark is for the eye. */}
+              <span id={`${id}-label`}>{t(`personal.${field.name}`)}</span>
+              {/* For the eye only: the input's name is the span above, and `required` says the rest. */}
               {isRequired(field.name) && <span aria-hidden="true"> *</span>}
             </label>
             {field.hint && (
@@ -112,6 +112,7 @@ export function PersonalDataStep({
               autocomplete={field.autocomplete}
               required={isRequired(field.name)}
               aria-required={isRequired(field.name) ? 'true' : undefined}
+              aria-labelledby={`${id}-label`}
               value={values[field.name]}
               aria-invalid={problem ? 'true' : undefined}
               aria-describedby={describedBy || undefined}
