@@ -18,6 +18,8 @@ export async function reprocessSession(
   await platform.database.db.transaction().execute(async (trx) => {
     const session = await loadCallerSession(trx, caller, sessionId);
     if (!session.submitted_at) throw new AppError('SessionNotSubmitted');
+    // The retention sweep deleted the images the checks would read (retention-sweep.ts).
+    if (session.data_erased_at) throw new AppError('SessionDataErased');
     // The jobs exist only if this transaction commits, so a failed request leaves nothing queued;
     // a reviewer's decision is final (DecisionFinal, design.md); the decision runs again afterwards.
     await requestReprocess(platform, trx, session, queues, body.reason ?? '');

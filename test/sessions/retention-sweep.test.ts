@@ -253,6 +253,12 @@ describe('retention sweep', () => {
     assert.equal((await image(young.id, 'front')).statusCode, 200);
   });
 
+  test('an erased session cannot be reprocessed (409 SessionDataErased)', async () => {
+    const res = await api.reprocess(old.id);
+    assert.equal(res.statusCode, 409);
+    assert.equal(res.json().error, 'SessionDataErased');
+  });
+
   test('one audit row per erased session, by the system', async () => {
     const rows = await platform.database.db
       .selectFrom('audit_log')

@@ -8,6 +8,10 @@ export const ERRORS = {
   Forbidden: { status: 403, message: 'Access denied to this resource' },
   NotFound: { status: 404, message: 'Not found' },
   SessionNotSubmitted: { status: 409, message: 'The session has no submission to process yet' },
+  SessionDataErased: {
+    status: 409,
+    message: "The session's images and personal data were erased after the tenant's retention period",
+  },
   DecisionFinal: { status: 409, message: "A reviewer's decision is final" },
   PayloadTooLarge: { status: 413, message: 'The request body is too large' },
   UriTooLong: { status: 414, message: 'The request URL is too long' },
