@@ -2,8 +2,20 @@
 // synthetic corpus uses: yaw > 0 = subject turned to their right, pitch > 0 = looking down;
 // docs/corpus.md "Liveness captures"). Thresholds sit between the centre readings (within ±5°) and
 // the held poses (measured 10–24° for 20° turns, 11–24° for 15° nods on the corpus).
-import { type FaceMesh, meshBounds } from '../platform/ml/human.ts';
+// Type-only import: this module is also bundled into the browser app, which must not pull Human's Node
+// loader (src/platform/ml/human.ts) in.
+import type { FaceMesh } from '../platform/ml/human.ts';
 import type { LivenessStep } from './liveness-challenge-steps.ts';
+
+/** The landmarks' bounding box in pixels (tighter than Human's box, which is padded and clipped). */
+export function meshBounds(mesh: FaceMesh): { x0: number; y0: number; x1: number; y1: number } {
+  let [x0, y0] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  let [x1, y1] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (const p of mesh.landmarks) {
+    [x0, y0, x1, y1] = [Math.min(x0, p.x), Math.min(y0, p.y), Math.max(x1, p.x), Math.max(y1, p.y)];
+  }
+  return { x0, y0, x1, y1 };
+}
 
 export type FramePose = 'center' | LivenessStep | 'between';
 

@@ -8,8 +8,8 @@
 //      in-between frames ignored, are exactly the challenge's steps in order) within the window.
 // Single use and the time limit of the challenge itself are the caller's (submit-liveness-attempt.ts).
 import { describeFaceInBox, faceDescriptorDistance } from '../platform/ml/face-api.ts';
-import { detectFaceMeshes, type FaceMesh, meshBounds, type RawImage, rgbData } from '../platform/ml/human.ts';
-import { classifyHeadPose, type FramePose, faceWidth } from './classify-head-pose.ts';
+import { detectFaceMeshes, type FaceMesh, type RawImage, rgbData } from '../platform/ml/human.ts';
+import { classifyHeadPose, type FramePose, faceWidth, meshBounds } from './classify-head-pose.ts';
 import type { LivenessStep } from './liveness-challenge-steps.ts';
 
 export interface LivenessFrame {

@@ -189,16 +189,6 @@ export async function detectFaceMesh(image: RawImage): Promise<FaceMesh | null> 
   return oneAtATime(() => detectLargest(human, image, DETECT_AFRESH));
 }
 
-/** The landmarks' bounding box in pixels (tighter than Human's box, which is padded and clipped). */
-export function meshBounds(mesh: FaceMesh): { x0: number; y0: number; x1: number; y1: number } {
-  let [x0, y0] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-  let [x1, y1] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
-  for (const p of mesh.landmarks) {
-    [x0, y0, x1, y1] = [Math.min(x0, p.x), Math.min(y0, p.y), Math.max(x1, p.x), Math.max(y1, p.y)];
-  }
-  return { x0, y0, x1, y1 };
-}
-
 /**
  * The meshes of a sequence of frames of one capture, as detectFaceMesh gives them, but quicker
  * while the head holds still: a frame nearly identical to the one before (UNCHANGED_FRAME) has
