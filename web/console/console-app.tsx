@@ -2,7 +2,7 @@
 // use (and nothing else), the language switch, and the screen for the current path. Paths live in
 // the address bar, so a reload or a shared link opens the same screen.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { ConsoleApi, type ConsoleUser, type Role } from './console-api.ts';
 import { ConsoleContext, type ConsoleContextValue } from './console-context.ts';
 import { type Language, type MessageKey, translator } from './i18n.ts';
@@ -111,7 +111,9 @@ export function ConsoleApp() {
     return () => window.removeEventListener('popstate', onPop);
   }, []);
 
-  useEffect(() => {
+  // Before paint, so the page never shows text in one language under the other's lang attribute
+  // (screen readers pick the voice from it).
+  useLayoutEffect(() => {
     document.documentElement.lang = language;
     document.title = t('app.title');
   }, [language]);

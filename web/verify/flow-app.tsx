@@ -1,7 +1,7 @@
 // The hosted flow's screens in order (issue 5 item 2): consent → document type → front (→ back)
 // → live face check → personal data → review and submit → the tenant's callback. A reload
 // resumes at the first step the server's state says is not done.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { FlowApi, FlowApiError, type FlowState } from './flow-api.ts';
 import { type Language, translator } from './i18n.ts';
 import { ConsentStep } from './steps/consent-step.tsx';
@@ -50,7 +50,9 @@ export function FlowApp() {
   const t = translator(language);
   api.language = language;
 
-  useEffect(() => {
+  // Before paint, so the page never shows text in one language under the other's lang attribute
+  // (screen readers pick the voice from it).
+  useLayoutEffect(() => {
     document.documentElement.lang = language;
     document.title = t('app.title');
   }, [language]);
