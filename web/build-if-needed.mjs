@@ -19,6 +19,8 @@ const SOURCES = [
   'src/platform/ml/human-face-mesh-config.ts',
   'src/platform/ml/human.ts',
   'src/review/review-reasons.ts',
+  'src/hosted-flow/document-types.ts',
+  'src/hosted-flow/user-input-fields.ts',
   'package-lock.json',
 ];
 

@@ -5,16 +5,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { isCalendarDate, isFullWidthKatakana, toFullWidthKatakana } from '../japanese/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import { USER_INPUT_FIELDS, type UserInputField } from './user-input-fields.ts';
 
-export const USER_INPUT_FIELDS = [
-  'lastName',
-  'firstName',
-  'lastNameKana',
-  'firstNameKana',
-  'birthDate',
-  'address',
-] as const;
-export type UserInputField = (typeof USER_INPUT_FIELDS)[number];
+export { USER_INPUT_FIELDS, type UserInputField };
 
 /** The tenant's required fields; all six when the setting is absent (an empty list requires none). */
 export function requiredUserInputFields(tenantSettings: Record<string, unknown>): UserInputField[] {

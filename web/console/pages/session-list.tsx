@@ -1,6 +1,7 @@
 // The filter form and the table shared by the review queue and the sessions list (issue 8 items 2
 // and 4): status, decision, document type, date range, IP (and, for the sessions list, a search).
 import { useState } from 'preact/hooks';
+import { DOCUMENT_TYPES } from '../../../src/hosted-flow/document-types.ts';
 import { useConsole } from '../console-context.ts';
 import type { MessageKey } from '../i18n.ts';
 import { Field, formatDate, Link, useLabel } from '../ui.tsx';
@@ -35,7 +36,6 @@ export const SESSION_STATUSES = [
   'failed',
 ];
 export const VERIFICATION_STATUSES = ['processing', 'approved', 'rejected', 'pending_review'];
-export const DOCUMENT_TYPES = ['drivers_license', 'my_number_card', 'residence_card', 'passport'];
 
 /** Dates from the form (local days) as the API's timestamps: `to` includes the whole day. */
 export function filterQuery(filter: SessionFilter): Record<string, string | undefined> {
@@ -56,7 +56,12 @@ export function SessionFilters({
   const [filter, setFilter] = useState<SessionFilter>({});
   const set = (key: keyof SessionFilter) => (event: { currentTarget: { value: string } }) =>
     setFilter({ ...filter, [key]: event.currentTarget.value || undefined });
-  const select = (key: keyof SessionFilter, group: string, values: string[], labelKey: MessageKey) => (
+  const select = (
+    key: keyof SessionFilter,
+    group: string,
+    values: readonly string[],
+    labelKey: MessageKey,
+  ) => (
     <Field id={`filter-${key}`} label={t(labelKey)}>
       <select id={`filter-${key}`} value={filter[key] ?? ''} onChange={set(key)}>
         <option value="">{t('filter.any')}</option>

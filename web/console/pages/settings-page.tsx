@@ -2,11 +2,12 @@
 // required fields, minimum age, retention, second review — validated by the server, whose errors
 // show next to their fields; and the webhook secret's rotation (the new secret is shown once).
 import { useEffect, useState } from 'preact/hooks';
+import { DOCUMENT_TYPES } from '../../../src/hosted-flow/document-types.ts';
+import { USER_INPUT_FIELDS } from '../../../src/hosted-flow/user-input-fields.ts';
 import { ConsoleApiError } from '../console-api.ts';
 import { useConsole } from '../console-context.ts';
 import type { MessageKey } from '../i18n.ts';
 import { describedBy, ErrorText, Field, ShownOnce, useLabel, useLoad } from '../ui.tsx';
-import { DOCUMENT_TYPES } from './session-list.tsx';
 
 interface Settings {
   faceSimilarityThreshold: number;
@@ -18,8 +19,6 @@ interface Settings {
   retentionDays: number;
   secondReviewForRejectedApproval: boolean;
 }
-
-const USER_INPUT_FIELDS = ['lastName', 'firstName', 'lastNameKana', 'firstNameKana', 'birthDate', 'address'];
 
 function WebhookSecret({ tenantId }: { tenantId: string }) {
   const { api, t } = useConsole();
@@ -88,7 +87,7 @@ export function SettingsPage({ tenantId }: { tenantId: string }) {
   );
   const checkboxes = (
     key: 'allowedDocumentTypes' | 'requiredUserInputFields',
-    values: string[],
+    values: readonly string[],
     group: string,
   ) => (
     <fieldset class={fieldError(key) ? 'invalid' : undefined}>
