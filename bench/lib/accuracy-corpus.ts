@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ATTACK_TYPES, DOCUMENT_TYPES, generateCorpus } from '../../src/synth/index.ts';
+import { ATTACK_TYPES, DOCUMENT_TYPES, generateCorpus, MANIFEST_VERSION } from '../../src/synth/index.ts';
 
 export const ACCURACY_SEED = 11;
 
@@ -33,7 +33,9 @@ export interface CorpusSample {
   };
 }
 
-export const corpusRoot = (seed: number) => path.join(os.tmpdir(), 'mimoto-accuracy', `seed-${seed}`);
+/** Keyed by the manifest version too: bundles of an older generator are never reused. */
+export const corpusRoot = (seed: number) =>
+  path.join(os.tmpdir(), 'mimoto-accuracy', `seed-${seed}-v${MANIFEST_VERSION}`);
 
 /**
  * Sample ids, stratified: round i holds the i-th genuine bundle of each document type and the i-th

@@ -128,6 +128,9 @@ async function runBundle(seed: number, id: string) {
       confidence: v.confidence,
       failures: [...v.failures],
       referenceIndex: v.referenceIndex,
+      maxFaceDistance: v.maxFaceDistance,
+      // What the mesh read on each frame: lets a report explain a failed capture without re-running it.
+      frames: v.frames.map((r) => ({ pose: r.pose, yaw: r.yaw, pitch: r.pitch, widthRatio: r.widthRatio })),
     };
   });
   const ocr = await timed('ocr', k.ocr, () =>

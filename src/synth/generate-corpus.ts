@@ -63,7 +63,8 @@ export type AttackType = (typeof ATTACK_TYPES)[number];
 
 /** The date the corpus is "taken" on: validity and expiry are judged against it, never the clock. */
 export const REFERENCE_DATE = '2026-04-01';
-export const MANIFEST_VERSION = 1;
+/** 2: the liveness stills include a frontal frame after every movement (the hosted flow's capture). */
+export const MANIFEST_VERSION = 2;
 
 export type CorpusOptions = {
   outDir: string;

@@ -19,6 +19,7 @@ export {
   DOCUMENT_ATTACKS,
   FACE_ATTACKS,
   generateCorpus,
+  MANIFEST_VERSION,
   type Manifest,
   planCorpus,
   REFERENCE_DATE,

@@ -83,13 +83,18 @@ export function poseAt(timeline: Keyframe[], t: number): HeadPose {
   return (timeline[timeline.length - 1] as Keyframe).pose;
 }
 
-/** The still frames listed in the manifest: the start and the middle of every hold. */
+/**
+ * The still frames listed in the manifest, as the hosted flow captures them (docs/hosted-flow-api.md
+ * "liveness/attempts"): a frontal frame at the start, the middle of every hold, and a frontal frame
+ * once the head is back at rest after each movement (the last one is the frontal end).
+ */
 export function stillTimes(timeline: Keyframe[]): { t: number; name: PoseName }[] {
   const out: { t: number; name: PoseName }[] = [{ t: round3(START_HOLD / 2), name: 'center' }];
   for (let i = 1; i < timeline.length; i++) {
     const a = timeline[i - 1] as Keyframe;
     const b = timeline[i] as Keyframe;
     if (a.name === b.name && a.name !== 'center') out.push({ t: round3((a.t + b.t) / 2), name: a.name });
+    if (i > 1 && a.name === 'center' && b.name === 'center') out.push({ t: b.t, name: 'center' });
   }
   return out;
 }
