@@ -24,6 +24,7 @@ import {
   tarAtFar,
 } from '../src/checks/face-match/index.ts';
 import { analyzeFraudSignals, type FraudFacts } from '../src/checks/fraud-signals/index.ts';
+import { checkDigitsVerdict } from '../src/checks/ocr/index.ts';
 import { type DecisionInput, decide, resolveThresholds } from '../src/decision/index.ts';
 import { compareIdentityFields, type IdentityFields } from '../src/japanese/index.ts';
 import { faceDescriptorDistance } from '../src/platform/ml/face-api.ts';
@@ -141,8 +142,6 @@ function decisionOf(r: BundleRecord) {
   const extras = r.ocr.extras;
   const payload = ocr.payload ?? {};
   const typed = typedIdentity(r);
-  const mrzValid = extras.mrz ? extras.mrz.valid : null;
-  const myNumberValid = extras.myNumberCheckDigitValid ?? null;
   // One isolated session per bundle: no other sessions of the tenant, one IP, human timings.
   const facts: FraudFacts = {
     now: referenceDate,
@@ -157,7 +156,7 @@ function decisionOf(r: BundleRecord) {
     ocr: ocr.payload ?? null,
     expiryDate: extras.expiryDate ?? null,
     birthDate: payload.birthDate ?? typed.birthDate ?? null,
-    checkDigitsValid: mrzValid === false || myNumberValid === false ? false : (mrzValid ?? myNumberValid),
+    checkDigitsValid: checkDigitsVerdict(extras),
     flowSeconds: 240,
     livenessSeconds: 12,
     blacklistHits: [],

@@ -9,7 +9,7 @@ import {
   type SameDocumentSession,
   type SameFaceSession,
 } from '../checks/fraud-signals/index.ts';
-import type { OcrExtras } from '../checks/ocr/ocr.check.ts';
+import { checkDigitsVerdict, type OcrExtras } from '../checks/ocr/ocr.check.ts';
 import type { UserInput } from '../hosted-flow/index.ts';
 import { normalizeJapaneseText } from '../japanese/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
@@ -135,8 +135,6 @@ export async function gatherFraudFacts(
 
   const created = session.created_at;
   const challenge = await findLastChallenge(db, session.id);
-  const mrzValid = inputs.ocrExtras?.mrz ? inputs.ocrExtras.mrz.valid : null;
-  const myNumberValid = inputs.ocrExtras?.myNumberCheckDigitValid ?? null;
   return {
     now,
     minimumAge: inputs.minimumAge,
@@ -159,7 +157,7 @@ export async function gatherFraudFacts(
     ocr: inputs.ocr.payload ?? null,
     expiryDate: inputs.ocrExtras?.expiryDate ?? null,
     birthDate: birthDate ?? null,
-    checkDigitsValid: mrzValid === false || myNumberValid === false ? false : (mrzValid ?? myNumberValid),
+    checkDigitsValid: inputs.ocrExtras ? checkDigitsVerdict(inputs.ocrExtras) : null,
     flowSeconds:
       session.submitted_at && session.link_used_at
         ? (session.submitted_at.getTime() - session.link_used_at.getTime()) / 1000

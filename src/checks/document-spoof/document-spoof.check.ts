@@ -19,6 +19,7 @@ import {
   findDocumentOutline,
   type GreyImage,
 } from '../ocr/find-document.ts';
+import { mrzFailureKind } from '../ocr/read-mrz.ts';
 import { combineSpoofCues, roundScore, type SpoofCue } from '../spoof-cues.ts';
 import {
   type BorderStats,
@@ -35,7 +36,7 @@ import { measurePrintedLines, type TextEditEvidence, textEditEvidence } from './
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.3.0';
+export const DOCUMENT_SPOOF_VERSION = '0.4.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -191,10 +192,13 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       }
 
       const ocr = input.ocr;
-      if (ocr?.mrz && !ocr.mrz.valid)
+      // A cleanly read MRZ whose check digit fails is an altered value; a misread one (formats
+      // broken, several digits off) is OCR trouble and only a faint cue (mrzFailureKind).
+      const mrzFailure = ocr?.mrz ? mrzFailureKind(ocr.mrz) : 'none';
+      if (ocr?.mrz && mrzFailure !== 'none')
         cues.push({
-          name: `MRZ check digits failed (${ocr.mrz.invalidFields.join(', ')})`,
-          score: 1,
+          name: `${mrzFailure === 'check_digit' ? 'MRZ check digits failed' : 'MRZ not read cleanly'} (${ocr.mrz.invalidFields.join(', ')})`,
+          score: mrzFailure === 'check_digit' ? 1 : 0.2,
           tamper: true,
         });
       if (ocr?.mrz && !ocr.mrz.matchesPrintedFields)

@@ -138,6 +138,18 @@ export function readPrintedDate(text: string, referenceDate: Date): string | und
   return undefined;
 }
 
+/**
+ * An expiry date must lie where a Japanese identity document's can: at most 11 years after the
+ * reference date (passports and My Number cards run 10 years) and not decades before it. A reading
+ * outside (1934 for 2034) is a misread, not an expired document.
+ */
+export function isPlausibleExpiryDate(date: string | undefined, referenceDate: Date): boolean {
+  if (!date) return false;
+  const year = Number(date.slice(0, 4));
+  const now = referenceDate.getUTCFullYear();
+  return year >= now - 20 && year <= now + 11;
+}
+
 /** A birth date must be a real past date within a human lifetime. */
 export function isPlausibleBirthDate(date: string | undefined, referenceDate: Date): boolean {
   if (!date) return false;

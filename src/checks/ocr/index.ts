@@ -3,6 +3,7 @@
 export { DOCUMENT_TYPES, type DocumentType, layoutOf, PORTRAIT_REGIONS } from './document-regions.ts';
 export { type DocumentOutline, decodePhoto, findDocumentOutline } from './find-document.ts';
 export {
+  checkDigitsVerdict,
   OCR_CHECK_VERSION,
   OCR_CONFIDENCE_THRESHOLD,
   type OcrCheckInput,
@@ -10,3 +11,4 @@ export {
   type OcrExtras,
   ocrCheck,
 } from './ocr.check.ts';
+export { mrzFailureKind } from './read-mrz.ts';

@@ -17,6 +17,7 @@ import {
   cleanAddress,
   isPlausibleAddress,
   isPlausibleBirthDate,
+  isPlausibleExpiryDate,
   isPlausibleKanjiName,
   isPlausibleLatinName,
   isValidMyNumber,
@@ -53,9 +54,9 @@ import {
   type OcrRecognition,
   PAGE_SEGMENTATION,
 } from './ocr-engine.ts';
-import { type MrzReading, mrzDate, readMrz } from './read-mrz.ts';
+import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
-export const OCR_CHECK_VERSION = '1.0.0';
+export const OCR_CHECK_VERSION = '1.1.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -94,6 +95,21 @@ export interface OcrExtras {
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
   frontOutline?: { corners: [number, number][]; coverage: number };
   timingsMs: Record<string, number>;
+}
+
+/**
+ * Whether the document's check digits hold (fraud signal check_digit_failure): false when an MRZ
+ * read cleanly fails (mrzFailureKind 'check_digit') or a My Number's check digit fails; true when
+ * one was verified; null when none was read well enough to say (a misread MRZ, no number read).
+ */
+export function checkDigitsVerdict(extras: {
+  mrz?: Pick<MrzReading, 'valid' | 'invalidFields'>;
+  myNumberCheckDigitValid?: boolean;
+}): boolean | null {
+  const mrz = extras.mrz ? mrzFailureKind(extras.mrz) : null;
+  const myNumber = extras.myNumberCheckDigitValid ?? null;
+  if (mrz === 'check_digit' || myNumber === false) return false;
+  return mrz === 'none' || myNumber === true ? true : null;
 }
 
 export interface OcrCheckResult {
@@ -327,7 +343,7 @@ function acceptorsFor(
   return {
     name: type === 'residence_card' ? latinName : kanjiName,
     birthDate: (t) => isPlausibleBirthDate(readPrintedDate(t, reference), reference),
-    expiryDate: (t) => readPrintedDate(t, reference) !== undefined,
+    expiryDate: (t) => isPlausibleExpiryDate(readPrintedDate(t, reference), reference),
     address: (t) =>
       type === 'passport' ? /^[A-Z]{3,12}$/.test(t.trim()) : isPlausibleAddress(cleanAddress(t)),
     documentNumber: number[type],
@@ -480,7 +496,8 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
 
       // Expiry date.
       const expiryRead = get('expiryDate');
-      const expiry = readPrintedDate(expiryRead.text, reference);
+      const expiryDate = readPrintedDate(expiryRead.text, reference);
+      const expiry = isPlausibleExpiryDate(expiryDate, reference) ? expiryDate : undefined;
       fields.expiryDate = field(expiry, expiryRead, expiry ? 1 : 0.3);
 
       // Document number.
@@ -580,7 +597,8 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             const valid = myNumber !== undefined && isValidMyNumber(myNumber);
             fields.myNumber = field(myNumber, r, valid ? 1 : 0.4);
             extras.myNumber = myNumber;
-            extras.myNumberCheckDigitValid = valid;
+            // Twelve digits not read is no check-digit verdict: nothing was checked.
+            if (myNumber !== undefined) extras.myNumberCheckDigitValid = valid;
             documentNumber = myNumber;
             fields.documentNumber = fields.myNumber;
           }

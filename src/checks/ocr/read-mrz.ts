@@ -150,6 +150,23 @@ export function readMrz(rawLine1: string, rawLine2: string): MrzReading | undefi
   };
 }
 
+/**
+ * What a failed MRZ says. `check_digit`: every field has its format and one field's check digit (or
+ * only the composite) disagrees — a line read cleanly whose digits do not add up, the sign of an
+ * altered value. `misread`: a field broken in format (a letter where a country code or the sex
+ * belongs, an impossible date) or several check digits failing at once — OCR trouble, which the
+ * corpus's genuine passports show under poor capture and which says nothing about the document.
+ */
+export function mrzFailureKind(
+  mrz: Pick<MrzReading, 'valid' | 'invalidFields'>,
+): 'none' | 'misread' | 'check_digit' {
+  if (mrz.valid) return 'none';
+  const isDigit = (f: string) => f.endsWith('CheckDigit');
+  const formatBroken = mrz.invalidFields.some((f) => !isDigit(f));
+  const fieldDigits = mrz.invalidFields.filter((f) => isDigit(f) && f !== 'compositeCheckDigit');
+  return formatBroken || fieldDigits.length > 1 ? 'misread' : 'check_digit';
+}
+
 /** YYMMDD → YYYY-MM-DD: birth dates in the past, expiry dates in the nearest century. */
 export function mrzDate(yymmdd: string, kind: 'birth' | 'expiry', referenceDate: Date): string | undefined {
   if (!/^\d{6}$/.test(yymmdd)) return undefined;

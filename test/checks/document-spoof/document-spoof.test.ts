@@ -77,7 +77,11 @@ test('bad_check_digit-0: a failed MRZ check digit from the OCR facts is forged, 
   const { result } = await documentSpoofCheck.run(
     inputOf(s, {
       expiryDate: s.truth.expiryDate,
-      mrz: { valid: false, invalidFields: ['documentNumber'], matchesPrintedFields: true },
+      mrz: {
+        valid: false,
+        invalidFields: ['documentNumberCheckDigit', 'compositeCheckDigit'],
+        matchesPrintedFields: true,
+      },
     }),
   );
   assert.equal(result.risk, 'high');
@@ -86,6 +90,23 @@ test('bad_check_digit-0: a failed MRZ check digit from the OCR facts is forged, 
   // Without the OCR facts the image alone shows nothing wrong: the cue really comes from them.
   const { result: alone } = await documentSpoofCheck.run(inputOf(s));
   assert.equal(alone.risk, 'low');
+});
+
+test('a misread MRZ (formats broken, several digits off) is OCR trouble, not tampering', async () => {
+  const s = sample('passport-genuine-0');
+  const { result, measurements } = await documentSpoofCheck.run(
+    inputOf(s, {
+      expiryDate: s.truth.expiryDate,
+      mrz: {
+        valid: false,
+        invalidFields: ['birthDate', 'birthDateCheckDigit', 'sex', 'expirationDateCheckDigit'],
+        matchesPrintedFields: true,
+      },
+    }),
+  );
+  assert.equal(result.risk, 'low');
+  assert.equal(result.isForgedOrTampered, false);
+  assert.ok(measurements.cues.some((c) => /MRZ not read cleanly/.test(c.name) && c.score > 0));
 });
 
 test('expired-0: an expiry date before the reference date raises the risk, not as tampering', async () => {

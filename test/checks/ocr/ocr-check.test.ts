@@ -7,6 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import sharp from 'sharp';
 import {
   cleanAddress,
+  isPlausibleExpiryDate,
   isValidMyNumber,
   readDigits,
   readPrintedDate,
@@ -14,9 +15,13 @@ import {
   splitKanjiName,
   splitNameLine,
 } from '../../../src/checks/ocr/correct-fields.ts';
-import { createOcrCheck, type OcrCheckResult } from '../../../src/checks/ocr/ocr.check.ts';
+import {
+  checkDigitsVerdict,
+  createOcrCheck,
+  type OcrCheckResult,
+} from '../../../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
-import { mrzDate, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
+import { mrzDate, mrzFailureKind, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
 import { homographyBetween as homography } from '../../../src/platform/image/homography.ts';
 import { OcrResultSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
 
@@ -160,7 +165,35 @@ describe('field correction', () => {
   it('reports a broken MRZ check digit instead of hiding it', () => {
     const [l1, l2] = sample('bad_check_digit-0').truth.mrz as [string, string];
     const mrz = readMrz(l1, l2);
-    assert.equal(mrz?.valid, false);
+    assert.ok(mrz);
+    assert.equal(mrz.valid, false);
+    assert.equal(mrzFailureKind(mrz), 'check_digit');
+    assert.equal(checkDigitsVerdict({ mrz }), false);
+  });
+
+  it('tells a misread MRZ from a failed check digit', () => {
+    const kind = (...invalidFields: string[]) =>
+      mrzFailureKind({ valid: invalidFields.length === 0, invalidFields });
+    assert.equal(kind(), 'none');
+    assert.equal(kind('compositeCheckDigit'), 'check_digit');
+    assert.equal(kind('documentNumberCheckDigit', 'compositeCheckDigit'), 'check_digit');
+    assert.equal(kind('issuingState', 'compositeCheckDigit'), 'misread'); // a letter misread in a code
+    assert.equal(kind('birthDate', 'birthDateCheckDigit'), 'misread'); // an impossible date
+    assert.equal(kind('birthDateCheckDigit', 'expirationDateCheckDigit'), 'misread');
+    // Nothing read well enough to verify is no verdict; a My Number that fails is one.
+    const misread = { valid: false, invalidFields: ['sex'] };
+    assert.equal(checkDigitsVerdict({ mrz: misread }), null);
+    assert.equal(checkDigitsVerdict({}), null);
+    assert.equal(checkDigitsVerdict({ myNumberCheckDigitValid: false }), false);
+    assert.equal(checkDigitsVerdict({ myNumberCheckDigitValid: true }), true);
+  });
+
+  it('takes an expiry date decades away for a misread', () => {
+    assert.equal(isPlausibleExpiryDate('2034-05-12', reference), true);
+    assert.equal(isPlausibleExpiryDate('2024-01-31', reference), true); // expired two years before
+    assert.equal(isPlausibleExpiryDate('1934-05-12', reference), false); // 2034 with a digit misread
+    assert.equal(isPlausibleExpiryDate('2134-05-12', reference), false);
+    assert.equal(isPlausibleExpiryDate(undefined, reference), false);
   });
 
   it('maps digits and letters by position in document numbers', () => {
