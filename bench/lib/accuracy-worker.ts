@@ -163,21 +163,26 @@ async function runBundle(seed: number, id: string) {
   });
   const reference =
     liveness.passed && liveness.referenceIndex !== null ? frameBytes[liveness.referenceIndex] : undefined;
-  const faces = await timed('face', `${k.face}-ref${liveness.referenceIndex}`, async () => {
-    // As the pipeline's runner: the face of the printed portrait when the card is found.
-    const doc = await describeDocumentFace(
-      front,
-      sample.documentType as Parameters<typeof describeDocumentFace>[1],
-      (image) => describeFace(image, 'documentPortrait'),
-    );
-    return {
-      faceApiVersion: (await loadFaceApi()).version,
-      document: doc.face && { ...doc.face, descriptor: Array.from(doc.face.descriptor) },
-      documentFaceSource: doc.portrait,
-      selfie: await describe(selfie, 'referenceImage'),
-      reference: reference ? await describe(reference, 'referenceImage') : null,
-    };
-  });
+  // Keyed by the frame compared, or none: a failed live check names a best frame but compares none.
+  const faces = await timed(
+    'face',
+    `${k.face}-ref${reference ? liveness.referenceIndex : 'none'}`,
+    async () => {
+      // As the pipeline's runner: the face of the printed portrait when the card is found.
+      const doc = await describeDocumentFace(
+        front,
+        sample.documentType as Parameters<typeof describeDocumentFace>[1],
+        (image) => describeFace(image, 'documentPortrait'),
+      );
+      return {
+        faceApiVersion: (await loadFaceApi()).version,
+        document: doc.face && { ...doc.face, descriptor: Array.from(doc.face.descriptor) },
+        documentFaceSource: doc.portrait,
+        selfie: await describe(selfie, 'referenceImage'),
+        reference: reference ? await describe(reference, 'referenceImage') : null,
+      };
+    },
+  );
   return {
     sample: {
       id: sample.id,
