@@ -162,7 +162,7 @@ function decisionOf(r: BundleRecord) {
     blacklistHits: [],
   };
   const fraud = analyzeFraudSignals(facts);
-  const compared = ocr.payload ? compareIdentityFields(typed, payload) : null;
+  const compared = ocr.payload ? compareIdentityFields(typed, payload, { unreadIsUnknown: true }) : null;
   const { mismatchedFields, ...fields } = compared ?? { mismatchedFields: [] };
   const input: DecisionInput = {
     liveness: {

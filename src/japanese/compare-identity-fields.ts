@@ -2,7 +2,7 @@
 // (interface §2.7: "its properties are booleans per compared field (lastName, firstName,
 // birthDate)") and userInputMatch (issue 6: per-field booleans after Japanese normalisation).
 
-import { isPartialAddressMatch } from './normalize-address.ts';
+import { matchesOcrAddress } from './match-ocr-address.ts';
 import { normalizeJapaneseText } from './normalize-japanese.ts';
 import { parseJapaneseDate } from './parse-japanese-date.ts';
 
@@ -36,26 +36,30 @@ function isFieldMatch(field: IdentityField, expected: string, actual: string): b
       return e !== undefined && e === parseJapaneseDate(actual);
     }
     case 'address':
-      // interface §2.2: "A partial address is acceptable for matching".
-      return isPartialAddressMatch(expected, actual);
+      // interface §2.2: "A partial address is acceptable for matching"; a misread character or
+      // two in the document's address is not a different address (match-ocr-address.ts).
+      return matchesOcrAddress(expected, actual);
   }
 }
 
 /**
- * Compares every field present (non-blank) in `expected` with the same field of `actual`:
- * names exactly after `normalizeJapaneseText`, the birth date as a date, the address as a
- * partial match. A field missing from `actual` does not match. Fields absent from `expected`
- * are left out of the result (there was nothing to compare).
+ * Compares every field present (non-blank) in `expected` with the same field of `actual` (the
+ * document as OCR read it): names exactly after `normalizeJapaneseText`, the birth date as a date,
+ * the address as a partial match. A field missing from `actual` does not match, unless
+ * `unreadIsUnknown` (what the user typed is not contradicted by a value the OCR could not read):
+ * then it is left out, as fields absent from `expected` are (there was nothing to compare).
  */
 export function compareIdentityFields(
   expected: IdentityFields,
   actual: IdentityFields,
+  options: { unreadIsUnknown?: boolean } = {},
 ): IdentityFieldComparison {
   const result: IdentityFieldComparison = { mismatchedFields: [] };
   for (const field of FIELDS) {
     const e = expected[field];
     if (!isPresent(e)) continue;
     const a = actual[field];
+    if (options.unreadIsUnknown && !isPresent(a)) continue;
     const isMatch = isPresent(a) && isFieldMatch(field, e, a);
     result[field] = isMatch;
     if (!isMatch) result.mismatchedFields.push(field);

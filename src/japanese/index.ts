@@ -10,6 +10,7 @@ export {
 } from './compare-identity-fields.ts';
 export { parseKanjiNumber } from './kanji-numerals.ts';
 export { foldKanjiVariants, KANJI_VARIANTS } from './kanji-variants.ts';
+export { matchesOcrAddress } from './match-ocr-address.ts';
 export {
   isPartialAddressMatch,
   normalizeAddress,

@@ -76,6 +76,7 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
                 address: userInput.address,
               }),
               ocrPayload,
+              { unreadIsUnknown: true },
             ),
           )
         : null;

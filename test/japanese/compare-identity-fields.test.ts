@@ -63,6 +63,30 @@ describe('compareIdentityFields', () => {
     assert.deepEqual(result, { lastName: true, address: false, mismatchedFields: ['address'] });
   });
 
+  it('leaves a field the OCR could not read out when asked (typed data is not contradicted by nothing)', () => {
+    const typed = { lastName: '高橋', address: '東京都千代田区霞が関1丁目2番3号' };
+    const result = compareIdentityFields(typed, { lastName: '高橋' }, { unreadIsUnknown: true });
+    assert.deepEqual(result, { lastName: true, mismatchedFields: [] });
+    // A value read and different is still a mismatch.
+    const wrong = compareIdentityFields(typed, { lastName: '髙田' }, { unreadIsUnknown: true });
+    assert.deepEqual(wrong.mismatchedFields, ['lastName']);
+  });
+
+  it('takes an address with a character misread by the OCR as the same address', () => {
+    const typed = { address: '福岡県福岡市博多区博多駅前4丁目16番2号 コーポ青葉509' };
+    assert.equal(
+      compareIdentityFields(typed, { address: '福岡県福岡市博多区博多駅前4丁目16番2号 コーボ青葉509' })
+        .address,
+      true,
+    );
+    // …but not one whose numbers differ.
+    assert.equal(
+      compareIdentityFields(typed, { address: '福岡県福岡市博多区博多駅前4丁目16番3号 コーポ青葉509' })
+        .address,
+      false,
+    );
+  });
+
   it('does not match an unreadable expected birth date', () => {
     assert.equal(
       compareIdentityFields({ birthDate: '2023-02-30' }, { birthDate: '2023-02-30' }).birthDate,

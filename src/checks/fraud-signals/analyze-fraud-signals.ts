@@ -143,7 +143,7 @@ export function analyzeFraudSignals(facts: FraudFacts): FraudAnalysis {
     );
   }
   if (facts.userInput && facts.ocr) {
-    const { mismatchedFields } = compareIdentityFields(facts.userInput, facts.ocr);
+    const { mismatchedFields } = compareIdentityFields(facts.userInput, facts.ocr, { unreadIsUnknown: true });
     if (mismatchedFields.length > 0) {
       add(
         'user_input_ocr_mismatch',
