@@ -35,8 +35,14 @@ const CHECK_SOURCES = {
     'src/japanese/normalize-japanese.ts',
     'src/japanese/kanji-variants.ts',
   ],
-  // This file too: it composes the face descriptions the way the pipeline's runner does.
-  face: ['src/checks/face-match', 'src/platform/ml/face-api.ts', 'bench/lib/accuracy-worker.ts'],
+  // What describes the faces (not the ROC or calibration, which the report applies), and this file,
+  // which composes the descriptions the way the pipeline's runner does.
+  face: [
+    'src/checks/face-match/face-match.check.ts',
+    'src/checks/face-match/document-portrait.ts',
+    'src/platform/ml/face-api.ts',
+    'bench/lib/accuracy-worker.ts',
+  ],
   // This file too: it chooses the check's inputs (the document type, the OCR facts).
   documentSpoofCheck: [
     'src/checks/document-spoof',
