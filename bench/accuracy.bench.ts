@@ -566,7 +566,9 @@ const head = [
     ? '**This run is smaller than the issue asks (≥ 200 genuine bundles, ≥ 50 of each attack type): the figures below are indicative only.**'
     : '',
   '',
-  `Mean time per check when computed (not cached) in this run: ${costLine}.`,
+  records.some((r) => r.fresh.length > 0)
+    ? `Mean time per check when computed (not cached) in this run: ${costLine}.`
+    : 'Every check result came from the cache of earlier runs (same code, same bundles): no timings in this run.',
   '',
   '## Targets',
   '',
