@@ -2,7 +2,7 @@
 // tenant's other sessions. Identity data crosses sessions only as keyed hashes and encrypted face
 // descriptors (design.md "Data at rest").
 
-import { similarityFromDistance } from '../checks/face-match/index.ts';
+import { faceSimilarity } from '../checks/face-match/index.ts';
 import {
   type FraudFacts,
   findBlacklistHits,
@@ -13,7 +13,6 @@ import { checkDigitsVerdict, type OcrExtras } from '../checks/ocr/ocr.check.ts';
 import type { UserInput } from '../hosted-flow/index.ts';
 import { normalizeJapaneseText } from '../japanese/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
-import { faceDescriptorDistance } from '../platform/ml/face-api.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/session-repository.ts';
 import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
@@ -96,9 +95,7 @@ export async function gatherFraudFacts(
       FACE_LOOKBACK_LIMIT,
     );
     for (const other of others) {
-      const similarity = similarityFromDistance(
-        faceDescriptorDistance(myFace, openDescriptor(other.session_id, other.descriptor_enc)),
-      );
+      const similarity = faceSimilarity(myFace, openDescriptor(other.session_id, other.descriptor_enc));
       similarityTo.set(other.session_id, similarity);
     }
     const close = [...similarityTo].filter(([, s]) => s >= inputs.sameFaceSimilarity);
@@ -120,16 +117,14 @@ export async function gatherFraudFacts(
   const sameDocumentSessions: SameDocumentSession[] = [];
   if (documentNumberHash) {
     for (const other of await listSessionsWithDocumentNumber(db, tenantId, documentNumberHash, session.id)) {
-      let faceSimilarity = similarityTo.get(other.session_id) ?? null;
-      if (faceSimilarity === null && myFace) {
+      let similarity = similarityTo.get(other.session_id) ?? null;
+      if (similarity === null && myFace) {
         const theirs = await findDescriptor(db, other.session_id, 'selfie');
         if (theirs) {
-          faceSimilarity = similarityFromDistance(
-            faceDescriptorDistance(myFace, openDescriptor(other.session_id, theirs.descriptor_enc)),
-          );
+          similarity = faceSimilarity(myFace, openDescriptor(other.session_id, theirs.descriptor_enc));
         }
       }
-      sameDocumentSessions.push({ sessionId: other.session_id, faceSimilarity });
+      sameDocumentSessions.push({ sessionId: other.session_id, faceSimilarity: similarity });
     }
   }
 

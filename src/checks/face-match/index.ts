@@ -22,6 +22,7 @@ export { computeRoc, equalErrorRate, type RocPoint, tarAtFar } from './roc.ts';
 export {
   distanceFromSimilarity,
   FACE_SIMILARITY_CALIBRATION,
+  faceSimilarity,
   fitSimilarityCalibration,
   type SimilarityCalibration,
   similarityFromDistance,

@@ -1,6 +1,7 @@
 // From descriptor distance to the similarity in [0,1] that results.faceMatch.similarity and
 // decision.metadata.faceMatchSimilarity carry (interface §2.8, §2.9). The map and how its numbers
 // were fitted are written down in docs/face-match.md; the bench refits them on every run.
+import { faceDescriptorDistance } from '../../platform/ml/face-api.ts';
 import { equalErrorRate } from './roc.ts';
 
 /**
@@ -32,6 +33,15 @@ export function similarityFromDistance(
   if (!Number.isFinite(distance) || distance < 0)
     throw new RangeError(`invalid descriptor distance ${distance}`);
   return 1 / (1 + Math.exp((distance - calibration.midpoint) / calibration.scale));
+}
+
+/** The similarity the face match reports for two descriptors (also the fraud and blacklist face lookups). */
+export function faceSimilarity(
+  a: Float32Array,
+  b: Float32Array,
+  calibration: SimilarityCalibration = FACE_SIMILARITY_CALIBRATION,
+): number {
+  return similarityFromDistance(faceDescriptorDistance(a, b), calibration);
 }
 
 /** The inverse map: the distance at which the similarity equals `similarity` (0 < similarity < 1). */

@@ -6,9 +6,9 @@
 import { normalizeJapaneseText } from '../../japanese/index.ts';
 import { decryptJson, encryptJson } from '../../platform/crypto/encryption.ts';
 import type { Db } from '../../platform/db/open-database.ts';
-import { faceDescriptorDistance } from '../../platform/ml/face-api.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { similarityFromDistance } from '../face-match/index.ts';
+import { editDistance } from '../../platform/text/edit-distance.ts';
+import { faceSimilarity } from '../face-match/index.ts';
 import type { BlacklistHit } from './analyze-fraud-signals.ts';
 import { type BlacklistEntryRow, listBlacklistRows } from './blacklist-repository.ts';
 
@@ -104,27 +104,6 @@ export async function listBlacklistEntries(platform: Pick<Platform, 'keyring'>, 
   return (await listBlacklistRows(db, tenantId)).map((row) => openBlacklistEntry(platform, row));
 }
 
-/** Levenshtein distance, stopping early once it exceeds `limit` (names and numbers are short). */
-export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
-  const x = [...a];
-  const y = [...b];
-  if (Math.abs(x.length - y.length) > limit) return limit + 1;
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1),
-      );
-    }
-    if (Math.min(...current) > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[y.length]!;
-}
-
 /**
  * exact: equal after Japanese normalisation (NFKC, width, kana, old/new kanji, spaces).
  * fuzzy: also one edit away (a misread or mistyped character) once the text is long enough that
@@ -159,7 +138,7 @@ export function matchBlacklistEntry(
     if (sameText(a, b, mode, 8)) return 'document_number';
   }
   if (entry.face && lookup.selfieDescriptor) {
-    const similarity = similarityFromDistance(faceDescriptorDistance(entry.face, lookup.selfieDescriptor));
+    const similarity = faceSimilarity(entry.face, lookup.selfieDescriptor);
     if (similarity >= lookup.faceSimilarity[mode]) return 'face';
   }
   return null;
