@@ -8,6 +8,7 @@
 //    low_confidence, so a poor capture goes to review instead of passing wrong values on.
 import type { Static } from '@sinclair/typebox';
 import sharp from 'sharp';
+import { editDistance } from '../../platform/text/edit-distance.ts';
 import type { OcrResultSchema } from '../../webhooks/webhook-payload.schema.ts';
 
 type OcrResult = Static<typeof OcrResultSchema>;
@@ -56,7 +57,7 @@ import {
 } from './ocr-engine.ts';
 import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
-export const OCR_CHECK_VERSION = '1.1.0';
+export const OCR_CHECK_VERSION = '1.2.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -90,7 +91,7 @@ export interface OcrExtras {
   myNumber?: string;
   myNumberCheckDigitValid?: boolean;
   latinName?: { lastName: string; firstName: string };
-  /** matchesPrintedFields: number and birth date agree with the print (both check-digit protected). */
+  /** matchesPrintedFields: number, birth and expiry dates agree with the print (all check-digit protected). */
   mrz?: MrzReading & { matchesPrintedFields: boolean; namesMatchPrinted?: boolean };
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
   frontOutline?: { corners: [number, number][]; coverage: number };
@@ -536,9 +537,18 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           const compositeOk = !mrz.invalidFields.includes('compositeCheckDigit');
           const numberOk = compositeOk && !mrz.invalidFields.includes('documentNumber') && mrz.documentNumber;
           const birthOk = compositeOk && !mrz.invalidFields.includes('birthDate') && mrzBirth;
+          const expiryOk = compositeOk && !mrz.invalidFields.includes('expirationDate') && mrzExpiry;
+          // A printed number one OCR slip from the check-digit-valid MRZ number (a character read
+          // twice, Z read as 7) is a misread of the same number, not a second one.
+          const printedNumberAgrees =
+            !documentNumber ||
+            !numberOk ||
+            documentNumber === mrz.documentNumber ||
+            editDistance(numberRead.text.replace(/[^0-9A-Za-z]/g, '').toUpperCase(), numberOk, 1) <= 1;
           const matchesPrintedFields =
-            (!documentNumber || !numberOk || documentNumber === mrz.documentNumber) &&
-            (!printedBirth || !birthOk || printedBirth === mrzBirth);
+            printedNumberAgrees &&
+            (!printedBirth || !birthOk || printedBirth === mrzBirth) &&
+            (!expiry || !expiryOk || expiry === mrzExpiry);
           extras.mrz = { ...mrz, matchesPrintedFields };
           // Check digits make the MRZ the more reliable reading; agreement raises confidence.
           if (numberOk && mrz.documentNumber) {

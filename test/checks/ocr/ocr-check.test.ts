@@ -101,6 +101,15 @@ describe('ocr check on the committed corpus sample', () => {
     });
   }
 
+  it('a passport whose printed expiry date was re-typed disagrees with its machine-readable zone', async () => {
+    // text_edit-0: the front says 2035-05-06, the MRZ (with its check digits) still 2030-05-06.
+    const { extras } = await runOn(sample('text_edit-0'));
+    assert.equal(extras.expiryDate, '2035-05-06');
+    assert.equal(extras.mrz?.valid, true);
+    assert.equal(extras.mrz?.expiryDate, '300506');
+    assert.equal(extras.mrz?.matchesPrintedFields, false);
+  });
+
   it('a poor capture yields the truth or is flagged low_confidence, never a silent wrong value', async () => {
     const s = sample('residence_card-genuine-0');
     const { result, extras } = await runOn(s);
