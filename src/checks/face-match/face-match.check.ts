@@ -98,7 +98,7 @@ export class FaceMatchImageError extends Error {
   }
 }
 
-const VERSION = '1.1.0';
+const VERSION = '1.1.1';
 
 function checkUnitInterval(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0 && value <= 1))

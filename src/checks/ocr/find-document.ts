@@ -360,11 +360,11 @@ function cornersOf(lines: Line[]): Point[] | undefined {
 type Edge = { line: Line; inliers: number; angle: number };
 
 /**
- * The four sides as the longest straight runs of the region's outline (RANSAC): a glare spot or a
- * bright patch of the surface merged with the card has a curved outline and no long straight run,
- * so the card's own sides still win.
+ * The longest straight runs of the region's outline (RANSAC, up to six): a glare spot or a bright
+ * patch of the surface merged with the card has a curved outline and no long straight run, so the
+ * card's own sides are among them.
  */
-function quadFromStraightEdges(boundary: Point[], width: number): Point[] | undefined {
+function straightEdges(boundary: Point[], width: number): Edge[] {
   let remaining = boundary;
   const edges: Edge[] = [];
   let seed = 12345;
@@ -398,12 +398,19 @@ function quadFromStraightEdges(boundary: Point[], width: number): Point[] | unde
     edges.push({ line: fitted, inliers: inliers.length, angle: Math.atan2(fitted.b, fitted.a) });
     remaining = remaining.filter((r) => Math.abs(fitted.a * r[0] + fitted.b * r[1] - fitted.c) > 4);
   }
+  return edges;
+}
+
+/** Degrees between two line directions, 0–90. */
+function angleGap(x: number, y: number): number {
+  let d = Math.abs(x - y) % Math.PI;
+  if (d > Math.PI / 2) d = Math.PI - d;
+  return (d * 180) / Math.PI;
+}
+
+/** The four sides: two pairs of roughly parallel straight runs, the pairs across each other. */
+function quadFromFourEdges(edges: Edge[], boundary: Point[], width: number): Point[] | undefined {
   if (edges.length < 4) return undefined;
-  const angleGap = (x: number, y: number) => {
-    let d = Math.abs(x - y) % Math.PI;
-    if (d > Math.PI / 2) d = Math.PI - d;
-    return (d * 180) / Math.PI;
-  };
   let best: { score: number; lines: Line[] } | undefined;
   for (let i = 0; i < edges.length; i++)
     for (let j = i + 1; j < edges.length; j++)
@@ -435,6 +442,46 @@ function quadFromStraightEdges(boundary: Point[], width: number): Point[] | unde
     ([x, y]) => x > minX - margin && x < maxX + margin && y > minY - margin && y < maxY + margin,
   );
   return inside ? corners : undefined;
+}
+
+/** Long over short side assumed when one side is missing: between an ID-1 card (1.59) and a passport page (1.42). */
+const ASSUMED_ASPECT = 1.5;
+
+/**
+ * Three straight sides — two parallel runs and one across them — when the fourth is lost in glare
+ * or in a bright surface that merged with the card (a tilted card under a lamp). The fourth side is
+ * put parallel to the third at the documents' aspect ratio: along the parallel sides when their
+ * straight runs reach further than the third side is long (it is a short side), else across.
+ */
+function quadFromThreeEdges(edges: Edge[], boundary: Point[]): Point[] | undefined {
+  let best: { score: number; a: Edge; b: Edge; c: Edge } | undefined;
+  for (const [i, a] of edges.entries())
+    for (const b of edges.slice(i + 1))
+      for (const c of edges) {
+        if (c === a || c === b || angleGap(a.angle, b.angle) > 30) continue;
+        if (angleGap(a.angle, c.angle) < 50 || angleGap(b.angle, c.angle) < 50) continue;
+        const score = a.inliers + b.inliers + c.inliers;
+        if (!best || score > best.score) best = { score, a, b, c };
+      }
+  if (!best) return undefined;
+  const { a, b, c } = best;
+  const p1 = intersect(c.line, a.line);
+  const p2 = intersect(c.line, b.line);
+  if (!p1 || !p2) return undefined;
+  const across = Math.sqrt(dist2(p1, p2));
+  // Along the parallel sides, away from the third side, towards the region.
+  const side = boundary.reduce((s, [x, y]) => s + (x - p1[0]) * -c.line.a + (y - p1[1]) * -c.line.b, 0);
+  const [ux, uy] = side >= 0 ? [-c.line.a, -c.line.b] : [c.line.a, c.line.b];
+  const onSides = boundary.filter(([x, y]) =>
+    [a.line, b.line].some((l) => Math.abs(l.a * x + l.b * y - l.c) < 1.5),
+  );
+  const reach = Math.max(...onSides.map(([x, y]) => (x - p1[0]) * ux + (y - p1[1]) * uy));
+  const along = reach > across * 1.1 ? across * ASSUMED_ASPECT : across / ASSUMED_ASPECT;
+  const [fx, fy] = [p1[0] + ux * along, p1[1] + uy * along];
+  const far: Line = { a: c.line.a, b: c.line.b, c: c.line.a * fx + c.line.b * fy };
+  const p3 = intersect(far, b.line);
+  const p4 = intersect(far, a.line);
+  return p3 && p4 ? [p1, p2, p3, p4] : undefined;
 }
 
 /**
@@ -507,25 +554,30 @@ function outlineFromMask(
   // Two estimates; keep the one whose quadrilateral agrees best with the region (IoU): the
   // straight-edge fit is immune to glare blobs but can lock onto a texture line on a poor capture.
   const valid = (q: Point[] | undefined) => (q && isConvex(q) ? q : undefined);
-  const fromEdges = valid(quadFromStraightEdges(boundary, width));
+  const edges = straightEdges(boundary, width);
+  const fromEdges = valid(quadFromFourEdges(edges, boundary, width));
   const fromHull = valid(quadFromHull(boundary, width));
   const edgesIou = fromEdges ? quadIou(fromEdges, m, width, height) : 0;
   const hullIou = fromHull ? quadIou(fromHull, m, width, height) : 0;
   // The hull always hugs the region, glare included, so the edges win unless clearly worse.
   const useEdges = fromEdges !== undefined && edgesIou >= hullIou - 0.08;
-  const refined = useEdges ? fromEdges : fromHull;
-  const bestIou = useEdges ? edgesIou : hullIou;
-  if (!refined || bestIou < 0.6) return undefined;
-  let corners = refined.map(([x, y]) => [x * scale, y * scale] as Point);
-  corners = orderCorners(corners);
-  // ID documents are landscape rectangles (1.42–1.59); tilt and perspective stretch that a little.
-  const sideLength = (i: number) => Math.sqrt(dist2(corners[i] as Point, corners[(i + 1) % 4] as Point));
-  const aspect = (sideLength(0) + sideLength(2)) / (sideLength(1) + sideLength(3));
-  if (aspect < 1.1 || aspect > 2) return undefined;
-  const area = polygonArea(corners);
-  const coverage = area / (width * height * scale * scale);
-  const solidity = Math.min(1, component.size / (area / (scale * scale)));
-  return { corners: corners as DocumentOutline['corners'], coverage, solidity };
+  const outline = (quad: Point[] | undefined, iou: number): DocumentOutline | undefined => {
+    if (!quad || iou < 0.6) return undefined;
+    const corners = orderCorners(quad.map(([x, y]) => [x * scale, y * scale] as Point));
+    // ID documents are landscape rectangles (1.42–1.59); tilt and perspective stretch that a little.
+    const sideLength = (i: number) => Math.sqrt(dist2(corners[i] as Point, corners[(i + 1) % 4] as Point));
+    const aspect = (sideLength(0) + sideLength(2)) / (sideLength(1) + sideLength(3));
+    if (aspect < 1.1 || aspect > 2) return undefined;
+    const area = polygonArea(corners);
+    const coverage = area / (width * height * scale * scale);
+    const solidity = Math.min(1, component.size / (area / (scale * scale)));
+    return { corners: corners as DocumentOutline['corners'], coverage, solidity };
+  };
+  const found = useEdges ? outline(fromEdges, edgesIou) : outline(fromHull, hullIou);
+  if (found) return found;
+  // Neither fits: one side may be lost in glare that merged with the card.
+  const fromThree = valid(quadFromThreeEdges(edges, boundary));
+  return fromThree && outline(fromThree, quadIou(fromThree, m, width, height));
 }
 
 /** Clockwise from top left, with the long side horizontal (ID documents are read landscape). */
