@@ -548,7 +548,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           const matchesPrintedFields =
             printedNumberAgrees &&
             (!printedBirth || !birthOk || printedBirth === mrzBirth) &&
-            (!expiry || !expiryOk || expiry === mrzExpiry);
+            // The printed date as read, plausible or not: a page valid twelve years, against a
+            // check-digit-valid MRZ, is a re-typed date rather than a misread.
+            (!expiryDate || !expiryOk || expiryDate === mrzExpiry);
           extras.mrz = { ...mrz, matchesPrintedFields };
           // Check digits make the MRZ the more reliable reading; agreement raises confidence.
           if (numberOk && mrz.documentNumber) {
