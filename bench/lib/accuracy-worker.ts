@@ -29,17 +29,22 @@ const CHECK_SOURCES = {
   ocr: [
     'src/checks/ocr',
     'src/platform/image',
+    'src/platform/text',
     'src/japanese/parse-japanese-date.ts',
     'src/japanese/kanji-numerals.ts',
     'src/japanese/normalize-address.ts',
     'src/japanese/normalize-japanese.ts',
     'src/japanese/kanji-variants.ts',
   ],
-  // What describes the faces (not the ROC or calibration, which the report applies), and this file,
-  // which composes the descriptions the way the pipeline's runner does.
+  // What describes the faces (not the ROC or calibration, which the report applies): the portrait
+  // is cut where the OCR's outline search and layouts put it; this file composes the descriptions
+  // the way the pipeline's runner does.
   face: [
     'src/checks/face-match/face-match.check.ts',
     'src/checks/face-match/document-portrait.ts',
+    'src/checks/ocr/find-document.ts',
+    'src/checks/ocr/document-regions.ts',
+    'src/platform/image',
     'src/platform/ml/face-api.ts',
     'bench/lib/accuracy-worker.ts',
   ],
