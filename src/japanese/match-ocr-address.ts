@@ -4,28 +4,11 @@
 // a "mismatch" that sends a genuine person to review. The numbers are what tell two addresses
 // apart, so they must agree; the words around them may be a few characters off.
 
+import { editsToSubstring } from '../platform/text/edit-distance.ts';
 import { isPartialAddressMatch, normalizeAddress, splitPrefecture } from './normalize-address.ts';
 
 /** One edit allowed per this many characters of the expected address (30 characters → 2). */
 const CHARS_PER_EDIT = 12;
-
-/** Fewest edits turning `part` into some substring of `whole` (semi-global: `whole` may begin and end anywhere). */
-function editsToSubstring(part: string, whole: string): number {
-  const p = [...part];
-  const w = [...whole];
-  // prev[j]: edits to turn p[0..i) into a substring of w ending at j.
-  let prev = new Array<number>(w.length + 1).fill(0);
-  for (let i = 1; i <= p.length; i++) {
-    const row = new Array<number>(w.length + 1);
-    row[0] = i;
-    for (let j = 1; j <= w.length; j++) {
-      const substitute = (prev[j - 1] as number) + (p[i - 1] === w[j - 1] ? 0 : 1);
-      row[j] = Math.min(substitute, (prev[j] as number) + 1, (row[j - 1] as number) + 1);
-    }
-    prev = row;
-  }
-  return Math.min(...prev);
-}
 
 const numbersOf = (s: string) => s.match(/\d+/gu) ?? [];
 

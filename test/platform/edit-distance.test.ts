@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { editDistance } from '../../src/platform/text/edit-distance.ts';
+import { editDistance, editsToSubstring } from '../../src/platform/text/edit-distance.ts';
 
 describe('editDistance', () => {
   it('counts insertions, deletions and substitutions', () => {
@@ -18,5 +18,11 @@ describe('editDistance', () => {
   it('stops past the limit and says so with limit + 1', () => {
     assert.equal(editDistance('TZ1111111', 'TZ2222222', 1), 2);
     assert.equal(editDistance('AB', 'ABCDEF', 2), 3);
+  });
+
+  it('editsToSubstring: the part may match anywhere inside the whole', () => {
+    assert.equal(editsToSubstring('相模大野3-24-6', '神奈川県相模原市南区相模大野3-24-6コーポ緑'), 0);
+    assert.equal(editsToSubstring('コーポ緑', '相模大野3-24-6コーポ縁209'), 1);
+    assert.equal(editsToSubstring('abc', ''), 3);
   });
 });

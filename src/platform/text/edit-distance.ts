@@ -1,5 +1,5 @@
-// Edit distance for short strings: fuzzy blacklist matching, and telling an OCR slip from a
-// different value.
+// Edit distance for short strings: fuzzy blacklist matching, telling an OCR slip from a different
+// value, and an address against the document's OCR'd address line.
 
 /** Levenshtein distance, stopping early once it exceeds `limit` (names and numbers are short). */
 export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
@@ -20,4 +20,22 @@ export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFIN
     previous = current;
   }
   return previous[y.length]!;
+}
+
+/** Fewest edits turning `part` into some substring of `whole` (semi-global: `whole` may begin and end anywhere). */
+export function editsToSubstring(part: string, whole: string): number {
+  const p = [...part];
+  const w = [...whole];
+  // prev[j]: edits to turn p[0..i) into a substring of w ending at j.
+  let prev = new Array<number>(w.length + 1).fill(0);
+  for (let i = 1; i <= p.length; i++) {
+    const row = new Array<number>(w.length + 1);
+    row[0] = i;
+    for (let j = 1; j <= w.length; j++) {
+      const substitute = (prev[j - 1] as number) + (p[i - 1] === w[j - 1] ? 0 : 1);
+      row[j] = Math.min(substitute, (prev[j] as number) + 1, (row[j - 1] as number) + 1);
+    }
+    prev = row;
+  }
+  return Math.min(...prev);
 }
