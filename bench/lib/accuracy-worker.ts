@@ -10,7 +10,11 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSy
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { type DocumentSpoofInput, documentSpoofCheck } from '../../src/checks/document-spoof/index.ts';
+import {
+  type DocumentSpoofInput,
+  documentSpoofCheck,
+  documentSpoofFacts,
+} from '../../src/checks/document-spoof/index.ts';
 import { describeDocumentFace, describeFace, faceMatchCheck } from '../../src/checks/face-match/index.ts';
 import { createOcrCheck, OCR_CHECK_VERSION } from '../../src/checks/ocr/ocr.check.ts';
 import { selfieSpoofCheck } from '../../src/checks/selfie-spoof/index.ts';
@@ -161,13 +165,7 @@ async function runBundle(seed: number, id: string) {
     const { result } = await documentSpoofCheck.run({
       front,
       ...(back ? { back } : {}),
-      ocr: {
-        ...(x.expiryDate ? { expiryDate: x.expiryDate } : {}),
-        ...(x.myNumberCheckDigitValid !== undefined
-          ? { myNumberCheckDigitValid: x.myNumberCheckDigitValid }
-          : {}),
-        ...(x.mrz ? { mrz: x.mrz } : {}),
-      },
+      ocr: documentSpoofFacts(x),
       documentType: sample.documentType as DocumentSpoofInput['documentType'],
       referenceDate,
     });

@@ -4,7 +4,7 @@
 // verification to review, src/decision/decide.ts).
 import type { CheckId } from '../checks/check.ts';
 import { PROVIDER } from '../checks/check.ts';
-import { documentSpoofCheck } from '../checks/document-spoof/index.ts';
+import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
 import { decideFaceMatch, describeDocumentFace, faceMatchCheck } from '../checks/face-match/index.ts';
 import { analyzeFraudSignals, FRAUD_SIGNALS_VERSION } from '../checks/fraud-signals/index.ts';
 import {
@@ -165,17 +165,7 @@ async function runDocumentSpoof({ platform, session }: RunContext): Promise<Chec
   const { result, measurements } = await documentSpoofCheck.run({
     front,
     ...(back ? { back } : {}),
-    ...(extras
-      ? {
-          ocr: {
-            ...(extras.expiryDate ? { expiryDate: extras.expiryDate } : {}),
-            ...(extras.myNumberCheckDigitValid !== undefined
-              ? { myNumberCheckDigitValid: extras.myNumberCheckDigitValid }
-              : {}),
-            ...(extras.mrz ? { mrz: extras.mrz } : {}),
-          },
-        }
-      : {}),
+    ...(extras ? { ocr: documentSpoofFacts(extras) } : {}),
     ...(documentType ? { documentType } : {}),
     referenceDate: platform.now(),
   });

@@ -36,7 +36,7 @@ import { measurePrintedLines, type TextEditEvidence, textEditEvidence } from './
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.4.2';
+export const DOCUMENT_SPOOF_VERSION = '0.5.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -44,6 +44,20 @@ export interface DocumentSpoofOcrFacts {
   expiryDate?: string;
   myNumberCheckDigitValid?: boolean;
   mrz?: { valid: boolean; invalidFields: string[]; matchesPrintedFields: boolean };
+  /** Fields the back prints otherwise than the front (OcrExtras.backDisagrees). */
+  backDisagrees?: string[];
+}
+
+/** The facts this check reads, picked from the OCR check's extras (the pipeline and the bench). */
+export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoofOcrFacts {
+  return {
+    ...(extras.expiryDate ? { expiryDate: extras.expiryDate } : {}),
+    ...(extras.myNumberCheckDigitValid !== undefined
+      ? { myNumberCheckDigitValid: extras.myNumberCheckDigitValid }
+      : {}),
+    ...(extras.mrz ? { mrz: extras.mrz } : {}),
+    ...(extras.backDisagrees?.length ? { backDisagrees: extras.backDisagrees } : {}),
+  };
 }
 
 export interface DocumentSpoofInput {
@@ -205,6 +219,12 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         });
       if (ocr?.mrz && !ocr.mrz.matchesPrintedFields)
         cues.push({ name: 'MRZ disagrees with the printed fields', score: 0.8, tamper: true });
+      if (ocr?.backDisagrees?.length)
+        cues.push({
+          name: `the back prints another ${ocr.backDisagrees.join(' and ')} than the front`,
+          score: 0.8,
+          tamper: true,
+        });
       if (ocr?.myNumberCheckDigitValid === false)
         cues.push({ name: 'My Number check digit failed', score: 1, tamper: true });
       const reference = (input.referenceDate ?? new Date()).toISOString().slice(0, 10);

@@ -9,5 +9,6 @@ export {
   type DocumentSpoofOcrFacts,
   type DocumentSpoofResult,
   documentSpoofCheck,
+  documentSpoofFacts,
   type SpoofCheck,
 } from './document-spoof.check.ts';

@@ -78,8 +78,14 @@ export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region
 };
 
 /** Back-side fields: the My Number (with name and birth date again), the residence address block. */
-export const BACK_FIELDS: Partial<Record<DocumentType, Partial<Record<'myNumber' | 'address', Region>>>> = {
-  my_number_card: { myNumber: line(170, 845, 86, 44) },
+export const BACK_FIELDS: Partial<
+  Record<DocumentType, Partial<Record<'myNumber' | 'name' | 'birthDate' | 'address', Region>>>
+> = {
+  my_number_card: {
+    myNumber: line(170, 845, 86, 44),
+    name: line(92, 612, 172, 26),
+    birthDate: line(112, 412, 230, 22),
+  },
   residence_card: { address: line(236, 820, 146, 18) },
 };
 

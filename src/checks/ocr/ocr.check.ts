@@ -57,7 +57,7 @@ import {
 } from './ocr-engine.ts';
 import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
-export const OCR_CHECK_VERSION = '1.2.0';
+export const OCR_CHECK_VERSION = '1.3.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -93,6 +93,10 @@ export interface OcrExtras {
   latinName?: { lastName: string; firstName: string };
   /** matchesPrintedFields: number, birth and expiry dates agree with the print (all check-digit protected). */
   mrz?: MrzReading & { matchesPrintedFields: boolean; namesMatchPrinted?: boolean };
+  /** Values the back prints again (the My Number card's name and birth date), read from the back. */
+  back?: Partial<Record<'name' | 'birthDate', OcrField>>;
+  /** Fields the back prints otherwise than the front, both read with confidence (backDisagreements). */
+  backDisagrees?: ('name' | 'birthDate')[];
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
   frontOutline?: { corners: [number, number][]; coverage: number };
   timingsMs: Record<string, number>;
@@ -111,6 +115,40 @@ export function checkDigitsVerdict(extras: {
   const myNumber = extras.myNumberCheckDigitValid ?? null;
   if (mrz === 'check_digit' || myNumber === false) return false;
   return mrz === 'none' || myNumber === true ? true : null;
+}
+
+/**
+ * Confidence both sides' readings need before a disagreement counts: below it a value may be a
+ * misread. Dates need more: a dropped digit keeps a plausible date (平成11年 read 平成1年 at 0.84 on
+ * a genuine card's back), while a name is only compared by whole last names.
+ */
+const CROSS_CHECK_CONFIDENCE = { name: 0.85, birthDate: 0.9 } as const;
+
+/**
+ * The fields whose front and back readings disagree in a way a misread does not explain: both
+ * read with confidence, birth dates different, last names without a character in common (a
+ * misread changes a glyph or two; a re-typed name is another name). First names are left out: the
+ * back's smaller print misreads them more often (悠斗 → 悠半).
+ */
+export function backDisagreements(
+  front: OcrExtras['fields'],
+  back: NonNullable<OcrExtras['back']>,
+): ('name' | 'birthDate')[] {
+  const sure = (name: 'name' | 'birthDate', f: OcrField | undefined): f is OcrField & { value: string } =>
+    f?.value !== undefined && f.confidence >= CROSS_CHECK_CONFIDENCE[name];
+  const out: ('name' | 'birthDate')[] = [];
+  if (sure('name', front.name) && sure('name', back.name)) {
+    const lastName = (f: { value: string }) => [...(f.value.split(' ')[0] ?? '')];
+    const backLast = new Set(lastName(back.name));
+    if (!lastName(front.name).some((c) => backLast.has(c))) out.push('name');
+  }
+  if (
+    sure('birthDate', front.birthDate) &&
+    sure('birthDate', back.birthDate) &&
+    front.birthDate.value !== back.birthDate.value
+  )
+    out.push('birthDate');
+  return out;
 }
 
 export interface OcrCheckResult {
@@ -600,24 +638,56 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         const back = await flatten(input.back);
         if (back) {
           const backCard = warpTo(back.grey, back.outline.corners, CARD_LAYOUT);
-          if (backRegions.myNumber) {
-            const r = await readRegion(ocr.eng, backCard, backRegions.myNumber, CARD_LAYOUT, {
+          const readBack = (
+            engine: OcrEngine,
+            region: Region | undefined,
+            opts: Parameters<typeof readRegion>[4],
+          ) => (region ? readRegion(engine, backCard, region, CARD_LAYOUT, opts) : undefined);
+          const [numberBack, nameBack, birthBack, addressBack] = await Promise.all([
+            readBack(ocr.eng, backRegions.myNumber, {
               whitelist: DIGITS,
               accept: (t) => isValidMyNumber(readDigits(t, 12) ?? ''),
-            });
-            const myNumber = readDigits(r.text, 12);
+            }),
+            readBack(ocr.jpn, backRegions.name, { accept: accept.name }),
+            readBack(ocr.jpn, backRegions.birthDate, { accept: accept.birthDate }),
+            readBack(ocr.jpn, backRegions.address, { accept: (t) => isPlausibleAddress(cleanAddress(t)) }),
+          ]);
+          if (numberBack) {
+            const myNumber = readDigits(numberBack.text, 12);
             const valid = myNumber !== undefined && isValidMyNumber(myNumber);
-            fields.myNumber = field(myNumber, r, valid ? 1 : 0.4);
+            fields.myNumber = field(myNumber, numberBack, valid ? 1 : 0.4);
             extras.myNumber = myNumber;
             // Twelve digits not read is no check-digit verdict: nothing was checked.
             if (myNumber !== undefined) extras.myNumberCheckDigitValid = valid;
             documentNumber = myNumber;
             fields.documentNumber = fields.myNumber;
           }
-          if (backRegions.address) {
-            const r = await readRegion(ocr.jpn, backCard, backRegions.address, CARD_LAYOUT, {
-              accept: (t) => isPlausibleAddress(cleanAddress(t)),
-            });
+          if (nameBack && birthBack) {
+            // The My Number card's back prints the name and birth date again: a front value
+            // re-typed after issue disagrees with it, and two reads that agree confirm each other.
+            const backName = splitNameLine(
+              nameBack.words.map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
+              'kanji',
+            );
+            const backBirth = readPrintedDate(birthBack.text, reference);
+            extras.back = {
+              name: field(
+                backName ? `${backName.lastName} ${backName.firstName}` : undefined,
+                nameBack,
+                backName && isPlausibleKanjiName(backName) ? 1 : 0.5,
+              ),
+              birthDate: field(backBirth, birthBack, isPlausibleBirthDate(backBirth, reference) ? 1 : 0.3),
+            };
+            extras.backDisagrees = backDisagreements(fields, extras.back);
+            for (const name of ['name', 'birthDate'] as const) {
+              const front = fields[name];
+              const again = extras.back[name];
+              if (front?.value !== undefined && front.value === again?.value)
+                front.confidence = Math.max(front.confidence, again.confidence);
+            }
+          }
+          if (addressBack) {
+            const r = addressBack;
             const backAddress = cleanAddress(r.text);
             // The front's address line is cut by the portrait when long; the back prints it whole.
             if (

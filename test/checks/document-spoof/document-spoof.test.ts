@@ -125,6 +125,15 @@ test('a My Number check-digit failure is tampering', async () => {
   assert.equal(result.risk, 'high');
 });
 
+test('a back that prints another name than the front is tampering, and says which field', async () => {
+  const { result } = await documentSpoofCheck.run(
+    inputOf(sample('my_number_card-genuine-0'), { backDisagrees: ['name'] }),
+  );
+  assert.equal(result.isForgedOrTampered, true);
+  assert.equal(result.risk, 'high');
+  assert.match(result.details ?? '', /back prints another name/);
+});
+
 test('the check records its id, version, model and a score in [0, 1]', async () => {
   assert.equal(documentSpoofCheck.id, 'documentSpoofCheck');
   const { result } = await documentSpoofCheck.run(inputOf(sample('passport-genuine-0')));

@@ -16,6 +16,7 @@ import {
   splitNameLine,
 } from '../../../src/checks/ocr/correct-fields.ts';
 import {
+  backDisagreements,
   checkDigitsVerdict,
   createOcrCheck,
   type OcrCheckResult,
@@ -110,6 +111,29 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(extras.mrz?.matchesPrintedFields, false);
   });
 
+  it("a genuine My Number card's back, misread in places, is no disagreement", async () => {
+    const s = sample('my_number_card-genuine-0');
+    const { result, extras } = await runOn(s);
+    // The back's smaller print misreads more: its name line reads 山田鼻 斗 here and its birth date
+    // 平成1年 for 平成11年, both less sure than the front's; neither is taken for a re-typed value.
+    assert.ok(extras.back?.name?.value?.startsWith(s.truth.lastName), extras.back?.name?.value);
+    assert.ok(extras.back?.birthDate?.value);
+    assert.deepEqual(extras.backDisagrees, []);
+    assert.equal(result.payload?.birthDate, s.truth.birthDate);
+  });
+
+  it('a My Number card whose front name was re-typed disagrees with its back', async () => {
+    const dir = fileURLToPath(new URL('../../fixtures/text-edit-my-number/', import.meta.url));
+    const { result, extras } = await check.run({
+      front: readFileSync(join(dir, 'front.jpg')),
+      back: readFileSync(join(dir, 'back.jpg')),
+      expectedDocumentType: 'my_number_card',
+    });
+    assert.equal(result.payload?.lastName, '山本');
+    assert.equal(extras.back?.name?.value, '伊藤 拓也');
+    assert.deepEqual(extras.backDisagrees, ['name']);
+  });
+
   it('a poor capture yields the truth or is flagged low_confidence, never a silent wrong value', async () => {
     const s = sample('residence_card-genuine-0');
     const { result, extras } = await runOn(s);
@@ -155,6 +179,34 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(extras.documentTypeMismatch, true);
     assert.match(result.reason ?? '', /document_type_mismatch/);
     assert.equal(result.unsupportedDocumentType, undefined);
+  });
+});
+
+describe('front against back', () => {
+  const f = (value: string | undefined, confidence = 0.95) => ({
+    ...(value !== undefined ? { value } : {}),
+    confidence,
+    raw: value ?? '',
+  });
+  it('a birth date or a whole last name printed otherwise on the back disagrees', () => {
+    assert.deepEqual(
+      backDisagreements(
+        { name: f('山本 拓也'), birthDate: f('1952-08-03') },
+        { name: f('伊藤 拓也'), birthDate: f('1957-08-03') },
+      ),
+      ['name', 'birthDate'],
+    );
+  });
+  it('a glyph misread, an unsure reading or a value not read is no disagreement', () => {
+    const front = { name: f('佐藤 健太'), birthDate: f('1953-05-11') };
+    // One kanji of the last name and the first name misread on the back.
+    assert.deepEqual(backDisagreements(front, { name: f('佐次 鍵太'), birthDate: f('1953-05-11') }), []);
+    // Read, but not surely: a poor capture's back.
+    assert.deepEqual(
+      backDisagreements(front, { name: f('伊藤 健太', 0.7), birthDate: f('1943-05-11', 0.84) }),
+      [],
+    );
+    assert.deepEqual(backDisagreements(front, { name: f(undefined, 0), birthDate: f(undefined, 0) }), []);
   });
 });
 
