@@ -1,5 +1,12 @@
 // The live face check as other capabilities use it (the hosted flow, the bench, simulate).
-export { classifyHeadPose, type FramePose, faceWidth, POSE_THRESHOLDS } from './classify-head-pose.ts';
+export {
+  classifyHeadPose,
+  type FramePose,
+  faceWidth,
+  frontalOffset,
+  POSE_THRESHOLDS,
+  type PoseOffset,
+} from './classify-head-pose.ts';
 export {
   CHALLENGE_LENGTH,
   CHALLENGE_VALIDITY_MS,

@@ -9,7 +9,13 @@
 // Single use and the time limit of the challenge itself are the caller's (submit-liveness-attempt.ts).
 import { describeFaceInBox, faceDescriptorDistance } from '../platform/ml/face-api.ts';
 import { detectFaceMeshes, type FaceMesh, type RawImage, rgbData } from '../platform/ml/human.ts';
-import { classifyHeadPose, type FramePose, faceWidth, meshBounds } from './classify-head-pose.ts';
+import {
+  classifyHeadPose,
+  type FramePose,
+  faceWidth,
+  frontalOffset,
+  meshBounds,
+} from './classify-head-pose.ts';
 import type { LivenessStep } from './liveness-challenge-steps.ts';
 
 export interface LivenessFrame {
@@ -28,6 +34,7 @@ export type LivenessFailure =
 export interface FrameReading {
   t: number;
   pose: FramePose | 'no_face';
+  /** Degrees from the capture's frontal reading (frontalOffset), as the pose was judged. */
   yaw: number | null;
   pitch: number | null;
   widthRatio: number | null;
@@ -137,8 +144,10 @@ export async function verifyLivenessFrames(
   const meshes = await detectFaceMeshes(ordered.map((frame) => frame.image));
   if (meshes.some((m) => !m)) failures.add('no_face');
 
-  // 3. Poses: the baseline is the first frontal frame, which must come before any held pose.
+  // 3. Poses: the baseline is the first frontal frame, which must come before any held pose;
+  // angles are measured from the capture's frontal reading (frontalOffset).
   let baselineWidth: number | null = null;
+  const offset = frontalOffset(meshes.filter((m): m is FaceMesh => m !== null && m !== undefined));
   const readings: FrameReading[] = [];
   for (const [i, mesh] of meshes.entries()) {
     const t = ordered[i]?.t ?? 0;
@@ -146,15 +155,15 @@ export async function verifyLivenessFrames(
       readings.push({ t, pose: 'no_face', yaw: null, pitch: null, widthRatio: null });
       continue;
     }
-    let pose = classifyHeadPose(mesh, baselineWidth);
+    let pose = classifyHeadPose(mesh, baselineWidth, offset);
     if (baselineWidth === null && pose === 'center') baselineWidth = faceWidth(mesh);
     // Until a frontal start is seen, nothing counts as a held pose.
     if (baselineWidth === null) pose = 'between';
     readings.push({
       t,
       pose,
-      yaw: mesh.rotation.yaw,
-      pitch: mesh.rotation.pitch,
+      yaw: mesh.rotation.yaw - offset.yaw,
+      pitch: mesh.rotation.pitch - offset.pitch,
       widthRatio: baselineWidth ? faceWidth(mesh) / baselineWidth : null,
     });
   }

@@ -2,7 +2,7 @@
 // (src/liveness/classify-head-pose.ts), and the axis that passes its threshold by more wins.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { classifyHeadPose } from '../../src/liveness/index.ts';
+import { classifyHeadPose, frontalOffset } from '../../src/liveness/index.ts';
 import type { FaceMesh } from '../../src/platform/ml/human.ts';
 
 /** A mesh whose landmarks span `width` pixels, turned by the given angles. */
@@ -41,4 +41,35 @@ test('closer is a frontal face grown over the baseline; without a baseline it ca
   assert.equal(classifyHeadPose(mesh(1, 0, 130), 100), 'move_closer');
   assert.equal(classifyHeadPose(mesh(1, 0, 115), 100), 'between');
   assert.equal(classifyHeadPose(mesh(1, 0, 130), null), 'center');
+});
+
+test("angles are judged from the capture's own frontal reading", () => {
+  // drivers_license-genuine-7 of the accuracy corpus: frontal frames read pitch 0 to +1.9, the
+  // nod up −6.5 — short of the threshold on its own, 8° above the capture's frontal reading.
+  const capture = [mesh(-1.2, 0), mesh(-1.2, -6.5), mesh(-1.3, 1.6), mesh(-0.1, 15.2), mesh(-1.6, 1.9)];
+  capture.push(mesh(14, 2.9), mesh(-2, 0.9), mesh(-19, 6.3), mesh(-1.6, 1.6), mesh(-1.2, 1.3));
+  const offset = frontalOffset(capture);
+  assert.ok(
+    Math.abs(offset.pitch - 1.45) < 1e-9 && Math.abs(offset.yaw + 1.45) < 1e-9,
+    JSON.stringify(offset),
+  );
+  assert.equal(classifyHeadPose(mesh(-1.2, -6.4), 100), 'between');
+  assert.equal(classifyHeadPose(mesh(-1.2, -6.4), 100, offset), 'look_up');
+  assert.deepEqual(
+    capture.map((m) => classifyHeadPose(m, 100, offset)),
+    [
+      'center',
+      'look_up',
+      'center',
+      'look_down',
+      'center',
+      'turn_right',
+      'center',
+      'turn_left',
+      'center',
+      'center',
+    ],
+  );
+  // No frontal frame: nothing to measure from.
+  assert.deepEqual(frontalOffset([mesh(20, 0), mesh(0, 15)]), { yaw: 0, pitch: 0 });
 });
