@@ -111,6 +111,8 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
   textWeight: { from: 1.2, to: 1.3 },
   /** Share of a band's tint missing behind the value printed on it. */
   bandTintLoss: { from: 0.7, to: 0.9 },
+  /** A bold value's glyph cores lighter than the card's bold references (text-patches.ts inkShortfall). */
+  textInkShortfall: { from: 0.06, to: 0.09 },
   /** The re-typed-value cues need the layout to fit the photo (median line registration)… */
   textMinFit: 0.4,
   /** …and, for the weight, print sharp enough that bold and regular differ (regular stroke / size). */
@@ -144,12 +146,13 @@ async function measureSide(
 }
 
 /** The two re-typed-value cues, 0 when the layout does not fit the photo well enough to judge. */
-function textEditScores(evidence: TextEditEvidence): { weight: number; band: number } {
+function textEditScores(evidence: TextEditEvidence): { weight: number; band: number; ink: number } {
   const t = DOCUMENT_SPOOF_THRESHOLDS;
-  if (evidence.fit < t.textMinFit) return { weight: 0, band: 0 };
+  if (evidence.fit < t.textMinFit) return { weight: 0, band: 0, ink: 0 };
   return {
     weight: evidence.regularStroke <= t.textMaxRegularStroke ? ramp(evidence.weightRatio, t.textWeight) : 0,
     band: ramp(evidence.bandTintLoss, t.bandTintLoss),
+    ink: ramp(evidence.inkShortfall, t.textInkShortfall),
   };
 }
 
@@ -203,6 +206,11 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         cues.push({
           name: `pasted patch (the band's tint stops behind ${textEdit.bandField ?? 'a value'})`,
           score: scores.band,
+          tamper: true,
+        });
+        cues.push({
+          name: `re-typed value (${textEdit.inkField ?? 'a bold value'} printed in a lighter ink than the card's other bold print)`,
+          score: scores.ink,
           tamper: true,
         });
       }

@@ -105,6 +105,10 @@ export interface LineMeasurement {
   fit: number;
   /** Band lines: how much of the band's tint is missing behind the first glyphs (0 none, 1 all). */
   toneShift?: number;
+  /** Paper level around the line (90th percentile, grey levels; 255 = overexposed). */
+  paper: number;
+  /** Depth of the glyph cores: paper minus the 25th percentile of the ink pixels, over paper. */
+  inkDepth: number;
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -145,11 +149,13 @@ export function measurePrintedLines(
     const threshold = (paper + inkLevel) / 2;
     let area = 0;
     let edges = 0;
+    const inkValues: number[] = [];
     for (let y = y0; y < y1; y++)
       for (let xx = x0; xx < x1; xx++) {
         const ink = (flat[y * w + xx] as number) < threshold;
         if (!ink) continue;
         area++;
+        inkValues.push(flat[y * w + xx] as number);
         if (xx === x0 || (flat[y * w + xx - 1] as number) >= threshold) edges++;
         if (xx === x1 - 1 || (flat[y * w + xx + 1] as number) >= threshold) edges++;
         if (y === y0 || (flat[(y - 1) * w + xx] as number) >= threshold) edges++;
@@ -167,6 +173,8 @@ export function measurePrintedLines(
       stroke: edges > 0 ? (4 * area) / edges / s : 0,
       contrast: paper - inkLevel,
       fit: (core - gap) / (core + gap + 1),
+      paper,
+      inkDepth: paper > 0 ? (paper - percentile(inkValues, 0.25)) / paper : 0,
     };
     if (line.band) {
       // The band's tone behind the first glyphs (inside any patch) and at its tail, right of the
@@ -193,6 +201,12 @@ export interface TextEditEvidence {
   /** Largest share of a band's tint missing behind a value printed on it. */
   bandTintLoss: number;
   bandField?: string;
+  /**
+   * How much lighter a bold value's glyph cores are than the card's bold reference lines (inkDepth
+   * below the lighter reference); 0 when the capture is not sharp and even enough to judge.
+   */
+  inkShortfall: number;
+  inkField?: string;
   /** Median registration of the lines (LineMeasurement.fit). */
   fit: number;
   /** Median stroke width over glyph size of the legible regular lines (blur widens it). */
@@ -210,6 +224,7 @@ export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
   const evidence: TextEditEvidence = {
     weightRatio: 0,
     bandTintLoss: 0,
+    inkShortfall: 0,
     fit: percentile(
       lines.map((l) => l.fit),
       0.5,
@@ -229,10 +244,38 @@ export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
       evidence.weightField = line.field;
     }
   }
+  const ink = inkShortfall(lines);
+  evidence.inkShortfall = ink.shortfall;
+  if (ink.field) evidence.inkField = ink.field;
   for (const line of lines)
     if (line.toneShift !== undefined && line.field && line.toneShift > evidence.bandTintLoss) {
       evidence.bandTintLoss = line.toneShift;
       evidence.bandField = line.field;
     }
   return evidence;
+}
+
+/**
+ * A bold value printed in a lighter ink than the card's bold reference lines (the synthetic
+ * forger's re-typed name: bold like the original, so the weight cue cannot see it, but #2b2b2b
+ * instead of #111). Judged only on a sharp, evenly lit capture: two bold references whose cores
+ * are deep (inkDepth ≥ 0.88) and agree within 0.03, no overexposed paper (≥ 250) around any of the
+ * three lines. Measured on the accuracy corpus's licences: genuine clean names 0.92 ± 0.01 against
+ * references 0.89–0.93; the two clean re-typed names 0.81. Typical captures vary by 0.1 between
+ * lines (glare, overexposure) and are not judged.
+ */
+function inkShortfall(lines: LineMeasurement[]): { shortfall: number; field?: string } {
+  const even = (l: LineMeasurement) => l.paper < 250;
+  const references = lines.filter((l) => l.bold && !l.field && l.toneShift === undefined);
+  if (references.length < 2 || !references.every(even)) return { shortfall: 0 };
+  const depths = references.map((l) => l.inkDepth);
+  const lightest = Math.min(...depths);
+  if (lightest < 0.88 || Math.max(...depths) - lightest > 0.03) return { shortfall: 0 };
+  let best: { shortfall: number; field?: string } = { shortfall: 0 };
+  for (const line of lines) {
+    if (!line.bold || !line.field || line.toneShift !== undefined || !even(line)) continue;
+    const shortfall = lightest - line.inkDepth;
+    if (shortfall > best.shortfall) best = { shortfall, field: line.field };
+  }
+  return best;
 }

@@ -125,6 +125,23 @@ test('a My Number check-digit failure is tampering', async () => {
   assert.equal(result.risk, 'high');
 });
 
+test('a licence name re-typed in bold but a lighter ink is tampering; a genuine bold name is not', async () => {
+  const edited = await documentSpoofCheck.run({
+    front: readFileSync('test/fixtures/text-edit-licence-name/front.jpg'),
+    documentType: 'drivers_license',
+    referenceDate: REFERENCE_DATE,
+  });
+  assert.equal(edited.result.risk, 'high', edited.result.details);
+  assert.equal(edited.result.isForgedOrTampered, true);
+  assert.match(edited.result.details ?? '', /name printed in a lighter ink/);
+  assert.ok((edited.measurements.textEdit?.inkShortfall ?? 0) > 0.09);
+  const genuine = await documentSpoofCheck.run(inputOf(sample('drivers_license-genuine-0')));
+  assert.ok(
+    (genuine.measurements.textEdit?.inkShortfall ?? 1) < 0.03,
+    JSON.stringify(genuine.measurements.textEdit),
+  );
+});
+
 test('a back that prints another name than the front is tampering, and says which field', async () => {
   const { result } = await documentSpoofCheck.run(
     inputOf(sample('my_number_card-genuine-0'), { backDisagrees: ['name'] }),
