@@ -221,10 +221,12 @@ export interface TextEditEvidence {
 export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
   const topContrast = Math.max(...lines.map((l) => l.contrast));
   const legible = lines.filter((l) => !l.bold && l.contrast >= 0.5 * topContrast);
+  const ink = inkShortfall(lines);
   const evidence: TextEditEvidence = {
     weightRatio: 0,
     bandTintLoss: 0,
-    inkShortfall: 0,
+    inkShortfall: ink.shortfall,
+    ...(ink.field ? { inkField: ink.field } : {}),
     fit: percentile(
       lines.map((l) => l.fit),
       0.5,
@@ -244,9 +246,6 @@ export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
       evidence.weightField = line.field;
     }
   }
-  const ink = inkShortfall(lines);
-  evidence.inkShortfall = ink.shortfall;
-  if (ink.field) evidence.inkField = ink.field;
   for (const line of lines)
     if (line.toneShift !== undefined && line.field && line.toneShift > evidence.bandTintLoss) {
       evidence.bandTintLoss = line.toneShift;
