@@ -687,14 +687,15 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             }
           }
           if (addressBack) {
-            const r = addressBack;
-            const backAddress = cleanAddress(r.text);
-            // The front's address line is cut by the portrait when long; the back prints it whole.
+            const backAddress = cleanAddress(addressBack.text);
+            // A residence card's back records the address (a move adds an entry there): read as a
+            // plausible address it is the one to report, printed whole where the front's line is
+            // cut by the portrait. A front re-typed to another address then disagrees with it.
             if (
-              startsWithPrefecture(backAddress) &&
-              backAddress.length >= (fields.address.value?.length ?? 0)
+              isPlausibleAddress(backAddress) ||
+              (startsWithPrefecture(backAddress) && backAddress.length >= (fields.address.value?.length ?? 0))
             )
-              fields.address = field(backAddress, r, 1);
+              fields.address = field(backAddress, addressBack, 1);
           }
         }
         lap('back', t);

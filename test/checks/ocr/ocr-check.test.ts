@@ -134,6 +134,16 @@ describe('ocr check on the committed corpus sample', () => {
     assert.deepEqual(extras.backDisagrees, ['name']);
   });
 
+  it('a residence card reports the address its back records, not a front re-typed to another', async () => {
+    const dir = fileURLToPath(new URL('../../fixtures/text-edit-residence-address/', import.meta.url));
+    const { result } = await check.run({
+      front: readFileSync(join(dir, 'front.jpg')),
+      back: readFileSync(join(dir, 'back.jpg')),
+      expectedDocumentType: 'residence_card',
+    });
+    assert.equal(result.payload?.address, '神奈川県相模原市南区相模大野4丁目14番13号');
+  });
+
   it('a poor capture yields the truth or is flagged low_confidence, never a silent wrong value', async () => {
     const s = sample('residence_card-genuine-0');
     const { result, extras } = await runOn(s);
