@@ -33,6 +33,9 @@ interface PageGeometry {
 
 const CARD = { width: 856, height: 540 };
 
+/** Paper at or above this grey level is overexposed: tones and ink depths there say nothing. */
+const OVEREXPOSED = 248;
+
 export const PRINTED_LINES: Record<DocumentType, PageGeometry> = {
   drivers_license: {
     ...CARD,
@@ -185,10 +188,16 @@ export function measurePrintedLines(
       const [p0, p1] = line.band;
       const level = (c0: number, c1: number, r0: number, r1: number) =>
         percentile(pixels(c0, c1, r0, r1), 0.9);
-      const head = level(x, x + 4 * s, rows[0], rows[1]) - level(x, x + 4 * s, p0, p1);
+      const headPaper = level(x, x + 4 * s, p0, p1);
+      const head = level(x, x + 4 * s, rows[0], rows[1]) - headPaper;
       const tailX = x + line.maxWidth - 50;
       const tail = level(tailX, tailX + 50, rows[0], rows[1]) - level(tailX, tailX + 50, p0, p1);
-      measured.toneShift = (head - tail) / Math.max(-tail, 8);
+      // No tint can show where the paper is overexposed (a glare: band and paper both read ~255),
+      // nor where the band reads lighter than the paper above it (light falling across the card):
+      // nothing is measured there. Bona fide captures of the accuracy corpus read head paper
+      // 249–255 on 10 of the 11 bands taken for patches; re-typed values on bands 230–241.
+      const measurable = headPaper < OVEREXPOSED && head <= 8;
+      measured.toneShift = measurable ? (head - tail) / Math.max(-tail, 8) : 0;
     }
     return measured;
   });
@@ -258,13 +267,13 @@ export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
  * A bold value printed in a lighter ink than the card's bold reference lines (the synthetic
  * forger's re-typed name: bold like the original, so the weight cue cannot see it, but #2b2b2b
  * instead of #111). Judged only on a sharp, evenly lit capture: two bold references whose cores
- * are deep (inkDepth ≥ 0.88) and agree within 0.03, no overexposed paper (≥ 250) around any of the
- * three lines. Measured on the accuracy corpus's licences: genuine clean names 0.92 ± 0.01 against
+ * are deep (inkDepth ≥ 0.88) and agree within 0.03, no overexposed paper around any of the
+ * three lines (OVEREXPOSED). Measured on the accuracy corpus's licences: genuine clean names 0.92 ± 0.01 against
  * references 0.89–0.93; the two clean re-typed names 0.81. Typical captures vary by 0.1 between
  * lines (glare, overexposure) and are not judged.
  */
 function inkShortfall(lines: LineMeasurement[]): { shortfall: number; field?: string } {
-  const even = (l: LineMeasurement) => l.paper < 250;
+  const even = (l: LineMeasurement) => l.paper < OVEREXPOSED;
   const references = lines.filter((l) => l.bold && !l.field && l.toneShift === undefined);
   if (references.length < 2 || !references.every(even)) return { shortfall: 0 };
   const depths = references.map((l) => l.inkDepth);

@@ -142,6 +142,16 @@ test('a licence name re-typed in bold but a lighter ink is tampering; a genuine 
   );
 });
 
+test('a glare over a tinted band is no pasted patch', async () => {
+  const { result, measurements } = await documentSpoofCheck.run({
+    front: readFileSync('test/fixtures/glare-on-band/front.jpg'),
+    documentType: 'my_number_card',
+    referenceDate: REFERENCE_DATE,
+  });
+  assert.equal(measurements.textEdit?.bandTintLoss, 0);
+  assert.equal(result.risk, 'low', result.details);
+});
+
 test('a back that prints another name than the front is tampering, and says which field', async () => {
   const { result } = await documentSpoofCheck.run(
     inputOf(sample('my_number_card-genuine-0'), { backDisagrees: ['name'] }),
