@@ -144,6 +144,25 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(result.payload?.address, '神奈川県相模原市南区相模大野4丁目14番13号');
   });
 
+  it('a My Number printed with a wrong check digit fails it; one misread gives no verdict', async () => {
+    const dir = fileURLToPath(new URL('../../fixtures/my-number-check-digit/', import.meta.url));
+    const run = (name: string) =>
+      check.run({
+        front: readFileSync(join(dir, `${name}-front.jpg`)),
+        back: readFileSync(join(dir, `${name}-back.jpg`)),
+        expectedDocumentType: 'my_number_card',
+      });
+    const wrong = await run('wrong-digit');
+    assert.equal(wrong.extras.myNumber, '276663825910');
+    assert.equal(wrong.extras.myNumberCheckDigitValid, false);
+    assert.match(wrong.result.reason ?? '', /My Number check digit failed/);
+    const misread = await run('misread');
+    assert.notEqual(misread.extras.myNumber, '530297997350');
+    assert.equal(misread.extras.myNumberCheckDigitValid, undefined);
+    assert.equal(misread.result.status, 'low_confidence');
+    assert.match(misread.result.reason ?? '', /My Number not read cleanly/);
+  });
+
   it('a poor capture yields the truth or is flagged low_confidence, never a silent wrong value', async () => {
     const s = sample('residence_card-genuine-0');
     const { result, extras } = await runOn(s);
