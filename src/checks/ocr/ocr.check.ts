@@ -718,7 +718,15 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // Overall: the weakest of the identifying fields (a wrong name or birth date is what hurts).
       const key = [fields.name, fields.birthDate, fields.documentNumber ?? { confidence: 0 }];
       const keyMin = Math.min(...key.map((f) => f?.confidence ?? 0));
-      const addressConfidence = fields.address.confidence;
+      // An address that does not even look like one is left out rather than passed on wrong; what
+      // is not delivered has no confidence (a poor capture whose address line is illegible, the
+      // rest read, had stayed at 0.8: an attack re-typed there went through unread).
+      const addressOk =
+        type === 'passport'
+          ? /^[A-Z]{3,12}$/.test(fields.address.value ?? '')
+          : isPlausibleAddress(fields.address.value ?? '');
+      const deliverAddress = fields.address.value !== undefined && addressOk;
+      const addressConfidence = deliverAddress ? fields.address.confidence : 0;
       const confidence = round2(
         Math.min(keyMin, 0.7 + 0.3 * addressConfidence) * 0.9 + 0.1 * classification.confidence,
       );
@@ -751,12 +759,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         payload.firstName = name.firstName;
       }
       if (fields.birthDate.value) payload.birthDate = fields.birthDate.value;
-      // An address that does not even look like one is left out rather than passed on wrong.
-      const addressOk =
-        type === 'passport'
-          ? /^[A-Z]{3,12}$/.test(fields.address.value ?? '')
-          : isPlausibleAddress(fields.address.value ?? '');
-      if (fields.address.value && addressOk) payload.address = fields.address.value;
+      if (deliverAddress) payload.address = fields.address.value;
       else reasons.push('address unreadable');
       return {
         result: {
