@@ -62,6 +62,16 @@ async function runOn(s: Sample, expectedDocumentType = s.documentType): Promise<
   });
 }
 
+/** The check on a front and back kept under test/fixtures/<folder>/ (`<prefix>front.jpg`, `<prefix>back.jpg`). */
+function runOnFixture(folder: string, expectedDocumentType: string, prefix = ''): Promise<OcrCheckResult> {
+  const dir = fileURLToPath(new URL(`../../fixtures/${folder}/`, import.meta.url));
+  return check.run({
+    front: readFileSync(join(dir, `${prefix}front.jpg`)),
+    back: readFileSync(join(dir, `${prefix}back.jpg`)),
+    expectedDocumentType,
+  });
+}
+
 describe('ocr check on the committed corpus sample', () => {
   after(() => terminateOcrEngine());
 
@@ -129,35 +139,19 @@ describe('ocr check on the committed corpus sample', () => {
   });
 
   it('a My Number card whose front name was re-typed disagrees with its back', async () => {
-    const dir = fileURLToPath(new URL('../../fixtures/text-edit-my-number/', import.meta.url));
-    const { result, extras } = await check.run({
-      front: readFileSync(join(dir, 'front.jpg')),
-      back: readFileSync(join(dir, 'back.jpg')),
-      expectedDocumentType: 'my_number_card',
-    });
+    const { result, extras } = await runOnFixture('text-edit-my-number', 'my_number_card');
     assert.equal(result.payload?.lastName, '山本');
     assert.equal(extras.back?.name?.value, '伊藤 拓也');
     assert.deepEqual(extras.backDisagrees, ['name']);
   });
 
   it('a residence card reports the address its back records, not a front re-typed to another', async () => {
-    const dir = fileURLToPath(new URL('../../fixtures/text-edit-residence-address/', import.meta.url));
-    const { result } = await check.run({
-      front: readFileSync(join(dir, 'front.jpg')),
-      back: readFileSync(join(dir, 'back.jpg')),
-      expectedDocumentType: 'residence_card',
-    });
+    const { result } = await runOnFixture('text-edit-residence-address', 'residence_card');
     assert.equal(result.payload?.address, '神奈川県相模原市南区相模大野4丁目14番13号');
   });
 
   it('a My Number printed with a wrong check digit fails it; one misread gives no verdict', async () => {
-    const dir = fileURLToPath(new URL('../../fixtures/my-number-check-digit/', import.meta.url));
-    const run = (name: string) =>
-      check.run({
-        front: readFileSync(join(dir, `${name}-front.jpg`)),
-        back: readFileSync(join(dir, `${name}-back.jpg`)),
-        expectedDocumentType: 'my_number_card',
-      });
+    const run = (name: string) => runOnFixture('my-number-check-digit', 'my_number_card', `${name}-`);
     const wrong = await run('wrong-digit');
     assert.equal(wrong.extras.myNumber, '276663825910');
     assert.equal(wrong.extras.myNumberCheckDigitValid, false);
@@ -170,12 +164,7 @@ describe('ocr check on the committed corpus sample', () => {
   });
 
   it('an address that cannot be read leaves the result low_confidence, whatever else was read', async () => {
-    const dir = fileURLToPath(new URL('../../fixtures/illegible-address/', import.meta.url));
-    const { result } = await check.run({
-      front: readFileSync(join(dir, 'front.jpg')),
-      back: readFileSync(join(dir, 'back.jpg')),
-      expectedDocumentType: 'residence_card',
-    });
+    const { result } = await runOnFixture('illegible-address', 'residence_card');
     assert.equal(result.payload?.address, undefined);
     assert.ok(result.payload?.lastName && result.payload.birthDate, JSON.stringify(result.payload));
     assert.equal(result.status, 'low_confidence');
