@@ -2,6 +2,7 @@
 // src/api-keys run in one transaction with the row that records them. The console's routes and the
 // CLI (actor 'cli') both call these, so every path that changes these things leaves a record.
 import { createApiKey, disableTenantApiKey } from '../api-keys/index.ts';
+import { inTransaction } from '../platform/db/in-transaction.ts';
 import type { Platform } from '../platform/platform.ts';
 import {
   allowCallbackPrefix,
@@ -12,7 +13,6 @@ import {
   type TenantView,
 } from '../tenants/index.ts';
 import { type Actor, recordAudit } from './audit-log.ts';
-import { inTransaction } from './in-transaction.ts';
 
 export function createTenantAudited(
   platform: Platform,

@@ -2,6 +2,7 @@
 // setting the password, signing in with lockout, sessions with idle and absolute expiry.
 import { randomBytes } from 'node:crypto';
 import { newId, randomBase62, sha256Hex } from '../platform/crypto/random-id.ts';
+import { inTransaction } from '../platform/db/in-transaction.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findTenant } from '../tenants/index.ts';
@@ -25,7 +26,6 @@ import {
   setPasswordHash,
   touchConsoleSession,
 } from './console-user-repository.ts';
-import { inTransaction } from './in-transaction.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hash.ts';
 
 export const PASSWORD_LINK_VALIDITY_MS = 24 * 3_600_000;

@@ -10,11 +10,11 @@ import {
   requiredUserInputFields,
   USER_INPUT_FIELDS,
 } from '../hosted-flow/index.ts';
+import { inTransaction } from '../platform/db/in-transaction.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findTenant, updateTenantSettings } from '../tenants/index.ts';
 import { type Actor, recordAudit } from './audit-log.ts';
-import { inTransaction } from './in-transaction.ts';
 
 export const DEFAULT_RETENTION_DAYS = 365;
 

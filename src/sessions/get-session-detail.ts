@@ -4,6 +4,7 @@ import type { ApiCaller } from '../api-keys/index.ts';
 import { readFlowDetail } from '../hosted-flow/index.ts';
 import { readPipelineDetail } from '../pipeline/index.ts';
 import { decryptJson, decryptText } from '../platform/crypto/encryption.ts';
+import { inTransaction } from '../platform/db/in-transaction.ts';
 import type { Platform } from '../platform/platform.ts';
 import { preRegisteredInfoContext, verificationUrlContext } from './create-session.ts';
 import type { PreRegisteredInfo, SessionDetail } from './session.schemas.ts';
@@ -14,10 +15,20 @@ export async function getSessionDetail(
   caller: ApiCaller,
   sessionId: string,
 ): Promise<SessionDetail> {
-  const session = await loadCallerSession(platform.database.db, caller, sessionId);
+  // One snapshot: the decision job completes the session and stores its decision in one
+  // transaction, and a reading taken across that commit showed the decision under a session
+  // still 'liveness_success' (seen on PostgreSQL).
+  const { session, flow, pipeline } = await inTransaction(
+    platform,
+    async (tx) => {
+      const session = await loadCallerSession(tx.database.db, caller, sessionId);
+      const flow = await readFlowDetail(tx, session);
+      const pipeline = session.submitted_at ? await readPipelineDetail(tx, session.id) : null;
+      return { session, flow, pipeline };
+    },
+    { isolation: 'repeatable read' },
+  );
   const { keyring } = platform;
-  const flow = await readFlowDetail(platform, session);
-  const pipeline = session.submitted_at ? await readPipelineDetail(platform, session.id) : null;
   return {
     sessionId: session.id,
     status: effectiveStatus(session, platform.now()),
