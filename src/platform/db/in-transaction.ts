@@ -1,7 +1,7 @@
-// Runs existing service functions (tenants, api-keys, …) and what goes with them (an audit row; a
-// consistent read) in one transaction: the services take a Platform and query platform.database.db, so they are handed a
-// Platform whose database is the transaction. Nothing inside may use the outer database (PGlite has
-// one connection, held by the transaction).
+// Runs existing service functions (tenants, api-keys, …) and what goes with them (an audit row, a
+// consistent read) in one transaction: the services take a Platform and query
+// platform.database.db, so they are handed a Platform whose database is the transaction. Nothing
+// inside may use the outer database (PGlite has one connection, held by the transaction).
 import type { Platform } from '../platform.ts';
 import { executeSqlOn } from './open-database.ts';
 
