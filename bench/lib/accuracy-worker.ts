@@ -28,7 +28,7 @@ const referenceDate = new Date(`${REFERENCE_DATE}T00:00:00Z`);
 
 /** Source files whose change invalidates a check's cached results (besides its declared version). */
 const CHECK_SOURCES = {
-  liveness: ['src/liveness', 'src/platform/ml/human.ts'],
+  liveness: ['src/liveness', 'src/platform/math', 'src/platform/ml/human.ts'],
   // The OCR reads dates and prefectures with these (not the field comparison, which the report does).
   ocr: [
     'src/checks/ocr',

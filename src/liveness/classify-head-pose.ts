@@ -5,8 +5,9 @@
 // 20° turns read 10.6–24°; 15° nods read 6–24° (Human reads a nod up weaker than one down). A turn
 // often reads some pitch too (6.8° seen) and a nod some yaw (9.1°): the axis that passes its
 // threshold by the larger factor names the pose, so a held pose is never lost to the other axis.
-// Type-only import: this module is also bundled into the browser app, which must not pull Human's Node
-// loader (src/platform/ml/human.ts) in.
+// This module is also bundled into the browser app: Human's types only, never its Node loader
+// (src/platform/ml/human.ts); median comes from a pure module for the same reason.
+import { median } from '../platform/math/median.ts';
 import type { FaceMesh } from '../platform/ml/human.ts';
 import type { LivenessStep } from './liveness-challenge-steps.ts';
 
@@ -47,12 +48,6 @@ export interface PoseOffset {
   yaw: number;
   pitch: number;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 /**
  * How a whole capture's frontal frames read: a camera held below the face reads every frame a

@@ -1,6 +1,8 @@
 // From descriptor distance to the similarity in [0,1] that results.faceMatch.similarity and
 // decision.metadata.faceMatchSimilarity carry (interface §2.8, §2.9). The map and how its numbers
 // were fitted are written down in docs/face-match.md; the bench refits them on every run.
+
+import { median } from '../../platform/math/median.ts';
 import { faceDescriptorDistance } from '../../platform/ml/face-api.ts';
 import { equalErrorRate } from './roc.ts';
 
@@ -53,12 +55,6 @@ export function distanceFromSimilarity(
     throw new RangeError(`similarity must be in (0,1), got ${similarity}`);
   return calibration.midpoint + calibration.scale * Math.log(1 / similarity - 1);
 }
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /**
  * midpoint = the EER distance (the centre of the gap when genuine and impostor pairs separate);
