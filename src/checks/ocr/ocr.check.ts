@@ -57,7 +57,7 @@ import {
 } from './ocr-engine.ts';
 import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
-export const OCR_CHECK_VERSION = '1.3.0';
+export const OCR_CHECK_VERSION = '1.4.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -78,6 +78,8 @@ export interface OcrField {
   confidence: number;
   /** The text as read, before correction. */
   raw: string;
+  /** Read unsure, the line was read again at other scales: whether two readings agreed on the value. */
+  confirmed?: boolean;
 }
 
 /** What the decision and fraud checks need beyond §2.6 (kept internally, not sent in webhooks). */
@@ -108,7 +110,7 @@ export interface OcrExtras {
  * one was verified; null when none was read well enough to say (a misread MRZ, no number read).
  */
 export function checkDigitsVerdict(extras: {
-  mrz?: Pick<MrzReading, 'valid' | 'invalidFields'>;
+  mrz?: Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'>;
   myNumberCheckDigitValid?: boolean;
 }): boolean | null {
   const mrz = extras.mrz ? mrzFailureKind(extras.mrz) : null;
@@ -189,6 +191,11 @@ type Recognised = {
   words: OcrRecognition['words'];
   /** Texts read at the other scales when none fitted the field (readRegion). */
   rereads?: string[];
+  /**
+   * A fitting reading that was unsure is read again (readRegion `confirm`): here the reading at
+   * another scale that gave the same value, or null when no two of three readings agreed.
+   */
+  confirmation?: Recognised | null;
 };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -198,7 +205,16 @@ async function readRegion(
   image: GreyImage,
   region: Region,
   layout: Layout,
-  options: { psm?: string; whitelist?: string; accept?: (text: string) => boolean } = {},
+  options: {
+    psm?: string;
+    whitelist?: string;
+    accept?: (text: string) => boolean;
+    /**
+     * A fitting reading less sure than `below` is read again at 1.4× and, if that gives another
+     * value, at 0.75×: the value two readings agree on wins (`confirmation`).
+     */
+    confirm?: { below: number; value: (r: Recognised) => string | undefined };
+  } = {},
 ): Promise<Recognised> {
   const png = await cropPng(image, toPixels(region, layout));
   const once = async (input: Buffer, factor: number): Promise<Recognised> => {
@@ -217,18 +233,34 @@ async function readRegion(
     }));
     return { text: r.text.replace(/\n+$/, ''), confidence: r.confidence / 100, words };
   };
-  const first = await once(png, 1);
-  if (!options.accept || options.accept(first.text)) return first;
-  // The jpn model now and then drops a digit between kanji (7月 → 月) or misreads a glyph at one
-  // scale and not at another: a value that does not fit its field is read again, larger then smaller.
-  const { width = 0 } = await sharp(png).metadata();
-  const rereads: string[] = [];
-  for (const factor of [1.4, 0.75]) {
+  const atScale = async (factor: number) => {
+    const { width = 0 } = await sharp(png).metadata();
     const scaled = await sharp(png)
       .resize({ width: Math.max(8, Math.round(width * factor)) })
       .png()
       .toBuffer();
-    const again = await once(scaled, factor);
+    return once(scaled, factor);
+  };
+  const first = await once(png, 1);
+  if (!options.accept || options.accept(first.text)) {
+    const { confirm } = options;
+    const value = confirm?.value(first);
+    if (!confirm || first.confidence >= confirm.below || value === undefined) return first;
+    // tessdata_fast reads 誠 right at one scale and 識, 議 or 計 at the next: two readings of three
+    // agreeing outvote a third (docs/ocr.md "Confidence").
+    const larger = await atScale(1.4);
+    if (confirm.value(larger) === value) return { ...first, confirmation: larger };
+    const smaller = await atScale(0.75);
+    if (confirm.value(smaller) === value) return { ...first, confirmation: smaller };
+    const other = confirm.value(larger);
+    if (other !== undefined && confirm.value(smaller) === other) return { ...larger, confirmation: smaller };
+    return { ...first, confirmation: null };
+  }
+  // The jpn model now and then drops a digit between kanji (7月 → 月) or misreads a glyph at one
+  // scale and not at another: a value that does not fit its field is read again, larger then smaller.
+  const rereads: string[] = [];
+  for (const factor of [1.4, 0.75]) {
+    const again = await atScale(factor);
     if (options.accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
     rereads.push(again.text);
   }
@@ -343,13 +375,22 @@ async function classify(
   return { readable, confidence: 0, evidence: `${strip.text} / ${licence.text} / ${band.text}` };
 }
 
+/**
+ * A field from its line's reading. `fit` is how well the value fits its field's shape; when a
+ * second reading gave the same value (readRegion's `confirmation`), the two line confidences
+ * combine as independent evidence, 1 − (1 − c₁)(1 − c₂).
+ */
 function field(value: string | undefined, raw: Recognised, fit: number): OcrField {
+  if (!value) return { confidence: 0, raw: raw.text };
+  const again = raw.confirmation;
+  const line = again ? 1 - (1 - raw.confidence) * (1 - again.confidence) : raw.confidence;
   // A value that fits its field's shape (12 digits with a valid check digit, a real past date...)
   // is mostly right even when Tesseract is unsure of kanji glyphs; one that does not fit is not.
   return {
-    ...(value !== undefined ? { value } : {}),
-    confidence: value ? round2(fit * (0.5 + 0.5 * raw.confidence)) : 0,
+    value,
+    confidence: round2(fit * (0.5 + 0.5 * line)),
     raw: raw.text,
+    ...(again !== undefined ? { confirmed: again !== null } : {}),
   };
 }
 
@@ -373,6 +414,26 @@ function warpTo(grey: GreyImage, corners: [number, number][], layout: Layout): G
 
 const DIGITS = '0123456789 ';
 
+/** The document number printed on the front (a My Number card prints its number on the back). */
+function readDocumentNumber(type: DocumentType, text: string): string | undefined {
+  if (type === 'drivers_license') return readDigits(text, 12);
+  if (type === 'residence_card') return readResidenceCardNumber(text);
+  if (type === 'passport') return readPassportNumber(text);
+  return undefined;
+}
+
+/** An address as read has the shape of one: a prefecture name in capitals on a passport. */
+function fitsAddress(type: DocumentType, address: string): boolean {
+  return type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : isPlausibleAddress(address);
+}
+
+/**
+ * A key field read less sure than this is read again (readRegion `confirm`): below
+ * ~0.6 the field alone keeps the overall confidence under OCR_CONFIDENCE_THRESHOLD, and a
+ * second reading of the same value is what can lift it (docs/ocr.md "Confidence").
+ */
+const CONFIRM_BELOW = 0.7;
+
 /** What a correct reading of each field looks like, to decide whether to read it again. */
 function acceptorsFor(
   type: DocumentType,
@@ -381,19 +442,12 @@ function acceptorsFor(
   const latinName = (t: string) => /^[A-Z]{2,} [A-Z][A-Z ]*$/.test(t.trim());
   const kanjiName = (t: string) =>
     /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]{2,8}$/u.test(t.replace(/\s+/g, ''));
-  const number: Record<DocumentType, (t: string) => boolean> = {
-    drivers_license: (t) => readDigits(t, 12) !== undefined,
-    my_number_card: () => true,
-    residence_card: (t) => readResidenceCardNumber(t) !== undefined,
-    passport: (t) => readPassportNumber(t) !== undefined,
-  };
   return {
     name: type === 'residence_card' ? latinName : kanjiName,
     birthDate: (t) => isPlausibleBirthDate(readPrintedDate(t, reference), reference),
     expiryDate: (t) => isPlausibleExpiryDate(readPrintedDate(t, reference), reference),
-    address: (t) =>
-      type === 'passport' ? /^[A-Z]{3,12}$/.test(t.trim()) : isPlausibleAddress(cleanAddress(t)),
-    documentNumber: number[type],
+    address: (t) => fitsAddress(type, type === 'passport' ? t.trim() : cleanAddress(t)),
+    documentNumber: (t) => type === 'my_number_card' || readDocumentNumber(type, t) !== undefined,
   };
 }
 const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
@@ -487,12 +541,39 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const page = type === 'passport' ? passportPage() : card;
       const regions = FRONT_FIELDS[type];
       const accept = acceptorsFor(type, reference);
+      const script = type === 'residence_card' ? 'latin' : 'kanji';
+      const readName = (r: Recognised) =>
+        type === 'passport'
+          ? splitNameLine([{ text: r.words.map((w) => w.text).join(''), x0: 0, x1: 1 }], 'kanji')
+          : splitNameLine(
+              r.words.map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
+              script,
+            );
+      // The key fields' values, as two readings are compared (a name as its characters: where the
+      // line splits is not what a second reading confirms).
+      const keyValue: Partial<Record<FieldName, (r: Recognised) => string | undefined>> = {
+        name: (r) => {
+          const n = readName(r);
+          return n && `${n.lastName}${n.firstName}`;
+        },
+        birthDate: (r) => readPrintedDate(r.text, reference),
+        // Extra characters around a residence card number make the 12 chosen ambiguous: no vote.
+        documentNumber: (r) =>
+          type === 'residence_card' && residenceCardNumberLength(r.text) !== 12
+            ? undefined
+            : readDocumentNumber(type, r.text),
+      };
       const read = async (name: FieldName, opts?: { psm?: string; whitelist?: string }) => {
         const region = regions[name];
         const engine = LATIN_FIELDS[type].includes(name) ? ocr.eng : ocr.jpn;
         const acceptor = accept[name];
+        const value = keyValue[name];
         return region
-          ? readRegion(engine, page, region, layout, { ...opts, ...(acceptor ? { accept: acceptor } : {}) })
+          ? readRegion(engine, page, region, layout, {
+              ...opts,
+              ...(acceptor ? { accept: acceptor } : {}),
+              ...(value ? { confirm: { below: CONFIRM_BELOW, value } } : {}),
+            })
           : undefined;
       };
       const names: FieldName[] = Object.keys(regions) as FieldName[];
@@ -509,15 +590,8 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         readings.get(name) ?? { text: '', confidence: 0, words: [] };
 
       // Names.
-      const script = type === 'residence_card' ? 'latin' : 'kanji';
       const nameRead = get('name');
-      const name =
-        type === 'passport'
-          ? splitNameLine([{ text: nameRead.words.map((w) => w.text).join(''), x0: 0, x1: 1 }], 'kanji')
-          : splitNameLine(
-              nameRead.words.map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
-              script,
-            );
+      const name = readName(nameRead);
       const nameFits = name && (script === 'latin' ? isPlausibleLatinName(name) : isPlausibleKanjiName(name));
       const fields: OcrExtras['fields'] = {};
       fields.name = field(
@@ -538,7 +612,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // Address.
       const addressRead = get('address');
       const address = cleanAddress(addressRead.text);
-      const addressFits = type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : isPlausibleAddress(address);
+      const addressFits = fitsAddress(type, address);
       fields.address = field(address || undefined, addressRead, addressFits ? 1 : 0.6);
 
       // Expiry date.
@@ -549,21 +623,15 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
 
       // Document number.
       const numberRead = get('documentNumber');
-      let documentNumber: string | undefined;
-      if (type === 'drivers_license') {
-        documentNumber = readDigits(numberRead.text, 12);
-        if (!documentNumber) {
-          // The jpn model drops a digit now and then; the digits alone, read by eng, are the fallback.
-          const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
-            whitelist: DIGITS,
-          });
-          documentNumber = readDigits(digits.text, 12);
-          if (documentNumber)
-            numberRead.confidence = Math.min(numberRead.confidence, digits.confidence) * 0.95;
-        }
+      let documentNumber = readDocumentNumber(type, numberRead.text);
+      if (type === 'drivers_license' && !documentNumber) {
+        // The jpn model drops a digit now and then; the digits alone, read by eng, are the fallback.
+        const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
+          whitelist: DIGITS,
+        });
+        documentNumber = readDigits(digits.text, 12);
+        if (documentNumber) numberRead.confidence = Math.min(numberRead.confidence, digits.confidence) * 0.95;
       }
-      if (type === 'residence_card') documentNumber = readResidenceCardNumber(numberRead.text);
-      if (type === 'passport') documentNumber = readPassportNumber(numberRead.text);
       // Extra characters around a residence card number make the 12 chosen ambiguous.
       const numberFit =
         type === 'residence_card' && residenceCardNumberLength(numberRead.text) !== 12 ? 0.6 : 1;
@@ -607,6 +675,17 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
               confidence: round2(agree ? Math.max(0.95, fields.documentNumber?.confidence ?? 0) : 0.85),
               raw: numberRead.text,
             };
+          } else if (
+            fields.documentNumber?.confirmed &&
+            mrz.documentNumber &&
+            mrz.documentNumber !== documentNumber &&
+            !mrz.invalidFields.some((f) => f === 'documentNumber' || f === 'documentNumberCheckDigit')
+          ) {
+            // Without the composite the MRZ number is not taken, but one whose own check digit
+            // holds still speaks against a printed number read otherwise: that reading is not
+            // confirmed by being read twice (a blurred TZ2279449 read TZ2279544 at two scales).
+            const { confirmation: _, ...once } = numberRead;
+            fields.documentNumber = field(documentNumber, once, numberFit);
           }
           if (birthOk && mrzBirth) {
             const agree = printedBirth === mrzBirth;
@@ -721,16 +800,17 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // An address that does not even look like one is left out rather than passed on wrong; what
       // is not delivered has no confidence (a poor capture whose address line is illegible, the
       // rest read, had stayed at 0.8: an attack re-typed there went through unread).
-      const addressOk =
-        type === 'passport'
-          ? /^[A-Z]{3,12}$/.test(fields.address.value ?? '')
-          : isPlausibleAddress(fields.address.value ?? '');
-      const deliverAddress = fields.address.value !== undefined && addressOk;
+      const deliverAddress = fields.address.value !== undefined && fitsAddress(type, fields.address.value);
       const addressConfidence = deliverAddress ? fields.address.confidence : 0;
       const confidence = round2(
         Math.min(keyMin, 0.7 + 0.3 * addressConfidence) * 0.9 + 0.1 * classification.confidence,
       );
       const status = confidence >= OCR_CONFIDENCE_THRESHOLD ? 'success' : 'low_confidence';
+      // A check digit failing on a capture too poor to read the printed fields with confidence is
+      // no sign of a printed wrong digit: a poor genuine passport whose number and birth date could
+      // not be read failed only its composite digit. The capture goes to review as a poor one.
+      if (extras.mrz && status === 'low_confidence' && mrzFailureKind(extras.mrz) === 'check_digit')
+        extras.mrz.poorCapture = true;
       const missing = (
         [
           ['name', fields.name.value],

@@ -18,6 +18,8 @@ export interface MrzReading {
   expiryDate?: string;
   nationality?: string;
   sex?: string;
+  /** Set by the OCR check when the rest of the capture was read below its confidence threshold. */
+  poorCapture?: boolean;
 }
 
 const LENGTH = 44;
@@ -155,12 +157,14 @@ export function readMrz(rawLine1: string, rawLine2: string): MrzReading | undefi
  * only the composite) disagrees — a line read cleanly whose digits do not add up, the sign of an
  * altered value. `misread`: a field broken in format (a letter where a country code or the sex
  * belongs, an impossible date) or several check digits failing at once — OCR trouble, which the
- * corpus's genuine passports show under poor capture and which says nothing about the document.
+ * corpus's genuine passports show under poor capture and which says nothing about the document —
+ * and any failure on a capture the OCR could not otherwise read with confidence (`poorCapture`).
  */
 export function mrzFailureKind(
-  mrz: Pick<MrzReading, 'valid' | 'invalidFields'>,
+  mrz: Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'>,
 ): 'none' | 'misread' | 'check_digit' {
   if (mrz.valid) return 'none';
+  if (mrz.poorCapture) return 'misread';
   const isDigit = (f: string) => f.endsWith('CheckDigit');
   const formatBroken = mrz.invalidFields.some((f) => !isDigit(f));
   const fieldDigits = mrz.invalidFields.filter((f) => isDigit(f) && f !== 'compositeCheckDigit');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -65,9 +65,10 @@ async function runOn(s: Sample, expectedDocumentType = s.documentType): Promise<
 /** The check on a front and back kept under test/fixtures/<folder>/ (`<prefix>front.jpg`, `<prefix>back.jpg`). */
 function runOnFixture(folder: string, expectedDocumentType: string, prefix = ''): Promise<OcrCheckResult> {
   const dir = fileURLToPath(new URL(`../../fixtures/${folder}/`, import.meta.url));
+  const back = join(dir, `${prefix}back.jpg`);
   return check.run({
     front: readFileSync(join(dir, `${prefix}front.jpg`)),
-    back: readFileSync(join(dir, `${prefix}back.jpg`)),
+    ...(existsSync(back) ? { back: readFileSync(back) } : {}),
     expectedDocumentType,
   });
 }
@@ -161,6 +162,39 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(misread.extras.myNumberCheckDigitValid, undefined);
     assert.equal(misread.result.status, 'low_confidence');
     assert.match(misread.result.reason ?? '', /My Number not read cleanly/);
+  });
+
+  it('a key field read unsure is read again: the same value read twice is confirmed', async () => {
+    const { result, extras } = await runOnFixture('ocr-rereads', 'residence_card', 'residence-name-');
+    assert.equal(extras.fields.name?.value, 'GARCIA RAJ');
+    assert.equal(extras.fields.name?.confirmed, true);
+    assert.ok((extras.fields.name?.confidence ?? 0) >= 0.9, JSON.stringify(extras.fields.name));
+    assert.equal(result.status, 'success');
+  });
+
+  it('two readings of a key field that agree outvote a third', async () => {
+    const { result, extras } = await runOnFixture('ocr-rereads', 'drivers_license', 'licence-name-');
+    assert.equal(extras.fields.name?.raw, '小林 誠');
+    assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['小林', '誠']);
+    assert.equal(extras.fields.name?.confirmed, true);
+    assert.equal(result.status, 'success');
+  });
+
+  it('an MRZ check digit failing on a capture too poor to read is a misread, not a verdict', async () => {
+    const { result, extras } = await runOnFixture('poor-passport-mrz', 'passport', 'composite-only-');
+    assert.equal(result.status, 'low_confidence');
+    assert.deepEqual(extras.mrz?.invalidFields, ['compositeCheckDigit']);
+    assert.ok(extras.mrz?.poorCapture);
+    assert.equal(mrzFailureKind(extras.mrz), 'misread');
+    assert.equal(checkDigitsVerdict(extras), null);
+  });
+
+  it('a printed passport number read alike twice is not confirmed against a check-digit-valid MRZ number', async () => {
+    const { result, extras } = await runOnFixture('poor-passport-mrz', 'passport', 'number-misread-');
+    assert.equal(extras.mrz?.documentNumber, 'TZ2279449');
+    assert.equal(extras.fields.documentNumber?.value, 'TZ2279544');
+    assert.equal(extras.fields.documentNumber?.confirmed, undefined);
+    assert.equal(result.status, 'low_confidence');
   });
 
   it('an address that cannot be read leaves the result low_confidence, whatever else was read', async () => {
@@ -279,6 +313,11 @@ describe('field correction', () => {
     assert.equal(kind('issuingState', 'compositeCheckDigit'), 'misread'); // a letter misread in a code
     assert.equal(kind('birthDate', 'birthDateCheckDigit'), 'misread'); // an impossible date
     assert.equal(kind('birthDateCheckDigit', 'expirationDateCheckDigit'), 'misread');
+    // On a capture the OCR could not otherwise read, even one failing digit is no verdict.
+    assert.equal(
+      mrzFailureKind({ valid: false, invalidFields: ['compositeCheckDigit'], poorCapture: true }),
+      'misread',
+    );
     // Nothing read well enough to verify is no verdict; a My Number that fails is one.
     const misread = { valid: false, invalidFields: ['sex'] };
     assert.equal(checkDigitsVerdict({ mrz: misread }), null);
