@@ -5,7 +5,8 @@
 // mismatch, suspected spoofs, low OCR confidence (a poor capture, which also lowers the face
 // similarity and breeds field mismatches), face not found / near the threshold, blacklist, fraud,
 // pre-registered info and user input mismatches — interface §3.2 lists low OCR confidence first.
-// On a capture too poor to read, a low face similarity is not taken as a different person.
+// On a capture too poor to read, a low face similarity is not taken as a different person, nor is
+// user input that differs only in fields the OCR read below the OCR threshold a user's mistake.
 import type {
   DecisionMetadata,
   DecisionReasonCode,
@@ -22,6 +23,8 @@ export interface SpoofOutcome {
   confidence?: number;
 }
 
+type OcrFieldConfidences = Partial<Record<'name' | 'birthDate' | 'address', { confidence: number }>>;
+
 export interface DecisionInput {
   liveness: { status: 'success' | 'failed' | null; confidence: number | null };
   ocr: CheckOutcome<{
@@ -31,6 +34,8 @@ export interface DecisionInput {
     detectedDocumentTypeConfidence?: number;
     unsupportedDocumentType?: string;
     documentTypeMismatch?: boolean;
+    /** Per-field confidences (the OCR check's extras). */
+    fields?: OcrFieldConfidences;
   }>;
   expectedDocumentType: string | null;
   documentSpoofCheck: CheckOutcome<SpoofOutcome>;
@@ -60,6 +65,16 @@ export interface Decision {
 }
 
 const round = (n: number) => Math.round(n * 10000) / 10000;
+
+/** The compared identity fields whose OCR reading's own confidence is below the threshold. */
+function unsureFields(fields: OcrFieldConfidences | undefined, threshold: number): string[] {
+  const below = (f: 'name' | 'birthDate' | 'address') => (fields?.[f]?.confidence ?? 1) < threshold;
+  return [
+    ...(below('name') ? ['lastName', 'firstName'] : []),
+    ...(below('birthDate') ? ['birthDate'] : []),
+    ...(below('address') ? ['address'] : []),
+  ];
+}
 
 export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
   const reject = (reason: DecisionReasonCode, metadata: DecisionMetadata): Decision => ({
@@ -217,6 +232,17 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
     });
   }
   if (input.userInputMatch && input.userInputMatch.mismatchedFields.length > 0) {
+    // What the user typed against values the OCR itself was unsure of (a poor capture's address
+    // read 0.67 with 東京都寺代田区…): the reading, not the user, is the likelier cause, and the
+    // remedy is a better photo.
+    const unsure = ocr.status === 'success' ? unsureFields(ocr.result.fields, t.ocrConfidenceThreshold) : [];
+    if (input.userInputMatch.mismatchedFields.every((f) => unsure.includes(f))) {
+      return review('low_ocr_confidence', {
+        ocrConfidence: ocrConfidence ?? 0,
+        mismatchedFields: input.userInputMatch.mismatchedFields,
+        userInputMatch: false,
+      });
+    }
     return review('user_input_mismatch', {
       mismatchedFields: input.userInputMatch.mismatchedFields,
       userInputMatch: false,

@@ -266,6 +266,35 @@ test('user input mismatch: pending_review', () => {
   assert.equal(d.metadata.userInputMatch, false);
 });
 
+test('user input differing only where the OCR was unsure of its reading: low_ocr_confidence', () => {
+  const input = passing();
+  if (input.ocr.status !== 'success') throw new Error('unreachable');
+  input.ocr.result.fields = {
+    name: { confidence: 0.96 },
+    birthDate: { confidence: 0.96 },
+    address: { confidence: 0.67 },
+  };
+  input.userInputMatch = { fields: { lastName: true, address: false }, mismatchedFields: ['address'] };
+  const d = decide(input, t);
+  assert.equal(d.status, 'pending_review');
+  assert.equal(d.reason, 'low_ocr_confidence');
+  assert.deepEqual(d.metadata.mismatchedFields, ['address']);
+  assert.equal(d.metadata.ocrConfidence, 0.93);
+  // The same mismatch on an address read surely is the user's: user_input_mismatch.
+  input.ocr.result.fields.address = { confidence: 0.91 };
+  assert.equal(decide(input, t).reason, 'user_input_mismatch');
+  // One mismatched field read surely is enough to name the user input.
+  input.ocr.result.fields.address = { confidence: 0.67 };
+  input.userInputMatch = {
+    fields: { birthDate: false, address: false },
+    mismatchedFields: ['birthDate', 'address'],
+  };
+  assert.equal(decide(input, t).reason, 'user_input_mismatch');
+  // The tenant's OCR threshold is the bar: at 0.6 an address read 0.67 counts as read.
+  input.userInputMatch = { fields: { address: false }, mismatchedFields: ['address'] };
+  assert.equal(decide(input, { ...t, ocrConfidenceThreshold: 0.6 }).reason, 'user_input_mismatch');
+});
+
 test('blacklist hits: reject or review by the entry action', () => {
   const hit = (action: 'reject' | 'review') => ({
     ...passing(),
