@@ -261,6 +261,11 @@ test('a reviewer sets a password, signs in, approves a pending case in chromium 
   await page.getByRole('button', { name: ja['case.openImage'].replace('{name}', ja['image.front']) }).click();
   const viewer = page.getByRole('dialog', { name: ja['image.front'] });
   await viewer.waitFor();
+  // A modal dialog takes the focus (its close button), so the keys below are the dialog's.
+  assert.ok(
+    await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') != null),
+    'focus moved into the image viewer',
+  );
   await page.keyboard.press('+');
   await page.keyboard.press('+');
   await viewer.locator('output', { hasText: '156%' }).waitFor();

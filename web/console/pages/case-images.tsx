@@ -1,6 +1,6 @@
 // The case's pictures (issue 8 item 2): document front and back, the reference selfie and the
 // liveness frames. Each opens in a viewer that zooms (buttons or +/−) and closes with Escape.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
 import { lookup } from '../i18n.ts';
 
@@ -33,7 +33,9 @@ function ImageViewer({ image, title, onClose }: { image: CaseImage; title: strin
   const [zoom, setZoom] = useState(1);
   const closeButton = useRef<HTMLButtonElement>(null);
   const zoomBy = (factor: number) => setZoom((z) => Math.min(6, Math.max(0.5, z * factor)));
-  useEffect(() => {
+  // A layout effect, so focus is inside the dialog as soon as it is in the page: a key pressed right
+  // after it opens (+, Escape) reaches the dialog's handler, not the thumbnail behind it.
+  useLayoutEffect(() => {
     closeButton.current?.focus();
   }, []);
   return (
