@@ -79,12 +79,13 @@ async function checkKeys() {
   const h = (id: keyof typeof CHECK_SOURCES) => sourceHash(CHECK_SOURCES[id]);
   const liveness = `liveness-${h('liveness')}`;
   const ocr = `ocr@${OCR_CHECK_VERSION}-${h('ocr')}`;
+  const face = `${await faceKey()}-${h('face')}`;
   keys = {
     liveness,
     ocr,
-    face: `${await faceKey()}-${h('face')}`,
+    face,
     // These read other results: their keys include those results' keys.
-    documentSpoofCheck: `documentSpoofCheck@${documentSpoofCheck.version}-${h('documentSpoofCheck')}+${ocr}`,
+    documentSpoofCheck: `documentSpoofCheck@${documentSpoofCheck.version}-${h('documentSpoofCheck')}+${ocr}+${face}`,
     selfieSpoofCheck: `selfieSpoofCheck@${selfieSpoofCheck.version}-${h('selfieSpoofCheck')}+${liveness}`,
   };
   return keys;
@@ -160,17 +161,6 @@ async function runBundle(seed: number, id: string) {
   const ocr = await timed('ocr', k.ocr, () =>
     ocrCheck.run({ front, ...(back ? { back } : {}), expectedDocumentType: sample.documentType }),
   );
-  const documentSpoof = await timed('documentSpoofCheck', k.documentSpoofCheck, async () => {
-    const x = ocr.extras;
-    const { result } = await documentSpoofCheck.run({
-      front,
-      ...(back ? { back } : {}),
-      ocr: documentSpoofFacts(x),
-      documentType: sample.documentType as DocumentSpoofInput['documentType'],
-      referenceDate,
-    });
-    return result;
-  });
   // As the pipeline: the stored frames with their index as time, and the live check's outcome.
   const selfieSpoof = await timed('selfieSpoofCheck', k.selfieSpoofCheck, async () => {
     const { result } = await selfieSpoofCheck.run({
@@ -201,6 +191,19 @@ async function runBundle(seed: number, id: string) {
       };
     },
   );
+  // After the faces, as in the pipeline: the portrait's apparent sex is one of its cues.
+  const documentSpoof = await timed('documentSpoofCheck', k.documentSpoofCheck, async () => {
+    const x = ocr.extras;
+    const { result } = await documentSpoofCheck.run({
+      front,
+      ...(back ? { back } : {}),
+      ocr: documentSpoofFacts(x),
+      ...(faces.document ? { portraitSex: faces.document.apparentSex } : {}),
+      documentType: sample.documentType as DocumentSpoofInput['documentType'],
+      referenceDate,
+    });
+    return result;
+  });
   return {
     sample: {
       id: sample.id,

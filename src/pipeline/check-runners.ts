@@ -5,7 +5,12 @@
 import type { CheckId } from '../checks/check.ts';
 import { PROVIDER } from '../checks/check.ts';
 import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
-import { decideFaceMatch, describeDocumentFace, faceMatchCheck } from '../checks/face-match/index.ts';
+import {
+  decideFaceMatch,
+  describeDocumentFace,
+  type FaceMatchResult,
+  faceMatchCheck,
+} from '../checks/face-match/index.ts';
 import { analyzeFraudSignals, FRAUD_SIGNALS_VERSION } from '../checks/fraud-signals/index.ts';
 import {
   DOCUMENT_TYPES,
@@ -55,7 +60,8 @@ export class DependencyNotReady extends Error {
 
 /** Checks that read other checks' results run once those are stored (run-check-job.ts). */
 export const CHECK_DEPENDENCIES: Partial<Record<CheckId, readonly CheckId[]>> = {
-  documentSpoofCheck: ['ocr'],
+  // faceMatch: the portrait's apparent sex, against the printed one.
+  documentSpoofCheck: ['ocr', 'faceMatch'],
   fraudSignalAnalysis: ['ocr', 'faceMatch'],
 };
 
@@ -159,6 +165,9 @@ function chosenDocumentType(session: RunContext['session']): DocumentType | null
 async function runDocumentSpoof({ platform, session }: RunContext): Promise<CheckRun> {
   const ocr = await readStoredResult<OcrResult, OcrExtras>(platform, session.id, 'ocr');
   if (!ocr) throw new DependencyNotReady('documentSpoofCheck waits for ocr (expiry, check digits, MRZ)');
+  const face = await readStoredResult<unknown, Partial<FaceMatchResult>>(platform, session.id, 'faceMatch');
+  if (!face) throw new DependencyNotReady("documentSpoofCheck waits for faceMatch (the portrait's look)");
+  const portraitSex = face.envelope.extras?.document?.apparentSex;
   const { front, back } = await loadDocumentImages(platform, session);
   const extras = ocr.envelope.extras;
   const documentType = chosenDocumentType(session);
@@ -166,6 +175,7 @@ async function runDocumentSpoof({ platform, session }: RunContext): Promise<Chec
     front,
     ...(back ? { back } : {}),
     ...(extras ? { ocr: documentSpoofFacts(extras) } : {}),
+    ...(portraitSex ? { portraitSex } : {}),
     ...(documentType ? { documentType } : {}),
     referenceDate: platform.now(),
   });

@@ -3,7 +3,7 @@
 // workers describe the document portrait and the selfie at once). Each thread loads its own tfjs
 // and nets once. Errors cross the thread boundary as values: an Error's class would be lost.
 import { describeFace, FaceMatchImageError } from '../checks/face-match/index.ts';
-import { loadFaceApi } from '../platform/ml/face-api.ts';
+import { type FaceDescription, loadFaceApi } from '../platform/ml/face-api.ts';
 
 export interface DescribeFaceTask {
   image: Uint8Array;
@@ -14,12 +14,7 @@ export type DescribeFaceOutcome =
   | {
       ok: true;
       faceApiVersion: string;
-      face: {
-        descriptor: Float32Array;
-        box: { x: number; y: number; width: number; height: number };
-        detectionScore: number;
-        faceCount: number;
-      } | null;
+      face: FaceDescription | null;
     }
   | { ok: false; unreadable: boolean; message: string };
 

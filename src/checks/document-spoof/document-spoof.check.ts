@@ -6,10 +6,12 @@
 //   - tampering: a value printed heavier than the card's other values, or a tinted band that stops
 //     behind a value (a re-typed value pasted over the original; text-patches.ts, needs the
 //     document type); the OCR check's MRZ check digits and MRZ-vs-printed comparison, the My
-//     Number check digit (when the OCR extras are given);
+//     Number check digit (when the OCR extras are given); a portrait that looks the other sex
+//     than the card states (the face check's apparent sex, at most medium alone);
 //   - expiry: the expiry date read by the OCR check before the reference date.
 // Thresholds were chosen on a generated corpus (docs/spoof-checks.md, bench/spoof.bench.ts).
 import type { Static } from '@sinclair/typebox';
+import type { ApparentSex } from '../../platform/ml/face-api.ts';
 import type { SpoofCheckSchema } from '../../webhooks/webhook-payload.schema.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import type { DocumentType } from '../ocr/document-regions.ts';
@@ -36,7 +38,7 @@ import { measurePrintedLines, type TextEditEvidence, textEditEvidence } from './
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.5.0';
+export const DOCUMENT_SPOOF_VERSION = '0.6.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -46,6 +48,8 @@ export interface DocumentSpoofOcrFacts {
   mrz?: { valid: boolean; invalidFields: string[]; matchesPrintedFields: boolean };
   /** Fields the back prints otherwise than the front (OcrExtras.backDisagrees). */
   backDisagrees?: string[];
+  /** The sex printed or in the MRZ (OcrExtras.sex). */
+  sex?: 'M' | 'F';
 }
 
 /** The facts this check reads, picked from the OCR check's extras (the pipeline and the bench). */
@@ -57,6 +61,7 @@ export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoof
       : {}),
     ...(extras.mrz ? { mrz: extras.mrz } : {}),
     ...(extras.backDisagrees?.length ? { backDisagrees: extras.backDisagrees } : {}),
+    ...(extras.sex ? { sex: extras.sex } : {}),
   };
 }
 
@@ -64,6 +69,8 @@ export interface DocumentSpoofInput {
   front: Buffer;
   back?: Buffer;
   ocr?: DocumentSpoofOcrFacts;
+  /** The sex the printed portrait looks (the face check's `document.apparentSex`). */
+  portraitSex?: ApparentSex;
   /**
    * The document type (the OCR check's detected type, or the user's choice): where its values are
    * printed. Without it the re-typed-value cues are not measured.
@@ -117,6 +124,10 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
   textMinFit: 0.4,
   /** …and, for the weight, print sharp enough that bold and regular differ (regular stroke / size). */
   textMaxRegularStroke: 0.28,
+  /** The age-gender net's probability that the portrait is of the other sex than the card says… */
+  portraitSex: { from: 0.75, to: 0.95 },
+  /** …a soft biometric, wrong now and then on a genuine face: alone it reaches medium (review), never high. */
+  portraitSexMaxScore: 0.6,
   medium: 0.4,
   high: 0.7,
 } as const;
@@ -235,11 +246,18 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         });
       if (ocr?.myNumberCheckDigitValid === false)
         cues.push({ name: 'My Number check digit failed', score: 1, tamper: true });
+      const t = DOCUMENT_SPOOF_THRESHOLDS;
+      const looks = input.portraitSex;
+      if (ocr?.sex && looks && looks.sex !== ocr.sex)
+        cues.push({
+          name: `the portrait looks ${looks.sex === 'F' ? 'female' : 'male'} (p ${round(looks.probability)}), the card says ${ocr.sex}`,
+          score: Math.min(t.portraitSexMaxScore, ramp(looks.probability, t.portraitSex)),
+          tamper: true,
+        });
       const reference = (input.referenceDate ?? new Date()).toISOString().slice(0, 10);
       if (ocr?.expiryDate && ocr.expiryDate < reference)
         cues.push({ name: `document expired on ${ocr.expiryDate}`, score: 0.7 });
 
-      const t = DOCUMENT_SPOOF_THRESHOLDS;
       const { score, risk, details, boundaryConfidence } = combineSpoofCues(cues, t, t.medium);
       // A halftone screen is periodic too and can raise the spectral cue: when the paper margin
       // says "printed copy", the periodicity is the print's, not a display's.

@@ -2,6 +2,7 @@
 // the liveness reference image? face-api descriptors, Euclidean distance, a documented
 // distance→similarity calibration (docs/face-match.md), the tenant's similarity threshold.
 import {
+  type ApparentSex,
   computeFaceDescriptor,
   FACE_NETS,
   type FaceBox,
@@ -62,6 +63,8 @@ export interface FaceSide {
   detectionScore: number;
   faceCount: number;
   box: FaceBox;
+  /** The portrait's apparent sex, which the document check compares with the printed one. */
+  apparentSex?: ApparentSex;
 }
 
 export interface FaceMatchResult {
@@ -98,7 +101,7 @@ export class FaceMatchImageError extends Error {
   }
 }
 
-const VERSION = '1.1.1';
+const VERSION = '1.2.0';
 
 function checkUnitInterval(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0 && value <= 1))
@@ -112,7 +115,8 @@ export async function describeFace(
   input: 'documentPortrait' | 'referenceImage',
 ): Promise<FaceDescription | null> {
   try {
-    return await computeFaceDescriptor(image);
+    // The portrait's apparent sex is a document cue; the selfie's has no use, so it is not inferred.
+    return await computeFaceDescriptor(image, {}, { apparentSex: input === 'documentPortrait' });
   } catch (error) {
     if (error instanceof FaceImageError) throw new FaceMatchImageError(input, error);
     throw error;
@@ -120,7 +124,12 @@ export async function describeFace(
 }
 
 const side = (d: FaceDescription | null): FaceSide | null =>
-  d && { detectionScore: d.detectionScore, faceCount: d.faceCount, box: d.box };
+  d && {
+    detectionScore: d.detectionScore,
+    faceCount: d.faceCount,
+    box: d.box,
+    ...(d.apparentSex ? { apparentSex: d.apparentSex } : {}),
+  };
 
 export function reasonFor(similarity: number, threshold: number, band: number): FaceMatchReason {
   if (Math.abs(similarity - threshold) < band) return 'face_similarity_near_threshold';

@@ -38,6 +38,7 @@ export type FieldName =
   | 'address'
   | 'documentNumber'
   | 'expiryDate'
+  | 'sex'
   | 'mrz1'
   | 'mrz2';
 
@@ -55,12 +56,15 @@ export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region
     name: line(92, 612, 116, 32),
     address: line(92, 614, 172, 21),
     birthDate: line(112, 412, 252, 22),
+    // The sex with its label 性別: a lone 男 or 女 often reads as nothing, a line with its label does not.
+    sex: line(414, 520, 252, 24),
     expiryDate: line(46, 580, 432, 24),
   },
   residence_card: {
     documentNumber: line(596, 850, 56, 26),
     name: line(82, 850, 106, 30),
     birthDate: line(104, 325, 152, 22),
+    sex: line(324, 434, 152, 24),
     address: line(92, 626, 198, 19),
     expiryDate: line(44, 600, 468, 20),
   },

@@ -57,7 +57,7 @@ import {
 } from './ocr-engine.ts';
 import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
-export const OCR_CHECK_VERSION = '1.4.0';
+export const OCR_CHECK_VERSION = '1.5.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -93,6 +93,8 @@ export interface OcrExtras {
   myNumber?: string;
   myNumberCheckDigitValid?: boolean;
   latinName?: { lastName: string; firstName: string };
+  /** The sex printed (My Number and residence cards) or in the MRZ (passports), when read. */
+  sex?: 'M' | 'F';
   /** matchesPrintedFields: number, birth and expiry dates agree with the print (all check-digit protected). */
   mrz?: MrzReading & { matchesPrintedFields: boolean; namesMatchPrinted?: boolean };
   /** Values the back prints again (the My Number card's name and birth date), read from the back. */
@@ -211,7 +213,8 @@ async function readRegion(
     accept?: (text: string) => boolean;
     /**
      * A fitting reading less sure than `below` is read again at 1.4× and, if that gives another
-     * value, at 0.75×: the value two readings agree on wins (`confirmation`).
+     * value, at 0.75×, and if all three differ, at 1.7×: the value two readings agree on wins
+     * (`confirmation`).
      */
     confirm?: { below: number; value: (r: Recognised) => string | undefined };
   } = {},
@@ -254,7 +257,12 @@ async function readRegion(
     if (confirm.value(smaller) === value) return { ...first, confirmation: smaller };
     const other = confirm.value(larger);
     if (other !== undefined && confirm.value(smaller) === other) return { ...larger, confirmation: smaller };
-    return { ...first, confirmation: null };
+    // Three readings, three values: a fourth, larger still, may side with one of them.
+    const largest = await atScale(1.7);
+    const fourth = confirm.value(largest);
+    const agreeing =
+      fourth === undefined ? undefined : [first, larger, smaller].find((r) => confirm.value(r) === fourth);
+    return agreeing ? { ...agreeing, confirmation: largest } : { ...first, confirmation: null };
   }
   // The jpn model now and then drops a digit between kanji (7月 → 月) or misreads a glyph at one
   // scale and not at another: a value that does not fit its field is read again, larger then smaller.
@@ -298,6 +306,14 @@ interface Classification {
   readable?: boolean;
   confidence: number;
   evidence: string;
+}
+
+/** 男 or 女 (a residence card adds M. or F.), when the reading holds one and not the other. */
+export function readPrintedSex(text: string): 'M' | 'F' | undefined {
+  const male = /男|\bM\b/.test(text);
+  const female = /女|\bF\b/.test(text);
+  if (male === female) return undefined;
+  return male ? 'M' : 'F';
 }
 
 /** The type's own number or phrase read at its printed place, or undefined. */
@@ -639,6 +655,8 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         fields.documentNumber = field(documentNumber, numberRead, documentNumber ? numberFit : 0.3);
 
       const extras: OcrExtras = { documentTypeMismatch, fields, frontOutline, timingsMs };
+      const sex = readPrintedSex(get('sex').text);
+      if (sex) extras.sex = sex;
 
       // Passport MRZ.
       if (type === 'passport') {
@@ -666,6 +684,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             // check-digit-valid MRZ, is a re-typed date rather than a misread.
             (!expiryDate || !expiryOk || expiryDate === mrzExpiry);
           extras.mrz = { ...mrz, matchesPrintedFields };
+          if (mrz.sex === 'male' || mrz.sex === 'female') extras.sex = mrz.sex === 'male' ? 'M' : 'F';
           // Check digits make the MRZ the more reliable reading; agreement raises confidence.
           if (numberOk && mrz.documentNumber) {
             const agree = documentNumber === mrz.documentNumber;

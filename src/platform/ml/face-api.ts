@@ -93,6 +93,14 @@ export interface FaceDescription {
   detectionScore: number;
   /** How many faces the picture holds; the largest one is described. */
   faceCount: number;
+  /** The sex the face looks, by face-api's age-gender net, when asked for (docs/spoof-checks.md). */
+  apparentSex?: ApparentSex;
+}
+
+export interface ApparentSex {
+  sex: 'M' | 'F';
+  /** The net's probability for `sex`, in [0.5, 1]. */
+  probability: number;
 }
 
 /** The picture cannot be decoded (corrupt, truncated, not an image). Retrying will not help. */
@@ -112,7 +120,7 @@ export interface LoadedFaceApi {
 }
 
 /** The nets behind a descriptor with the default options, as recorded in check results. */
-export const FACE_NETS = 'tinyFaceDetector+faceLandmark68Net+faceRecognitionNet';
+export const FACE_NETS = 'tinyFaceDetector+faceLandmark68Net+faceRecognitionNet+ageGenderNet';
 
 let loaded: Promise<LoadedFaceApi> | undefined;
 
@@ -134,6 +142,7 @@ export function loadFaceApi(): Promise<LoadedFaceApi> {
       faceapi.nets.tinyFaceDetector.loadFromDisk(modelDir),
       faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir),
       faceapi.nets.faceRecognitionNet.loadFromDisk(modelDir),
+      faceapi.nets.ageGenderNet.loadFromDisk(modelDir),
     ]);
     const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
       version: string;
@@ -164,6 +173,7 @@ export async function warmUpFaceApi(): Promise<void> {
     // The same batch size as describeAlignedFace uses: kernels are set up per shape.
     const batch = options.jitter.length * (options.flipAverage ? 2 : 1);
     await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(new Array(batch).fill(asFaceApiTensor(face)));
+    await faceapi.nets.ageGenderNet.predictAgeAndGender(asFaceApiTensor(face));
   } finally {
     scene.dispose();
     face.dispose();
@@ -349,6 +359,21 @@ async function describeAlignedFace(
   }
 }
 
+/** The sex the face inside `rect` looks, by the age-gender net. */
+async function estimateSex(input: Tf.Tensor3D, rect: FaceApi.FaceDetection): Promise<ApparentSex> {
+  const { faceapi } = await loadFaceApi();
+  const [chip] = (await faceapi.extractFaceTensors(asFaceApiTensor(input), [
+    rect,
+  ])) as unknown as Tf.Tensor3D[];
+  try {
+    const out = await faceapi.nets.ageGenderNet.predictAgeAndGender(asFaceApiTensor(chip!));
+    const { gender, genderProbability } = Array.isArray(out) ? out[0]! : out;
+    return { sex: gender === 'female' ? 'F' : 'M', probability: genderProbability };
+  } finally {
+    chip?.dispose();
+  }
+}
+
 /** Every face in the picture, largest first. Throws FaceImageError when the picture cannot be decoded. */
 export async function detectFaces(image: Buffer, search: FaceSearchOptions = {}): Promise<DetectedFace[]> {
   const options = { ...DEFAULT_FACE_SEARCH, ...search };
@@ -383,6 +408,7 @@ export async function detectFaces(image: Buffer, search: FaceSearchOptions = {})
 export async function computeFaceDescriptor(
   image: Buffer,
   search: FaceSearchOptions = {},
+  { apparentSex = false }: { apparentSex?: boolean } = {},
 ): Promise<FaceDescription | null> {
   const options = { ...DEFAULT_FACE_SEARCH, ...search };
   const img = await decodeImage(image);
@@ -397,13 +423,12 @@ export async function computeFaceDescriptor(
       false,
     );
     if (!withLandmarks) return null;
-    const descriptor = await describeAlignedFace(
-      view.input,
-      withLandmarks.landmarks.align(null, { useDlibAlignment: true }),
-      options,
-    );
+    const aligned = withLandmarks.landmarks.align(null, { useDlibAlignment: true });
+    const descriptor = await describeAlignedFace(view.input, aligned, options);
     return {
       descriptor,
+      // On the box face-api's own age-gender task uses (its default alignment), not dlib's tighter one.
+      ...(apparentSex ? { apparentSex: await estimateSex(view.input, withLandmarks.alignedRect) } : {}),
       box: toInputBox(largest.box, img, view.pad),
       detectionScore: largest.score,
       faceCount: view.detections.length,

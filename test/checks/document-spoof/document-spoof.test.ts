@@ -7,6 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { type DocumentSpoofInput, documentSpoofCheck } from '../../../src/checks/document-spoof/index.ts';
+import { describeDocumentFace, describeFace } from '../../../src/checks/face-match/index.ts';
 import type { DocumentType } from '../../../src/checks/ocr/document-regions.ts';
 import { SpoofCheckSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
 
@@ -159,6 +160,46 @@ test('a back that prints another name than the front is tampering, and says whic
   assert.equal(result.isForgedOrTampered, true);
   assert.equal(result.risk, 'high');
   assert.match(result.details ?? '', /back prints another name/);
+});
+
+test("portrait_swap-0: a card printed 女 F. under a man's portrait is tampering; amy's genuine card is not", async () => {
+  const portraitSex = async (s: Sample) => {
+    const { face } = await describeDocumentFace(
+      readFileSync(path.join(CORPUS, s.files.front)),
+      s.documentType,
+      (i) => describeFace(i, 'documentPortrait'),
+    );
+    assert.ok(face?.apparentSex, `${s.id}: a face in the portrait, its apparent sex estimated`);
+    return face.apparentSex;
+  };
+  // Both are amy's residence cards (女 F.); the swap printed raj's photo on hers.
+  const swapped = sample('portrait_swap-0');
+  const swappedLooks = await portraitSex(swapped);
+  assert.equal(swappedLooks.sex, 'M');
+  const forged = await documentSpoofCheck.run({
+    ...inputOf(swapped, { sex: 'F' }),
+    portraitSex: swappedLooks,
+  });
+  assert.equal(forged.result.isForgedOrTampered, true, forged.result.details);
+  assert.match(forged.result.details ?? '', /portrait looks male.*card says F/);
+  // A soft biometric alone: medium (a person looks), never high (an automatic rejection).
+  assert.equal(forged.result.risk, 'medium');
+
+  const genuine = sample('residence_card-genuine-0');
+  const genuineLooks = await portraitSex(genuine);
+  assert.equal(genuineLooks.sex, 'F');
+  const bonaFide = await documentSpoofCheck.run({
+    ...inputOf(genuine, { sex: 'F' }),
+    portraitSex: genuineLooks,
+  });
+  assert.equal(bonaFide.result.isForgedOrTampered, false, bonaFide.result.details);
+  assert.doesNotMatch(bonaFide.result.details ?? '', /portrait/);
+  // A look the net is unsure of is no cue: the sexes differ, the probability is near a coin toss.
+  const unsure = await documentSpoofCheck.run({
+    ...inputOf(genuine, { sex: 'F' }),
+    portraitSex: { sex: 'M', probability: 0.6 },
+  });
+  assert.equal(unsure.result.isForgedOrTampered, false, unsure.result.details);
 });
 
 test('the check records its id, version, model and a score in [0, 1]', async () => {

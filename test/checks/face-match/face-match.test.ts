@@ -239,6 +239,10 @@ describe('faceMatch: a document photo', () => {
       JSON.stringify(box),
     );
     assert.equal(r.isSamePerson, true, `similarity ${r.similarity}`);
+    // The portrait's apparent sex (amy's card) for the document check; none inferred from the selfie.
+    assert.equal(r.document?.apparentSex?.sex, 'F');
+    assert.ok((r.document?.apparentSex?.probability ?? 0) >= 0.5);
+    assert.equal(r.selfie?.apparentSex, undefined);
   });
 
   it('falls back to the whole picture when no card is found in it', async () => {

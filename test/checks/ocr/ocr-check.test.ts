@@ -20,6 +20,7 @@ import {
   checkDigitsVerdict,
   createOcrCheck,
   type OcrCheckResult,
+  readPrintedSex,
 } from '../../../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { mrzDate, mrzFailureKind, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
@@ -38,6 +39,7 @@ interface Sample {
     firstName: string;
     birthDate: string;
     documentNumber: string;
+    sex: 'M' | 'F';
     address: string;
     mrz?: [string, string];
   };
@@ -116,6 +118,8 @@ describe('ocr check on the committed corpus sample', () => {
         assert.deepEqual(extras.latinName, { lastName: 'SUZUKI', firstName: 'YUTO' });
       }
       if (s.documentType === 'my_number_card') assert.equal(extras.myNumberCheckDigitValid, true);
+      // The sex, which the document check compares with the portrait's look (a licence prints none).
+      assert.equal(extras.sex, s.documentType === 'drivers_license' ? undefined : s.truth.sex);
     });
   }
 
@@ -176,6 +180,17 @@ describe('ocr check on the committed corpus sample', () => {
     const { result, extras } = await runOnFixture('ocr-rereads', 'drivers_license', 'licence-name-');
     assert.equal(extras.fields.name?.raw, '小林 誠');
     assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['小林', '誠']);
+    assert.equal(extras.fields.name?.confirmed, true);
+    assert.equal(result.status, 'success');
+  });
+
+  it('three readings that all differ are settled by a fourth, larger one', async () => {
+    const { result, extras } = await runOnFixture(
+      'ocr-rereads',
+      'drivers_license',
+      'licence-three-readings-',
+    );
+    assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['渡辺', '誠']);
     assert.equal(extras.fields.name?.confirmed, true);
     assert.equal(result.status, 'success');
   });
@@ -350,6 +365,15 @@ describe('field correction', () => {
     assert.equal(readPrintedDate('1986年O6月13日', reference), '1986-06-13');
     assert.equal(readPrintedDate('14 MAY 1961', reference), '1961-05-14');
     assert.equal(readPrintedDate('令和8年2月30日', reference), undefined);
+  });
+
+  it('reads the printed sex only when the reading holds one sex and not the other', () => {
+    assert.equal(readPrintedSex('男'), 'M');
+    assert.equal(readPrintedSex('女 F.'), 'F');
+    assert.equal(readPrintedSex('| M.'), 'M'); // the kanji lost, the Latin letter kept
+    assert.equal(readPrintedSex('男 F.'), undefined);
+    assert.equal(readPrintedSex('MF'), undefined);
+    assert.equal(readPrintedSex(''), undefined);
   });
 
   it('splits names at the widest gap, or by surname length when printed without one', () => {
