@@ -29,6 +29,7 @@ import {
   residenceCardNumberLength,
   splitNameLine,
   startsWithPrefecture,
+  toDigit,
 } from './correct-fields.ts';
 import {
   BACK_FIELDS,
@@ -671,12 +672,15 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           const birthOk = compositeOk && !mrz.invalidFields.includes('birthDate') && mrzBirth;
           const expiryOk = compositeOk && !mrz.invalidFields.includes('expirationDate') && mrzExpiry;
           // A printed number one OCR slip from the check-digit-valid MRZ number (a character read
-          // twice, Z read as 7) is a misread of the same number, not a second one.
+          // twice, Z read as 7) is a misread of the same number, not a second one; letters and
+          // digits that look alike count as one (a clean genuine TZ9268522 read 129268522).
+          const asDigits = (t: string) =>
+            [...t.replace(/[^0-9A-Za-z]/g, '').toUpperCase()].map(toDigit).join('');
           const printedNumberAgrees =
             !documentNumber ||
             !numberOk ||
             documentNumber === mrz.documentNumber ||
-            editDistance(numberRead.text.replace(/[^0-9A-Za-z]/g, '').toUpperCase(), numberOk, 1) <= 1;
+            editDistance(asDigits(numberRead.text), asDigits(numberOk), 1) <= 1;
           const matchesPrintedFields =
             printedNumberAgrees &&
             (!printedBirth || !birthOk || printedBirth === mrzBirth) &&

@@ -212,6 +212,14 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(result.status, 'low_confidence');
   });
 
+  it('a printed passport number whose letters read as look-alike digits still agrees with its MRZ', async () => {
+    const { extras } = await runOnFixture('passport-number-lookalikes', 'passport');
+    assert.equal(extras.mrz?.valid, true);
+    assert.equal(extras.mrz?.documentNumber, 'TZ9268522');
+    assert.equal(extras.mrz?.matchesPrintedFields, true);
+    assert.equal(extras.documentNumber, 'TZ9268522');
+  });
+
   it('an address that cannot be read leaves the result low_confidence, whatever else was read', async () => {
     const { result } = await runOnFixture('illegible-address', 'residence_card');
     assert.equal(result.payload?.address, undefined);
