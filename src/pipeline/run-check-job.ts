@@ -35,6 +35,16 @@ export function isCurrent(session: SessionRow, checkId: CheckId, row: CheckResul
   return requested ? row.generation >= session.pipeline_generation : true;
 }
 
+/** isCurrent for a check id, looked up among the session's stored results. */
+const currentIn =
+  (session: SessionRow, results: readonly CheckResultRow[]) =>
+  (id: CheckId): boolean =>
+    isCurrent(
+      session,
+      id,
+      results.find((r) => r.check_id === id),
+    );
+
 export async function runCheckJob(
   platform: Platform,
   checkId: CheckId,
@@ -53,6 +63,10 @@ export async function runCheckJob(
     await advancePipeline(platform, session.id);
     return 'already_stored';
   }
+  // A check that reads other checks' results waits until they count for this generation: on a
+  // reprocess naming ocr and documentSpoofCheck, the old OCR result is still stored while the new
+  // one is being made. advancePipeline enqueues the check again once they are current.
+  if (!(CHECK_DEPENDENCIES[checkId] ?? []).every(currentIn(session, results))) return 'waiting';
   const thresholds = resolveThresholds(await findTenantSettings(db, session.tenant_id));
   const started = performance.now();
   let run: Awaited<ReturnType<(typeof RUNNERS)[CheckId]>>;
@@ -89,12 +103,7 @@ export async function advancePipeline(platform: Platform, sessionId: string): Pr
   const session = await findSessionRow(db, sessionId);
   if (!session) return;
   const results = await listCheckResults(db, sessionId);
-  const current = (id: CheckId) =>
-    isCurrent(
-      session,
-      id,
-      results.find((r) => r.check_id === id),
-    );
+  const current = currentIn(session, results);
   const key = `${sessionId}:${session.pipeline_generation}`;
   if (CHECK_IDS.every(current)) {
     const data: DecisionJobData = {

@@ -14,6 +14,7 @@ import {
   runDecisionJob,
   startPipelineWorkers,
 } from '../../src/pipeline/index.ts';
+import { startGeneration } from '../../src/pipeline/pipeline-repository.ts';
 import { ApiClient, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { submitCorpusSession } from './submitted-session.ts';
@@ -218,6 +219,29 @@ describe('a genuine driving licence submission', () => {
       .set({ settings: '{}' })
       .where('id', '=', tenant.tenantId)
       .execute();
+  });
+
+  test('a document check asked for again waits for the OCR result of its own generation', async () => {
+    // A reprocess naming ocr and documentSpoofCheck, its jobs run here by hand in the racy order:
+    // the document check first, while the earlier generation's OCR result is still stored.
+    const generation = await startGeneration(
+      platform.database.db,
+      sessionId,
+      ['ocr', 'documentSpoofCheck'],
+      platform.now(),
+    );
+    const data = { sessionId, tenantId: tenant.tenantId, generation };
+    assert.equal(await runCheckJob(platform, 'documentSpoofCheck', data), 'waiting');
+    assert.equal(await runCheckJob(platform, 'ocr', data), 'stored');
+    // The OCR result's arrival enqueues the document check (the workers run it), then the decision.
+    await waitForDecisions(sessionId, 4);
+    const doc = await platform.database.db
+      .selectFrom('check_results')
+      .select('generation')
+      .where('session_id', '=', sessionId)
+      .where('check_id', '=', 'documentSpoofCheck')
+      .executeTakeFirstOrThrow();
+    assert.equal(doc.generation, generation);
   });
 
   test("a reviewer's decision is final: reprocess answers 409 DecisionFinal", async () => {
