@@ -109,6 +109,14 @@ const ERA_REPAIRS: [RegExp, string][] = [
   [/(令.|.和)(?=\s*[0-9０-９元])/u, '令和'],
 ];
 
+/** 男 or 女 (a residence card adds M. or F.), when the reading holds one and not the other. */
+export function readPrintedSex(text: string): 'M' | 'F' | undefined {
+  const male = /男|\bM\b/.test(text);
+  const female = /女|\bF\b/.test(text);
+  if (male === female) return undefined;
+  return male ? 'M' : 'F';
+}
+
 /**
  * A date as printed on the document (era, Western 年月日, or `14 MAY 1961`), as YYYY-MM-DD.
  * Digits misread as letters are mapped back first; era names with one misread character are

@@ -25,6 +25,7 @@ import {
   readDigits,
   readPassportNumber,
   readPrintedDate,
+  readPrintedSex,
   readResidenceCardNumber,
   residenceCardNumberLength,
   splitNameLine,
@@ -250,20 +251,17 @@ async function readRegion(
     const { confirm } = options;
     const value = confirm?.value(first);
     if (!confirm || first.confidence >= confirm.below || value === undefined) return first;
-    // tessdata_fast reads 誠 right at one scale and 識, 議 or 計 at the next: two readings of three
-    // agreeing outvote a third (docs/ocr.md "Confidence").
-    const larger = await atScale(1.4);
-    if (confirm.value(larger) === value) return { ...first, confirmation: larger };
-    const smaller = await atScale(0.75);
-    if (confirm.value(smaller) === value) return { ...first, confirmation: smaller };
-    const other = confirm.value(larger);
-    if (other !== undefined && confirm.value(smaller) === other) return { ...larger, confirmation: smaller };
-    // Three readings, three values: a fourth, larger still, may side with one of them.
-    const largest = await atScale(1.7);
-    const fourth = confirm.value(largest);
-    const agreeing =
-      fourth === undefined ? undefined : [first, larger, smaller].find((r) => confirm.value(r) === fourth);
-    return agreeing ? { ...agreeing, confirmation: largest } : { ...first, confirmation: null };
+    // tessdata_fast reads 誠 right at one scale and 識, 議 or 計 at the next: the first value a new
+    // reading shares with an earlier one wins; 1.7× only when three differ (docs/ocr.md "Confidence").
+    const readings = [first];
+    for (const factor of [1.4, 0.75, 1.7]) {
+      const again = await atScale(factor);
+      const v = confirm.value(again);
+      const agreeing = v === undefined ? undefined : readings.find((r) => confirm.value(r) === v);
+      if (agreeing) return { ...agreeing, confirmation: again };
+      readings.push(again);
+    }
+    return { ...first, confirmation: null };
   }
   // The jpn model now and then drops a digit between kanji (7月 → 月) or misreads a glyph at one
   // scale and not at another: a value that does not fit its field is read again, larger then smaller.
@@ -307,14 +305,6 @@ interface Classification {
   readable?: boolean;
   confidence: number;
   evidence: string;
-}
-
-/** 男 or 女 (a residence card adds M. or F.), when the reading holds one and not the other. */
-export function readPrintedSex(text: string): 'M' | 'F' | undefined {
-  const male = /男|\bM\b/.test(text);
-  const female = /女|\bF\b/.test(text);
-  if (male === female) return undefined;
-  return male ? 'M' : 'F';
 }
 
 /** The type's own number or phrase read at its printed place, or undefined. */

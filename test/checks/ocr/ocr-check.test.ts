@@ -11,6 +11,7 @@ import {
   isValidMyNumber,
   readDigits,
   readPrintedDate,
+  readPrintedSex,
   readResidenceCardNumber,
   splitKanjiName,
   splitNameLine,
@@ -20,7 +21,6 @@ import {
   checkDigitsVerdict,
   createOcrCheck,
   type OcrCheckResult,
-  readPrintedSex,
 } from '../../../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { mrzDate, mrzFailureKind, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
