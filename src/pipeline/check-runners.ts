@@ -53,12 +53,15 @@ export interface RunContext {
   thresholds: DecisionThresholds;
 }
 
-/** Thrown by a check whose inputs (other checks' results) are not stored yet: the job ends quietly. */
+/**
+ * Thrown by a check whose inputs (other checks' results) are not stored: the job ends quietly. runCheckJob
+ * already waits for CHECK_DEPENDENCIES to be current; this guards a runner reading one that is missing.
+ */
 export class DependencyNotReady extends Error {
   override name = 'DependencyNotReady';
 }
 
-/** Checks that read other checks' results run once those are stored (run-check-job.ts). */
+/** Checks that read other checks' results run once those count for the session's generation (run-check-job.ts). */
 export const CHECK_DEPENDENCIES: Partial<Record<CheckId, readonly CheckId[]>> = {
   // faceMatch: the portrait's apparent sex, against the printed one.
   documentSpoofCheck: ['ocr', 'faceMatch'],
