@@ -155,6 +155,7 @@ function decisionOf(r: BundleRecord) {
     userInput: typed,
     ocr: ocr.payload ?? null,
     expiryDate: extras.expiryDate ?? null,
+    expiryDateReliable: extras.expiryDateReliable ?? true,
     birthDate: payload.birthDate ?? typed.birthDate ?? null,
     checkDigitsValid: checkDigitsVerdict(extras),
     flowSeconds: 240,

@@ -151,6 +151,8 @@ export async function gatherFraudFacts(
     userInput: inputs.userInput && comparableWithDocument(inputs.userInput, session.document_type),
     ocr: inputs.ocr.payload ?? null,
     expiryDate: inputs.ocrExtras?.expiryDate ?? null,
+    // OCR results stored before 1.6.0 carry no flag: their dates were acted on.
+    expiryDateReliable: inputs.ocrExtras?.expiryDateReliable ?? true,
     birthDate: birthDate ?? null,
     checkDigitsValid: inputs.ocrExtras ? checkDigitsVerdict(inputs.ocrExtras) : null,
     flowSeconds:

@@ -38,12 +38,14 @@ import { measurePrintedLines, type TextEditEvidence, textEditEvidence } from './
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.6.0';
+export const DOCUMENT_SPOOF_VERSION = '0.7.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
 export interface DocumentSpoofOcrFacts {
   expiryDate?: string;
+  /** False when the expiry date was read on a poor capture and nothing confirms it (OcrExtras). */
+  expiryDateReliable?: boolean;
   myNumberCheckDigitValid?: boolean;
   mrz?: { valid: boolean; invalidFields: string[]; matchesPrintedFields: boolean };
   /** Fields the back prints otherwise than the front (OcrExtras.backDisagrees). */
@@ -56,6 +58,7 @@ export interface DocumentSpoofOcrFacts {
 export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoofOcrFacts {
   return {
     ...(extras.expiryDate ? { expiryDate: extras.expiryDate } : {}),
+    ...(extras.expiryDateReliable !== undefined ? { expiryDateReliable: extras.expiryDateReliable } : {}),
     ...(extras.myNumberCheckDigitValid !== undefined
       ? { myNumberCheckDigitValid: extras.myNumberCheckDigitValid }
       : {}),
@@ -255,7 +258,9 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
           tamper: true,
         });
       const reference = (input.referenceDate ?? new Date()).toISOString().slice(0, 10);
-      if (ocr?.expiryDate && ocr.expiryDate < reference)
+      // A date read on a poor capture (2028 misread as 2025) is no evidence: the fraud check shows
+      // it as a low signal and the capture goes to review as a poor one (docs/ocr.md step 7).
+      if (ocr?.expiryDate && ocr.expiryDate < reference && ocr.expiryDateReliable !== false)
         cues.push({ name: `document expired on ${ocr.expiryDate}`, score: 0.7 });
 
       const { score, risk, details, boundaryConfidence } = combineSpoofCues(cues, t, t.medium);

@@ -55,6 +55,8 @@ export interface FraudFacts {
   userInput: IdentityFields | null;
   ocr: IdentityFields | null;
   expiryDate: string | null;
+  /** False when the expiry date was read on a poor capture and nothing confirms it (OcrExtras). */
+  expiryDateReliable: boolean;
   birthDate: string | null;
   /** MRZ / My Number check digits: false when one failed; null when none was read. */
   checkDigitsValid: boolean | null;
@@ -154,9 +156,18 @@ export function analyzeFraudSignals(facts: FraudFacts): FraudAnalysis {
     }
   }
   const today = facts.now.toISOString().slice(0, 10);
-  const documentExpired = facts.expiryDate !== null && facts.expiryDate < today;
+  const expired = facts.expiryDate !== null && facts.expiryDate < today;
+  // A date misread on a poor capture must not reject a valid card: it is shown, not acted on.
+  const documentExpired = expired && facts.expiryDateReliable;
   if (documentExpired)
     add('document_expired', 'medium', `The document expired on ${facts.expiryDate}`, 'document');
+  else if (expired)
+    add(
+      'document_expired',
+      'low',
+      `The document may have expired on ${facts.expiryDate} (a date read on a poor capture)`,
+      'document',
+    );
   if (facts.birthDate && /^\d{4}-\d{2}-\d{2}$/.test(facts.birthDate)) {
     const age = ageOn(facts.birthDate, facts.now);
     if (age < facts.minimumAge)

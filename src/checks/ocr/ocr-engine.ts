@@ -75,6 +75,11 @@ export interface RecognizeOptions {
   psm?: PageSegmentationMode;
   /** Restrict the characters Tesseract may output (e.g. digits for a date field). */
   charWhitelist?: string;
+  /**
+   * How Tesseract separates ink from paper: one global threshold (Otsu, the default) or a local
+   * one per neighbourhood (Sauvola), which keeps faint glyphs under glare or a light falloff.
+   */
+  binarization?: 'otsu' | 'sauvola';
 }
 
 /** Test hook: the engine's node:worker_threads Workers, to simulate a thread dying. */
@@ -295,6 +300,7 @@ export async function createOcrEngine(options: CreateOcrEngineOptions = {}): Pro
       // Tesseract's tprintf chatter ("Detected 20 diacritics", "Estimating resolution") would go to
       // the process's stdout; send it to the wasm file system's /dev/null instead.
       debug_file: '/dev/null',
+      thresholding_method: opts.binarization === 'sauvola' ? '2' : '0',
     });
     const { data } = await slot.worker.recognize(image, opts.rectangle ? { rectangle: opts.rectangle } : {}, {
       text: true,

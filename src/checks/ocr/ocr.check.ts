@@ -59,7 +59,7 @@ import {
 } from './ocr-engine.ts';
 import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
-export const OCR_CHECK_VERSION = '1.5.0';
+export const OCR_CHECK_VERSION = '1.6.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -82,6 +82,8 @@ export interface OcrField {
   raw: string;
   /** Read unsure, the line was read again at other scales: whether two readings agreed on the value. */
   confirmed?: boolean;
+  /** Only the local-threshold reading fitted (readRegion's last resort): capped below the threshold. */
+  lastResort?: boolean;
 }
 
 /** What the decision and fraud checks need beyond §2.6 (kept internally, not sent in webhooks). */
@@ -92,6 +94,8 @@ export interface OcrExtras {
   >;
   documentNumber?: string;
   expiryDate?: string;
+  /** The expiry date can decide alone: read on a capture above the threshold, or MRZ-confirmed. */
+  expiryDateReliable?: boolean;
   myNumber?: string;
   myNumberCheckDigitValid?: boolean;
   latinName?: { lastName: string; firstName: string };
@@ -200,6 +204,8 @@ type Recognised = {
    * another scale that gave the same value, or null when no two of three readings agreed.
    */
   confirmation?: Recognised | null;
+  /** Only the local-threshold reading fitted the field (readRegion's last resort). */
+  lastResort?: boolean;
 };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -222,10 +228,11 @@ async function readRegion(
   } = {},
 ): Promise<Recognised> {
   const png = await cropPng(image, toPixels(region, layout));
-  const once = async (input: Buffer, factor: number): Promise<Recognised> => {
+  const once = async (input: Buffer, factor: number, binarization?: 'sauvola'): Promise<Recognised> => {
     const r = await engine.recognize(input, {
       psm: (options.psm ?? PAGE_SEGMENTATION.singleLine) as never,
       ...(options.whitelist ? { charWhitelist: options.whitelist } : {}),
+      ...(binarization ? { binarization } : {}),
     });
     const words = r.words.map((w) => ({
       ...w,
@@ -271,6 +278,12 @@ async function readRegion(
     if (options.accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
     rereads.push(again.text);
   }
+  // Under glare or a dark corner one global threshold loses faint glyphs (a blurred name read as
+  // nothing at every scale): last, the crop is read with a local threshold. Its text is not one of
+  // `rereads`, the same binarisation at other scales, which tell a printed wrong My Number digit
+  // (read alike every time) from a misread; the local threshold reads clean digits otherwise.
+  const local = await once(png, 1, 'sauvola');
+  if (options.accept(local.text)) return { ...local, confidence: local.confidence * 0.95, lastResort: true };
   return { ...first, rereads };
 }
 
@@ -325,6 +338,17 @@ async function hasSignature(ocr: Engines, card: GreyImage, type: DocumentType): 
   return undefined; // passports: the MRZ band was already looked for
 }
 
+/**
+ * The first MRZ line of a Japanese passport: its run of fillers, or its opening P<JPN and a
+ * surname — a blurred capture drops the fillers or reads them as letters ("P<IPNSHIMIZU<<AYA",
+ * "PIPNTAKAHASH…").
+ */
+export function looksLikePassportMrz(text: string): boolean {
+  const t = text.replace(/\s+/g, '').toUpperCase();
+  const fillers = (t.match(/</g) ?? []).length;
+  return (fillers >= 10 && t.includes('JPN')) || /^P.?[JI1L]PN[A-Z<]{4,}/.test(t);
+}
+
 async function classify(
   ocr: Engines,
   card: GreyImage,
@@ -367,9 +391,7 @@ async function classify(
       whitelist: MRZ_CHARS,
     },
   );
-  const fillers = (band.text.match(/</g) ?? []).length;
-  if (fillers >= 10 && /JPN/.test(band.text))
-    return { type: 'passport', confidence: 0.7, evidence: band.text };
+  if (looksLikePassportMrz(band.text)) return { type: 'passport', confidence: 0.7, evidence: band.text };
   if (best.confidence >= 0.5) return { ...best, confidence: round2(best.confidence * 0.8) };
   // No readable title (a blurred capture): accept a type whose own number or phrase is where its
   // layout prints it, the user's choice first.
@@ -383,6 +405,12 @@ async function classify(
 }
 
 /**
+ * A value only the last-resort reading gave is useful (to compare, to show a reviewer) but comes
+ * from a capture too poor to pass on: the field and the whole reading stay below the threshold.
+ */
+const LAST_RESORT_MAX_CONFIDENCE = 0.7;
+
+/**
  * A field from its line's reading. `fit` is how well the value fits its field's shape; when a
  * second reading gave the same value (readRegion's `confirmation`), the two line confidences
  * combine as independent evidence, 1 − (1 − c₁)(1 − c₂).
@@ -393,10 +421,12 @@ function field(value: string | undefined, raw: Recognised, fit: number): OcrFiel
   const line = again ? 1 - (1 - raw.confidence) * (1 - again.confidence) : raw.confidence;
   // A value that fits its field's shape (12 digits with a valid check digit, a real past date...)
   // is mostly right even when Tesseract is unsure of kanji glyphs; one that does not fit is not.
+  const confidence = fit * (0.5 + 0.5 * line);
   return {
     value,
-    confidence: round2(fit * (0.5 + 0.5 * line)),
+    confidence: round2(raw.lastResort ? Math.min(LAST_RESORT_MAX_CONFIDENCE, confidence) : confidence),
     raw: raw.text,
+    ...(raw.lastResort ? { lastResort: true } : {}),
     ...(again !== undefined ? { confirmed: again !== null } : {}),
   };
 }
@@ -815,15 +845,42 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // rest read, had stayed at 0.8: an attack re-typed there went through unread).
       const deliverAddress = fields.address.value !== undefined && fitsAddress(type, fields.address.value);
       const addressConfidence = deliverAddress ? fields.address.confidence : 0;
-      const confidence = round2(
-        Math.min(keyMin, 0.7 + 0.3 * addressConfidence) * 0.9 + 0.1 * classification.confidence,
-      );
+      const measured =
+        Math.min(keyMin, 0.7 + 0.3 * addressConfidence) * 0.9 + 0.1 * classification.confidence;
+      // A capture on which a delivered line could only be read with a local threshold is a poor one
+      // (an address read so had lifted two poor passports with a bad MRZ check digit to success).
+      const lastResort = Object.values(fields).some((f) => f?.lastResort);
+      const confidence = round2(lastResort ? Math.min(LAST_RESORT_MAX_CONFIDENCE, measured) : measured);
       const status = confidence >= OCR_CONFIDENCE_THRESHOLD ? 'success' : 'low_confidence';
       // A check digit failing on a capture too poor to read the printed fields with confidence is
       // no sign of a printed wrong digit: a poor genuine passport whose number and birth date could
       // not be read failed only its composite digit. The capture goes to review as a poor one.
       if (extras.mrz && status === 'low_confidence' && mrzFailureKind(extras.mrz) === 'check_digit')
         extras.mrz.poorCapture = true;
+      // A card is rejected as expired on this date alone, and a poor capture misreads dates as
+      // plausible ones (2028 as 2025 at one scale, nothing at the others): it is relied on when
+      // the capture passed the threshold, a check-digit-valid MRZ gives the same date, or — a
+      // poor capture saying "expired" — a reading at another scale gives it again.
+      if (extras.expiryDate) {
+        extras.expiryDateReliable =
+          status === 'success' ||
+          (extras.mrz?.valid === true &&
+            extras.mrz.expiryDate !== undefined &&
+            mrzDate(extras.mrz.expiryDate, 'expiry', reference) === extras.expiryDate);
+        const expiryRegion = regions.expiryDate;
+        if (
+          !extras.expiryDateReliable &&
+          expiryRegion &&
+          extras.expiryDate < reference.toISOString().slice(0, 10)
+        ) {
+          const date = (r: Recognised) => readPrintedDate(r.text, reference);
+          const engine = LATIN_FIELDS[type].includes('expiryDate') ? ocr.eng : ocr.jpn;
+          const again = await readRegion(engine, page, expiryRegion, layout, {
+            confirm: { below: Number.POSITIVE_INFINITY, value: date },
+          });
+          extras.expiryDateReliable = Boolean(again.confirmation) && date(again) === extras.expiryDate;
+        }
+      }
       const missing = (
         [
           ['name', fields.name.value],

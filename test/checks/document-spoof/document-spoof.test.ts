@@ -119,6 +119,15 @@ test('expired-0: an expiry date before the reference date raises the risk, not a
   assert.equal(result.isForgedOrTampered, false);
 });
 
+test('an expiry date the OCR does not rely on (read on a poor capture) is no spoof cue', async () => {
+  const s = sample('expired-0');
+  const unsure = await documentSpoofCheck.run(
+    inputOf(s, { expiryDate: s.truth.expiryDate, expiryDateReliable: false }),
+  );
+  assert.equal(unsure.result.risk, 'low');
+  assert.doesNotMatch(unsure.result.details ?? '', /expired/);
+});
+
 test('a My Number check-digit failure is tampering', async () => {
   const { result } = await documentSpoofCheck.run(
     inputOf(sample('my_number_card-genuine-0'), { myNumberCheckDigitValid: false }),

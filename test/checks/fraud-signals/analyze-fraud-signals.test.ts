@@ -26,6 +26,7 @@ function clean(): FraudFacts {
       address: '東京都千代田区一丁目2番3号',
     },
     expiryDate: '2030-01-01',
+    expiryDateReliable: true,
     birthDate: '1990-04-01',
     checkDigitsValid: true,
     flowSeconds: 95,
@@ -106,4 +107,14 @@ test('riskScore: several signals add up and cap at 100; two high signals reach t
 test('an expired document is flagged for the decision', () => {
   assert.equal(analyzeFraudSignals({ ...clean(), expiryDate: '2026-03-31' }).documentExpired, true);
   assert.equal(analyzeFraudSignals({ ...clean(), expiryDate: '2026-04-01' }).documentExpired, false);
+});
+
+test('an expiry date read on a poor capture is shown as a low signal, not acted on', () => {
+  const a = analyzeFraudSignals({ ...clean(), expiryDate: '2025-09-12', expiryDateReliable: false });
+  assert.equal(a.documentExpired, false);
+  assert.deepEqual(
+    a.signals.map((s) => [s.code, s.severity]),
+    [['document_expired', 'low']],
+  );
+  assert.match(a.signals[0]?.message ?? '', /may have expired on 2025-09-12/);
 });

@@ -20,6 +20,7 @@ import {
   backDisagreements,
   checkDigitsVerdict,
   createOcrCheck,
+  looksLikePassportMrz,
   type OcrCheckResult,
 } from '../../../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
@@ -103,7 +104,11 @@ describe('ocr check on the committed corpus sample', () => {
         assert.equal(result.payload?.address, undefined);
         assert.equal(result.status, 'low_confidence');
         assert.match(result.reason ?? '', /address unreadable/);
-      } else assert.equal(result.status, 'success');
+      } else {
+        assert.equal(result.status, 'success');
+        // A clean capture's expiry date is relied on (an expired card is rejected on it).
+        assert.equal(extras.expiryDateReliable, true);
+      }
       assert.equal(extras.documentTypeMismatch, false);
       assert.equal(result.provider, 'mimoto');
       assert.match(result.model ?? '', /tesseract\.js.*jpn.*eng.*pipeline/);
@@ -218,6 +223,50 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(extras.mrz?.documentNumber, 'TZ9268522');
     assert.equal(extras.mrz?.matchesPrintedFields, true);
     assert.equal(extras.documentNumber, 'TZ9268522');
+  });
+
+  it('a poor passport whose MRZ fillers read as nothing is still found to be a passport', async () => {
+    const { result, extras } = await runOnFixture('poor-captures', 'passport', 'passport-mrz-fillers-lost-');
+    assert.equal(result.detectedDocumentType, 'passport');
+    assert.equal(extras.expiryDate, '2033-01-24');
+    assert.equal(result.status, 'low_confidence');
+    // Read on a poor capture, its MRZ not valid: shown, but not enough to reject the card on.
+    assert.equal(extras.expiryDateReliable, false);
+  });
+
+  it('a line only a local threshold reads is delivered, but never above the confidence threshold', async () => {
+    const { result, extras } = await runOnFixture('poor-captures', 'my_number_card', 'name-local-threshold-');
+    assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['山本', '浩二']);
+    assert.ok((extras.fields.name?.confidence ?? 1) <= 0.7, JSON.stringify(extras.fields.name));
+    assert.equal(extras.fields.name?.lastResort, true);
+    assert.equal(result.status, 'low_confidence');
+  });
+
+  it('a capture whose address only a local threshold reads stays below the threshold as a whole', async () => {
+    // bad_check_digit-6: every other field reads well; the MRZ's broken check digit reads as a
+    // misread, so only the capture's low confidence sends it to review.
+    const { result, extras } = await runOnFixture(
+      'poor-captures',
+      'passport',
+      'passport-address-local-threshold-',
+    );
+    assert.equal(result.payload?.address, 'TOKYO');
+    assert.equal(extras.fields.address?.lastResort, true);
+    assert.ok((result.confidence ?? 1) <= 0.7, String(result.confidence));
+    assert.equal(result.status, 'low_confidence');
+  });
+
+  it('a poor capture\'s expiry date that says "expired" counts only when read alike twice', async () => {
+    // A genuine card valid until 2028-09-12 reads 2025-09-12 at 1× and nothing at 1.4× or 0.75×.
+    const misread = await runOnFixture('poor-captures', 'residence_card', 'expiry-misread-');
+    assert.equal(misread.result.status, 'low_confidence');
+    assert.equal(misread.extras.expiryDate, '2025-09-12');
+    assert.equal(misread.extras.expiryDateReliable, false);
+    // An expired licence (2024-09-18) reads the same date at two scales.
+    const expired = await runOnFixture('poor-captures', 'drivers_license', 'expired-read-twice-');
+    assert.equal(expired.result.status, 'low_confidence');
+    assert.equal(expired.extras.expiryDate, '2024-09-18');
+    assert.equal(expired.extras.expiryDateReliable, true);
   });
 
   it('an address that cannot be read leaves the result low_confidence, whatever else was read', async () => {
@@ -373,6 +422,18 @@ describe('field correction', () => {
     assert.equal(readPrintedDate('1986年O6月13日', reference), '1986-06-13');
     assert.equal(readPrintedDate('14 MAY 1961', reference), '1961-05-14');
     assert.equal(readPrintedDate('令和8年2月30日', reference), undefined);
+  });
+
+  it('knows the first MRZ line of a Japanese passport with its fillers lost or misread', () => {
+    for (const line of [
+      'P<JPNHASEGAWA<<MISAKI<<<<<<<<<<<<<<<<',
+      'P<JPNHASEGAWA<<MSAK',
+      'P<IPNSHIMIZU<<AYA<CCC',
+      'PIPNTAKAHASHMAKDTO<<C',
+    ])
+      assert.ok(looksLikePassportMrz(line), line);
+    for (const line of ['', 'CN', 'PASSPORT JAPAN', 'PJPN', 'P<USAHILL<<<<<<<<<<<<<<'])
+      assert.ok(!looksLikePassportMrz(line), line);
   });
 
   it('reads the printed sex only when the reading holds one sex and not the other', () => {
