@@ -94,7 +94,7 @@ export interface OcrExtras {
   >;
   documentNumber?: string;
   expiryDate?: string;
-  /** The expiry date can decide alone: read on a capture above the threshold, or MRZ-confirmed. */
+  /** The expiry date can decide alone: the capture passed the threshold, a valid MRZ gives it, or it read alike twice. */
   expiryDateReliable?: boolean;
   myNumber?: string;
   myNumberCheckDigitValid?: boolean;
