@@ -600,16 +600,23 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             ? undefined
             : readDocumentNumber(type, r.text),
       };
-      const read = async (name: FieldName, opts?: { psm?: string; whitelist?: string }) => {
+      const read = async (
+        name: FieldName,
+        opts?: {
+          psm?: string;
+          whitelist?: string;
+          confirm?: NonNullable<Parameters<typeof readRegion>[4]>['confirm'];
+        },
+      ) => {
         const region = regions[name];
         const engine = LATIN_FIELDS[type].includes(name) ? ocr.eng : ocr.jpn;
         const acceptor = accept[name];
         const value = keyValue[name];
         return region
           ? readRegion(engine, page, region, layout, {
-              ...opts,
               ...(acceptor ? { accept: acceptor } : {}),
               ...(value ? { confirm: { below: CONFIRM_BELOW, value } } : {}),
+              ...opts,
             })
           : undefined;
       };
@@ -867,18 +874,12 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           (extras.mrz?.valid === true &&
             extras.mrz.expiryDate !== undefined &&
             mrzDate(extras.mrz.expiryDate, 'expiry', reference) === extras.expiryDate);
-        const expiryRegion = regions.expiryDate;
-        if (
-          !extras.expiryDateReliable &&
-          expiryRegion &&
-          extras.expiryDate < reference.toISOString().slice(0, 10)
-        ) {
+        if (!extras.expiryDateReliable && extras.expiryDate < reference.toISOString().slice(0, 10)) {
           const date = (r: Recognised) => readPrintedDate(r.text, reference);
-          const engine = LATIN_FIELDS[type].includes('expiryDate') ? ocr.eng : ocr.jpn;
-          const again = await readRegion(engine, page, expiryRegion, layout, {
+          const again = await read('expiryDate', {
             confirm: { below: Number.POSITIVE_INFINITY, value: date },
           });
-          extras.expiryDateReliable = Boolean(again.confirmation) && date(again) === extras.expiryDate;
+          extras.expiryDateReliable = again?.confirmation != null && date(again) === extras.expiryDate;
         }
       }
       const missing = (
