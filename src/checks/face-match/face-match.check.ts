@@ -101,7 +101,7 @@ export class FaceMatchImageError extends Error {
   }
 }
 
-const VERSION = '1.2.0';
+const VERSION = '1.3.0';
 
 function checkUnitInterval(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0 && value <= 1))

@@ -51,6 +51,13 @@ export interface FaceSearchOptions {
   flipAverage?: boolean;
   /** Scale factors of the aligned box whose descriptors are averaged ([1]: the box alone). */
   jitter?: readonly number[];
+  /**
+   * Turn the face so its eyes are level before the recognition net sees it (see levelledChips) when
+   * the eye line is tilted by at least this many degrees (0: always; Infinity: never). The default
+   * is measured (docs/face-match.md): document portraits photographed at a slant gain most; below
+   * ~10° the turn's resampling moved some fixture pairs as much as the tilt did.
+   */
+  levelFromDegrees?: number;
 }
 
 export const DEFAULT_FACE_SEARCH: Readonly<Required<FaceSearchOptions>> = Object.freeze({
@@ -67,6 +74,7 @@ export const DEFAULT_FACE_SEARCH: Readonly<Required<FaceSearchOptions>> = Object
   sureScore: 0.5,
   flipAverage: true,
   jitter: Object.freeze([0.9, 1.1]) as readonly number[],
+  levelFromDegrees: 10,
 });
 
 /** Longer side pictures are shrunk to before detection: bounds the time, keeps faces large enough. */
@@ -328,23 +336,125 @@ function toInputBox(box: FaceApi.Box, img: DecodedImage, pad: number): FaceBox {
   return { x: x0 * s, y: y0 * s, width: Math.max(0, x1 - x0) * s, height: Math.max(0, y1 - y0) * s };
 }
 
+type Landmarks = FaceApi.FaceLandmarks68;
+
+/** face-api's dlib-style box (FaceLandmarks.alignDlib): eye and mouth centres set its size and place. */
+const DLIB_BOX = { scale: 0.45, x: 0.5, y: 0.43 };
+
+const centreOf = (points: readonly FaceApi.IPoint[]) => ({
+  x: points.reduce((sum, p) => sum + p.x, 0) / points.length,
+  y: points.reduce((sum, p) => sum + p.y, 0) / points.length,
+});
+
+function referencePoints(landmarks: Landmarks) {
+  const points = landmarks.positions;
+  return {
+    leftEye: centreOf(points.slice(36, 42)),
+    rightEye: centreOf(points.slice(42, 48)),
+    mouth: centreOf(points.slice(48, 68)),
+  };
+}
+
+/** The tilt of the line through the eye centres, in radians (positive: the right eye lower). */
+function eyeLineAngle(landmarks: Landmarks): number {
+  const { leftEye, rightEye } = referencePoints(landmarks);
+  return Math.atan2(rightEye.y - leftEye.y, rightEye.x - leftEye.x);
+}
+
 /**
- * The recognition net's descriptor of the face inside `rect` (the landmark-aligned box, as face-api
- * computes it), averaged over `jitter` (the box grown by each factor around its centre) and, with
- * `flipAverage`, over each crop's mirror image.
+ * Square chips of the face for the recognition net, one per `jitter` factor: face-api's dlib-style
+ * box, but in a frame turned about the face's centre so the eyes are level. face-api cuts the box
+ * axis-aligned from the picture, so a tilted head (or a document photographed at a slant) reaches
+ * the net tilted, while the net was trained on chips aligned upright. Pixels are sampled bilinearly
+ * through the turn, at the box's own size (the net's input resize does the rest, as for face-api's
+ * chips).
+ */
+function levelledChips(
+  api: LoadedFaceApi,
+  input: Tf.Tensor3D,
+  landmarks: Landmarks,
+  jitter: readonly number[],
+) {
+  const { tf } = api;
+  const { leftEye, rightEye, mouth } = referencePoints(landmarks);
+  const angle = eyeLineAngle(landmarks);
+  // Turning about the centroid of the three reference points leaves the centroid where it is, and
+  // distances unchanged: the box's size and centre can be computed before the turn.
+  const ref = centreOf([leftEye, rightEye, mouth]);
+  const toMouth = (p: { x: number; y: number }) => Math.hypot(mouth.x - p.x, mouth.y - p.y);
+  const size = (toMouth(leftEye) + toMouth(rightEye)) / 2 / DLIB_BOX.scale;
+  const centre = { x: ref.x + (0.5 - DLIB_BOX.x) * size, y: ref.y + (0.5 - DLIB_BOX.y) * size };
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  // A point of the levelled frame, back in the picture.
+  const toPicture = (x: number, y: number) => ({
+    x: ref.x + (x - ref.x) * cos - (y - ref.y) * sin,
+    y: ref.y + (x - ref.x) * sin + (y - ref.y) * cos,
+  });
+  // Read only the part of the picture the largest chip can reach.
+  const [height, width] = input.shape;
+  const reach = (Math.max(...jitter) * size) / Math.SQRT2 + 2;
+  const picCentre = toPicture(centre.x, centre.y);
+  const x0 = Math.max(0, Math.floor(picCentre.x - reach));
+  const y0 = Math.max(0, Math.floor(picCentre.y - reach));
+  const x1 = Math.min(width, Math.ceil(picCentre.x + reach));
+  const y1 = Math.min(height, Math.ceil(picCentre.y + reach));
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const region = tf.tidy(() => tf.slice(input, [y0, x0, 0], [h, w, 3]).dataSync());
+  const sample = (x: number, y: number, c: number) => {
+    const fx = Math.min(w - 1, Math.max(0, x - x0 - 0.5));
+    const fy = Math.min(h - 1, Math.max(0, y - y0 - 0.5));
+    const ix = Math.min(w - 2, Math.floor(fx));
+    const iy = Math.min(h - 2, Math.floor(fy));
+    const ax = fx - ix;
+    const ay = fy - iy;
+    const at = (xx: number, yy: number) => region[(yy * w + xx) * 3 + c]!;
+    const top = at(ix, iy) * (1 - ax) + at(ix + 1, iy) * ax;
+    const bottom = at(ix, iy + 1) * (1 - ax) + at(ix + 1, iy + 1) * ax;
+    return top * (1 - ay) + bottom * ay;
+  };
+  return jitter.map((f) => {
+    const side = size * f;
+    const n = Math.max(8, Math.round(side));
+    const chip = new Float32Array(n * n * 3);
+    for (let v = 0; v < n; v++) {
+      for (let u = 0; u < n; u++) {
+        const p = toPicture(
+          centre.x - side / 2 + ((u + 0.5) * side) / n,
+          centre.y - side / 2 + ((v + 0.5) * side) / n,
+        );
+        for (let c = 0; c < 3; c++) chip[(v * n + u) * 3 + c] = sample(p.x, p.y, c);
+      }
+    }
+    return tf.tensor3d(chip, [n, n, 3], 'float32');
+  });
+}
+
+/**
+ * The recognition net's descriptor of the face with these landmarks, on face-api's dlib-style box
+ * (levelled first when tilted, `levelFromDegrees`), averaged over `jitter` (the box grown by each factor around
+ * its centre) and, with `flipAverage`, over each crop's mirror image.
  */
 async function describeAlignedFace(
   input: Tf.Tensor3D,
-  rect: FaceApi.Rect,
+  landmarks: Landmarks,
   options: Required<FaceSearchOptions>,
 ): Promise<Float32Array> {
-  const { faceapi, tf } = await loadFaceApi();
-  const rects = options.jitter.map((f) => {
-    const w = rect.width * f;
-    const h = rect.height * f;
-    return new faceapi.Rect(rect.x + (rect.width - w) / 2, rect.y + (rect.height - h) / 2, w, h);
-  });
-  const chips = (await faceapi.extractFaceTensors(asFaceApiTensor(input), rects)) as unknown as Tf.Tensor3D[];
+  const api = await loadFaceApi();
+  const { faceapi, tf } = api;
+  let chips: Tf.Tensor3D[];
+  if (Math.abs(eyeLineAngle(landmarks)) >= (options.levelFromDegrees * Math.PI) / 180) {
+    chips = levelledChips(api, input, landmarks, options.jitter);
+  } else {
+    const rect = landmarks.align(null, { useDlibAlignment: true });
+    const rects = options.jitter.map((f) => {
+      const w = rect.width * f;
+      const h = rect.height * f;
+      return new faceapi.Rect(rect.x + (rect.width - w) / 2, rect.y + (rect.height - h) / 2, w, h);
+    });
+    chips = (await faceapi.extractFaceTensors(asFaceApiTensor(input), rects)) as unknown as Tf.Tensor3D[];
+  }
   const mirrored = options.flipAverage ? chips.map((chip) => tf.reverse(chip, 1)) : [];
   const crops = [...chips, ...mirrored];
   try {
@@ -423,8 +533,7 @@ export async function computeFaceDescriptor(
       false,
     );
     if (!withLandmarks) return null;
-    const aligned = withLandmarks.landmarks.align(null, { useDlibAlignment: true });
-    const descriptor = await describeAlignedFace(view.input, aligned, options);
+    const descriptor = await describeAlignedFace(view.input, withLandmarks.landmarks, options);
     return {
       descriptor,
       // On the box face-api's own age-gender task uses (its default alignment), not dlib's tighter one.
@@ -450,12 +559,12 @@ export interface RgbPixels {
  * already found the face (the live face check has Human's mesh): no detector runs, only the
  * landmark net in that box, the alignment and the recognition net — about a third of
  * computeFaceDescriptor's time on a small frame. `box` should be tight around the face, as a face
- * detector's box is. Options as for computeFaceDescriptor (only `jitter` and `flipAverage` apply).
+ * detector's box is. Options as for computeFaceDescriptor (only `jitter`, `flipAverage` and `levelFromDegrees` apply).
  */
 export async function describeFaceInBox(
   image: RgbPixels,
   box: FaceBox,
-  search: Pick<FaceSearchOptions, 'jitter' | 'flipAverage'> = {},
+  search: Pick<FaceSearchOptions, 'jitter' | 'flipAverage' | 'levelFromDegrees'> = {},
 ): Promise<Float32Array> {
   const options = { ...DEFAULT_FACE_SEARCH, ...search };
   const { faceapi, tf } = await loadFaceApi();
@@ -473,11 +582,7 @@ export async function describeFaceInBox(
       false,
     );
     if (!withLandmarks) throw new Error('face-api returned no landmarks for a given box');
-    return await describeAlignedFace(
-      input,
-      withLandmarks.landmarks.align(null, { useDlibAlignment: true }),
-      options,
-    );
+    return await describeAlignedFace(input, withLandmarks.landmarks, options);
   } finally {
     input.dispose();
   }

@@ -74,6 +74,24 @@ describe('faceMatch: same person', () => {
   }
 });
 
+describe('faceMatch: a tilted face', () => {
+  // A document photographed at a slant shows its portrait tilted. Unlevelled, a 35° tilt puts
+  // leonard2 at d ≈ 0.60 from leonard3 (a mismatch); levelled, it is where the upright photo is.
+  it('a portrait turned 35° still matches the person, about as well as upright', async () => {
+    const tilted = await sharp(face('leonard2')).rotate(35, { background: '#808080' }).png().toBuffer();
+    const upright = await faceMatchCheck.run({
+      documentPortrait: face('leonard2'),
+      referenceImage: face('leonard3'),
+    });
+    const r = await faceMatchCheck.run({ documentPortrait: tilted, referenceImage: face('leonard3') });
+    assert.equal(r.reason, 'face_match', `similarity ${r.similarity} distance ${r.distance}`);
+    assert.ok(
+      Math.abs(r.similarity - upright.similarity) < 0.05,
+      `${r.similarity} vs upright ${upright.similarity}`,
+    );
+  });
+});
+
 describe('faceMatch: different people', () => {
   // Includes the fixtures' closest impostor pair (bernadette3–penny3).
   for (const [a, b] of [
