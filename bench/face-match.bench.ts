@@ -480,7 +480,8 @@ backend, SIMD, one thread; models read from the package's \`model/\` folder, not
    separates the fixtures' hardest pairs (table below).
 4. **Compare**: Euclidean distance d between the two descriptors.
 5. **Apparent sex of the portrait** (faceMatch 1.2.0): face-api's age-gender net on the document
-   portrait's face (face-api's own aligned box), kept as \`document.apparentSex\` {sex, probability}
+   portrait's face (face-api's own aligned box, levelled like the descriptor's when the eye line is
+   tilted: faceMatch 1.3.0), kept as \`document.apparentSex\` {sex, probability}
    in the result's extras for the document check's portrait cue (docs/spoof-checks.md). About 26 ms
    per portrait (measured with the accuracy bench running beside it; a description is ~480 ms).
    The selfie's is not inferred: nothing would use it. On the 40 face fixtures (50 % border) the

@@ -362,45 +362,61 @@ function eyeLineAngle(landmarks: Landmarks): number {
 }
 
 /**
- * Square chips of the face for the recognition net, one per `jitter` factor: face-api's dlib-style
- * box, but in a frame turned about the face's centre so the eyes are level. face-api cuts the box
- * axis-aligned from the picture, so a tilted head (or a document photographed at a slant) reaches
- * the net tilted, while the net was trained on chips aligned upright. Pixels are sampled bilinearly
- * through the turn, at the box's own size (the net's input resize does the rest, as for face-api's
- * chips).
+ * A frame turned about the face so its eyes are level (about the centroid of the eye and mouth
+ * centres, which the turn leaves in place). face-api cuts its boxes axis-aligned from the picture,
+ * so a tilted head, or a document photographed at a slant, reaches its nets tilted, while they were
+ * trained on upright faces.
  */
-function levelledChips(
-  api: LoadedFaceApi,
-  input: Tf.Tensor3D,
-  landmarks: Landmarks,
-  jitter: readonly number[],
-) {
-  const { tf } = api;
+interface LevelledFrame {
+  /** A point of the picture in the levelled frame. */
+  toLevelled(p: FaceApi.IPoint): { x: number; y: number };
+  /** A point of the levelled frame back in the picture. */
+  toPicture(x: number, y: number): { x: number; y: number };
+}
+
+function levelledFrame(landmarks: Landmarks): LevelledFrame {
   const { leftEye, rightEye, mouth } = referencePoints(landmarks);
-  const angle = eyeLineAngle(landmarks);
-  // Turning about the centroid of the three reference points leaves the centroid where it is, and
-  // distances unchanged: the box's size and centre can be computed before the turn.
   const ref = centreOf([leftEye, rightEye, mouth]);
-  const toMouth = (p: { x: number; y: number }) => Math.hypot(mouth.x - p.x, mouth.y - p.y);
-  const size = (toMouth(leftEye) + toMouth(rightEye)) / 2 / DLIB_BOX.scale;
-  const centre = { x: ref.x + (0.5 - DLIB_BOX.x) * size, y: ref.y + (0.5 - DLIB_BOX.y) * size };
+  const angle = eyeLineAngle(landmarks);
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
-  // A point of the levelled frame, back in the picture.
-  const toPicture = (x: number, y: number) => ({
-    x: ref.x + (x - ref.x) * cos - (y - ref.y) * sin,
-    y: ref.y + (x - ref.x) * sin + (y - ref.y) * cos,
-  });
-  // Read only the part of the picture the largest chip can reach.
+  return {
+    toLevelled: (p) => ({
+      x: ref.x + (p.x - ref.x) * cos + (p.y - ref.y) * sin,
+      y: ref.y - (p.x - ref.x) * sin + (p.y - ref.y) * cos,
+    }),
+    toPicture: (x, y) => ({
+      x: ref.x + (x - ref.x) * cos - (y - ref.y) * sin,
+      y: ref.y + (x - ref.x) * sin + (y - ref.y) * cos,
+    }),
+  };
+}
+
+/**
+ * The picture inside each box of the levelled frame, sampled bilinearly through the turn at the
+ * box's own size (the net's input resize does the rest, as for face-api's axis-aligned crops).
+ */
+function levelledCrops(
+  api: LoadedFaceApi,
+  input: Tf.Tensor3D,
+  frame: LevelledFrame,
+  boxes: readonly FaceBox[],
+) {
+  const { tf } = api;
+  // Read only the part of the picture the boxes reach.
+  const corners = boxes.flatMap((b) =>
+    [
+      [b.x, b.y],
+      [b.x + b.width, b.y],
+      [b.x, b.y + b.height],
+      [b.x + b.width, b.y + b.height],
+    ].map(([x, y]) => frame.toPicture(x!, y!)),
+  );
   const [height, width] = input.shape;
-  const reach = (Math.max(...jitter) * size) / Math.SQRT2 + 2;
-  const picCentre = toPicture(centre.x, centre.y);
-  const x0 = Math.max(0, Math.floor(picCentre.x - reach));
-  const y0 = Math.max(0, Math.floor(picCentre.y - reach));
-  const x1 = Math.min(width, Math.ceil(picCentre.x + reach));
-  const y1 = Math.min(height, Math.ceil(picCentre.y + reach));
-  const w = x1 - x0;
-  const h = y1 - y0;
+  const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))) - 2);
+  const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))) - 2);
+  const w = Math.max(2, Math.min(width, Math.ceil(Math.max(...corners.map((p) => p.x))) + 2) - x0);
+  const h = Math.max(2, Math.min(height, Math.ceil(Math.max(...corners.map((p) => p.y))) + 2) - y0);
   const region = tf.tidy(() => tf.slice(input, [y0, x0, 0], [h, w, 3]).dataSync());
   const sample = (x: number, y: number, c: number) => {
     const fx = Math.min(w - 1, Math.max(0, x - x0 - 0.5));
@@ -414,21 +430,83 @@ function levelledChips(
     const bottom = at(ix, iy + 1) * (1 - ax) + at(ix + 1, iy + 1) * ax;
     return top * (1 - ay) + bottom * ay;
   };
-  return jitter.map((f) => {
-    const side = size * f;
-    const n = Math.max(8, Math.round(side));
-    const chip = new Float32Array(n * n * 3);
-    for (let v = 0; v < n; v++) {
-      for (let u = 0; u < n; u++) {
-        const p = toPicture(
-          centre.x - side / 2 + ((u + 0.5) * side) / n,
-          centre.y - side / 2 + ((v + 0.5) * side) / n,
+  return boxes.map((box) => {
+    const nx = Math.max(8, Math.round(box.width));
+    const ny = Math.max(8, Math.round(box.height));
+    const crop = new Float32Array(nx * ny * 3);
+    for (let v = 0; v < ny; v++) {
+      for (let u = 0; u < nx; u++) {
+        const p = frame.toPicture(
+          box.x + ((u + 0.5) * box.width) / nx,
+          box.y + ((v + 0.5) * box.height) / ny,
         );
-        for (let c = 0; c < 3; c++) chip[(v * n + u) * 3 + c] = sample(p.x, p.y, c);
+        for (let c = 0; c < 3; c++) crop[(v * nx + u) * 3 + c] = sample(p.x, p.y, c);
       }
     }
-    return tf.tensor3d(chip, [n, n, 3], 'float32');
+    return tf.tensor3d(crop, [ny, nx, 3], 'float32');
   });
+}
+
+/** Whether the eye line is tilted enough to level the face first (`levelFromDegrees`). */
+const isTilted = (landmarks: Landmarks, options: Required<FaceSearchOptions>) =>
+  Math.abs(eyeLineAngle(landmarks)) >= (options.levelFromDegrees * Math.PI) / 180;
+
+/** face-api's dlib-style box (FaceLandmarks.alignDlib), in the levelled frame. */
+function levelledDlibBox(landmarks: Landmarks, frame: LevelledFrame): FaceBox {
+  const { leftEye, rightEye, mouth } = referencePoints(landmarks);
+  const [l, r, m] = [leftEye, rightEye, mouth].map(frame.toLevelled) as [
+    FaceApi.IPoint,
+    FaceApi.IPoint,
+    FaceApi.IPoint,
+  ];
+  const toMouth = (p: FaceApi.IPoint) => Math.hypot(m.x - p.x, m.y - p.y);
+  const size = (toMouth(l) + toMouth(r)) / 2 / DLIB_BOX.scale;
+  const ref = centreOf([l, r, m]);
+  return { x: ref.x - DLIB_BOX.x * size, y: ref.y - DLIB_BOX.y * size, width: size, height: size };
+}
+
+/** face-api's default aligned box (the landmarks' bounding box padded by 20 %), in the levelled frame. */
+function levelledLandmarkBox(landmarks: Landmarks, frame: LevelledFrame): FaceBox {
+  const points = landmarks.positions.map(frame.toLevelled);
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const [padX, padY] = [(maxX - minX) * 0.2, (maxY - minY) * 0.2];
+  return { x: minX - padX / 2, y: minY - padY / 2, width: maxX - minX + padX, height: maxY - minY + padY };
+}
+
+/**
+ * `box` grown or shrunk by `factor` about its centre. (Computed in this order on purpose: face-api
+ * rounds a crop's corners, and a pixel's shift moves a descriptor by ~0.01.)
+ */
+function scaleBox(box: FaceBox, factor: number): FaceBox {
+  const width = box.width * factor;
+  const height = box.height * factor;
+  return { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height };
+}
+
+/**
+ * Crops of the face for a net: in the levelled frame when the face is tilted (`levelFromDegrees`),
+ * else cut axis-aligned from the picture as face-api does.
+ */
+async function cropFace(
+  api: LoadedFaceApi,
+  input: Tf.Tensor3D,
+  landmarks: Landmarks,
+  options: Required<FaceSearchOptions>,
+  boxes: {
+    levelled(frame: LevelledFrame): FaceBox[];
+    upright(): Array<FaceApi.Rect | FaceApi.FaceDetection>;
+  },
+): Promise<Tf.Tensor3D[]> {
+  if (isTilted(landmarks, options)) {
+    const frame = levelledFrame(landmarks);
+    return levelledCrops(api, input, frame, boxes.levelled(frame));
+  }
+  return (await api.faceapi.extractFaceTensors(
+    asFaceApiTensor(input),
+    boxes.upright(),
+  )) as unknown as Tf.Tensor3D[];
 }
 
 /**
@@ -443,18 +521,15 @@ async function describeAlignedFace(
 ): Promise<Float32Array> {
   const api = await loadFaceApi();
   const { faceapi, tf } = api;
-  let chips: Tf.Tensor3D[];
-  if (Math.abs(eyeLineAngle(landmarks)) >= (options.levelFromDegrees * Math.PI) / 180) {
-    chips = levelledChips(api, input, landmarks, options.jitter);
-  } else {
-    const rect = landmarks.align(null, { useDlibAlignment: true });
-    const rects = options.jitter.map((f) => {
-      const w = rect.width * f;
-      const h = rect.height * f;
-      return new faceapi.Rect(rect.x + (rect.width - w) / 2, rect.y + (rect.height - h) / 2, w, h);
-    });
-    chips = (await faceapi.extractFaceTensors(asFaceApiTensor(input), rects)) as unknown as Tf.Tensor3D[];
-  }
+  const chips = await cropFace(api, input, landmarks, options, {
+    levelled: (frame) => options.jitter.map((f) => scaleBox(levelledDlibBox(landmarks, frame), f)),
+    upright: () => {
+      const rect = landmarks.align(null, { useDlibAlignment: true });
+      return options.jitter
+        .map((f) => scaleBox(rect, f))
+        .map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height));
+    },
+  });
   const mirrored = options.flipAverage ? chips.map((chip) => tf.reverse(chip, 1)) : [];
   const crops = [...chips, ...mirrored];
   try {
@@ -469,14 +544,23 @@ async function describeAlignedFace(
   }
 }
 
-/** The sex the face inside `rect` looks, by the age-gender net. */
-async function estimateSex(input: Tf.Tensor3D, rect: FaceApi.FaceDetection): Promise<ApparentSex> {
-  const { faceapi } = await loadFaceApi();
-  const [chip] = (await faceapi.extractFaceTensors(asFaceApiTensor(input), [
-    rect,
-  ])) as unknown as Tf.Tensor3D[];
+/**
+ * The sex the face looks, by the age-gender net, on face-api's own aligned box for it (the
+ * landmarks' bounding box, padded), levelled first when tilted as for the descriptor.
+ */
+async function estimateSex(
+  input: Tf.Tensor3D,
+  face: FaceApi.WithFaceLandmarks<{ detection: FaceApi.FaceDetection }>,
+  options: Required<FaceSearchOptions>,
+): Promise<ApparentSex> {
+  const api = await loadFaceApi();
+  const { landmarks } = face;
+  const [chip] = await cropFace(api, input, landmarks, options, {
+    levelled: (frame) => [levelledLandmarkBox(landmarks, frame)],
+    upright: () => [face.alignedRect],
+  });
   try {
-    const out = await faceapi.nets.ageGenderNet.predictAgeAndGender(asFaceApiTensor(chip!));
+    const out = await api.faceapi.nets.ageGenderNet.predictAgeAndGender(asFaceApiTensor(chip!));
     const { gender, genderProbability } = Array.isArray(out) ? out[0]! : out;
     return { sex: gender === 'female' ? 'F' : 'M', probability: genderProbability };
   } finally {
@@ -537,7 +621,7 @@ export async function computeFaceDescriptor(
     return {
       descriptor,
       // On the box face-api's own age-gender task uses (its default alignment), not dlib's tighter one.
-      ...(apparentSex ? { apparentSex: await estimateSex(view.input, withLandmarks.alignedRect) } : {}),
+      ...(apparentSex ? { apparentSex: await estimateSex(view.input, withLandmarks, options) } : {}),
       box: toInputBox(largest.box, img, view.pad),
       detectionScore: largest.score,
       faceCount: view.detections.length,
