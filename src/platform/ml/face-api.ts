@@ -52,7 +52,7 @@ export interface FaceSearchOptions {
   /** Scale factors of the aligned box whose descriptors are averaged ([1]: the box alone). */
   jitter?: readonly number[];
   /**
-   * Turn the face so its eyes are level before the recognition net sees it (see levelledChips) when
+   * Turn the face so its eyes are level before the nets see it (see levelledFrame) when
    * the eye line is tilted by at least this many degrees (0: always; Infinity: never). The default
    * is measured (docs/face-match.md): document portraits photographed at a slant gain most; below
    * ~10° the turn's resampling moved some fixture pairs as much as the tilt did.
