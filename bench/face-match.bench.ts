@@ -213,6 +213,14 @@ photo as a portrait against the centre-pose render of every other photo (scene 3
   checkpoint frames, with or without the reference frame): genuine median similarity 0.726 → 0.736,
   the counts in the review band and below it unchanged, impostors unchanged. The frames are renders
   of one photo and add no new view of the face, so not adopted (each frame costs a face-api pass).
+- Measured again on faceMatch 1.3.0 (session 10; the first 120 genuine, other_person and
+  portrait_swap bundles of the accuracy corpus: 71 genuine pairs, 6,516 impostor pairs, every
+  live-check still described; the template's norm kept as its frames'): against the reference
+  frame alone (TAR at FAR 0.1 % 90.1 %, 5 impostors within the accept line d 0.540), the mean of
+  the frontal frames gives 88.7 % / 6, the mean of all frames 81.7 % / 34 and the reference plus
+  the held poses 77.5 % / 63. Turned views pull every template towards an average face, impostors
+  as much as the genuine (genuine within the accept line 90 → 96 %, impostors ×7). Not adopted; it
+  would have taken persona genuine seed 3 (d 0.547 → 0.530) out of the review band.
 - 8 people only: read these as the simulator's behaviour, not as figures for real cameras.
 
 `;
@@ -296,6 +304,21 @@ is the same portrait crop for every model). Best metric per model shown:
   impostor ones (0.1 % below 0.50, 1 % below 0.56) overlap whatever the metric: the embedding, not its
   scoring, is the limit. No npm package carries a stronger model with a licence for commercial use
   (SFace / ArcFace-class models live on model hubs this build cannot reach).
+
+## A face photo as the document (2026-11-24)
+
+A selfie sent as the document front is not a document: the OCR check says so
+(\`unsupportedDocumentType\`) when it finds no card outline. A plain background sometimes passes
+for one (5 of the first 120 corpus selfies), and the OCR then reports an unreadable card, which
+would go to review as a poor capture. \`describeDocumentFace\` therefore stores
+\`faceWidthShare\`, the face box's width over the photo's, and the decision rejects with
+\`unsupported_document_type\` ("the front image is a photo of a face") when no document type was
+read and the share is ≥ 0.55 (\`src/decision/decide.ts\`). Measured on those 120 bundles: printed
+portraits span 0.13–0.27 of the front photo (p50 0.23), selfies 0.65–1 (p50 0.90). The largest
+share on a document, 0.53, was a false detection on a clean passport whose portrait crop showed no
+face (score 0.28); the line sits above it. Detection scores do not separate the two (a selfie
+scored 0.31). A selfie taken from further away than the corpus draws (its face < 0.55 of the
+width) still goes to review, as before.
 
 `;
 

@@ -40,7 +40,12 @@ export interface DecisionInput {
   expectedDocumentType: string | null;
   documentSpoofCheck: CheckOutcome<SpoofOutcome>;
   selfieSpoofCheck: CheckOutcome<SpoofOutcome>;
-  faceMatch: CheckOutcome<{ similarity: number; status: string }>;
+  faceMatch: CheckOutcome<{
+    similarity: number;
+    status: string;
+    /** Stored with the result (document-portrait.ts): how much of the front photo the face spans. */
+    documentFaceSource?: { faceWidthShare?: number | null } | null;
+  }>;
   fraudSignalAnalysis: CheckOutcome<{
     riskScore: number;
     signals: { type?: string; severity?: string; message?: string; code?: string }[];
@@ -63,6 +68,14 @@ export interface Decision {
   reason: DecisionReasonCode;
   metadata: DecisionMetadata;
 }
+
+/**
+ * A face this wide a share of the front photo is a face photo, not a printed portrait. Measured on
+ * 120 accuracy-corpus bundles: printed portraits span 0.13–0.27 of the photo, selfies 0.65–1; one
+ * false detection on a passport (score 0.28, no portrait found) spanned 0.53
+ * (docs/face-match.md "A face photo as the document").
+ */
+const FACE_PHOTO_SHARE = 0.55;
 
 const round = (n: number) => Math.round(n * 10000) / 10000;
 
@@ -109,6 +122,17 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
     return reject('unsupported_document_type', {
       ...(input.expectedDocumentType ? { expectedDocumentType: input.expectedDocumentType } : {}),
       detectedDocumentType: ocr.result.unsupportedDocumentType,
+    });
+  }
+  // A photo of a face, not of a document (a selfie sent as the front): no document type was read
+  // and the face spans more of the photo than a printed portrait can.
+  const faceShare =
+    faceMatch.status === 'success' ? faceMatch.result.documentFaceSource?.faceWidthShare : null;
+  if (ocr.status === 'success' && !ocr.result.detectedDocumentType && (faceShare ?? 0) >= FACE_PHOTO_SHARE) {
+    return reject('unsupported_document_type', {
+      ...(input.expectedDocumentType ? { expectedDocumentType: input.expectedDocumentType } : {}),
+      detectedDocumentType: 'unknown',
+      detail: 'the front image is a photo of a face, not an identity document',
     });
   }
   // An expired document is a plain fact: named as such even when the spoof check also counts it.

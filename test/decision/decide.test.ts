@@ -235,6 +235,25 @@ test('unsupported document type: rejected', () => {
   assert.equal(decide(input, t).reason, 'unsupported_document_type');
 });
 
+test('a face photo sent as the document front: rejected as unsupported, a printed portrait is not', () => {
+  // What the OCR says of a selfie whose background gave a card-like outline: nothing readable.
+  const unread = { status: 'success' as const, result: { confidence: 0, status: 'low_confidence' } };
+  const face = (faceWidthShare: number) => ({
+    status: 'success' as const,
+    result: { similarity: 0.9, status: 'success', documentFaceSource: { faceWidthShare } },
+  });
+  const selfie = decide({ ...passing(), ocr: unread, faceMatch: face(0.74) }, t);
+  assert.equal(selfie.status, 'rejected');
+  assert.equal(selfie.reason, 'unsupported_document_type');
+  assert.equal(selfie.metadata.detectedDocumentType, 'unknown');
+  assert.match(String(selfie.metadata.detail), /photo of a face/);
+  // An unreadable card with its portrait at a card's size is a poor capture: review, as before.
+  const poor = decide({ ...passing(), ocr: unread, faceMatch: face(0.23) }, t);
+  assert.deepEqual([poor.status, poor.reason], ['pending_review', 'low_ocr_confidence']);
+  // A document the OCR recognised is never called a face photo, however large its portrait.
+  assert.equal(decide({ ...passing(), faceMatch: face(0.74) }, t).reason, 'all_checks_passed');
+});
+
 test('document expired: rejected', () => {
   const input = {
     ...passing(),

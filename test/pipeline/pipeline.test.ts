@@ -285,6 +285,21 @@ describe('a live check that failed every attempt', () => {
   });
 });
 
+describe('a selfie uploaded as the document front', () => {
+  test('is rejected as unsupported_document_type, not sent to review as an unreadable card', async () => {
+    // Its background passes for a card outline, so the OCR reports an unreadable document.
+    const sessionId = await submitCorpusSession(platform, api, 'drivers_license-genuine-0', {
+      frontFile: 'test/fixtures/selfie-as-front/selfie.jpg',
+    });
+    await waitForDecisions(sessionId, 1);
+    const v = (await api.getSession(sessionId)).json().verification;
+    assert.equal(v.results.ocr.detectedDocumentType, undefined);
+    assert.equal(v.results.ocr.unsupportedDocumentType, undefined);
+    assert.deepEqual([v.decision.status, v.decision.reason], ['rejected', 'unsupported_document_type']);
+    assert.match(v.decision.metadata.detail, /photo of a face/);
+  });
+});
+
 describe('a check that fails permanently', () => {
   test('marks the session failed with the cause stored, and no decision is taken', async () => {
     const sessionId = await submitCorpusSession(platform, api, 'passport-genuine-0', {

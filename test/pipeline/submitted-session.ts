@@ -48,6 +48,8 @@ export async function submitCorpusSession(
     preRegisteredInfo?: Record<string, string>;
     loseReferenceImage?: boolean;
     failLiveness?: boolean;
+    /** Uploaded as the document front instead of the bundle's (a file under the repository). */
+    frontFile?: string;
     /** Where the webhook goes (a real receiver in the browser test); the allow-listed default otherwise. */
     callbackUrl?: string;
   } = {},
@@ -73,7 +75,8 @@ export async function submitCorpusSession(
   await setDocumentType(db, sessionId, sample.documentType, now);
   const context = async () => ({ session: (await findSession(db, sessionId))!, cookieValue: '' });
   const read = (file: string) => readFileSync(path.join(CORPUS, file));
-  await uploadDocumentImage(platform, await context(), 'front', read(sample.files.front));
+  const front = options.frontFile ? readFileSync(options.frontFile) : read(sample.files.front);
+  await uploadDocumentImage(platform, await context(), 'front', front);
   if (sample.files.back)
     await uploadDocumentImage(platform, await context(), 'back', read(sample.files.back));
 

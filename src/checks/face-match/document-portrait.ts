@@ -21,15 +21,22 @@ const OUTLINE_WIDTH = 400;
 /** Below this the crop cannot hold a face the recognition net can use (it describes 150×150). */
 const MIN_CROP_SIDE = 48;
 
+/** The photo's size as shown, after its EXIF orientation (the crop box and face box are in it). */
+async function orientedSize(photo: Buffer): Promise<{ width: number; height: number }> {
+  const meta = await sharp(photo).metadata();
+  const sideways = (meta.orientation ?? 1) >= 5;
+  return {
+    width: (sideways ? meta.height : meta.width) ?? 0,
+    height: (sideways ? meta.width : meta.height) ?? 0,
+  };
+}
+
 /** The portrait region of the document in `photo`, or null when no document outline is found. */
 export async function cropDocumentPortrait(
   photo: Buffer,
   documentType: DocumentType,
 ): Promise<PortraitCrop | null> {
-  const meta = await sharp(photo).metadata();
-  const sideways = (meta.orientation ?? 1) >= 5;
-  const photoWidth = (sideways ? meta.height : meta.width) ?? 0;
-  const photoHeight = (sideways ? meta.width : meta.height) ?? 0;
+  const { width: photoWidth, height: photoHeight } = await orientedSize(photo);
   const { data, info } = await sharp(photo)
     .rotate()
     .greyscale()
@@ -72,6 +79,12 @@ export interface DocumentPortraitSource {
   source: 'portrait_crop' | 'whole_photo';
   /** The crop, in pixels of the photo; null when the whole photo was used. */
   crop: PortraitCrop['box'] | null;
+  /**
+   * The face box's width over the photo's; null without a face. A printed portrait spans at most
+   * ~0.27 of a photo the card fills, a selfie's face 0.65–1 (docs/face-match.md "A face photo as
+   * the document"): the decision tells a selfie sent as the document front by it.
+   */
+  faceWidthShare: number | null;
 }
 
 /**
@@ -85,13 +98,20 @@ export async function describeDocumentFace(
   documentType: DocumentType | null,
   describe: (image: Buffer) => Promise<FaceDescription | null>,
 ): Promise<{ face: FaceDescription | null; portrait: DocumentPortraitSource }> {
+  const { width } = await orientedSize(photo);
+  const share = (face: FaceDescription | null) =>
+    face && width > 0 ? Math.round((face.box.width / width) * 1000) / 1000 : null;
   const crop = documentType ? await cropDocumentPortrait(photo, documentType) : null;
   if (crop) {
     const face = await describe(crop.image);
     if (face) {
       const box = { ...face.box, x: face.box.x + crop.box.left, y: face.box.y + crop.box.top };
-      return { face: { ...face, box }, portrait: { source: 'portrait_crop', crop: crop.box } };
+      return {
+        face: { ...face, box },
+        portrait: { source: 'portrait_crop', crop: crop.box, faceWidthShare: share(face) },
+      };
     }
   }
-  return { face: await describe(photo), portrait: { source: 'whole_photo', crop: null } };
+  const face = await describe(photo);
+  return { face, portrait: { source: 'whole_photo', crop: null, faceWidthShare: share(face) } };
 }

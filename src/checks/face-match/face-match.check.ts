@@ -101,7 +101,8 @@ export class FaceMatchImageError extends Error {
   }
 }
 
-const VERSION = '1.3.0';
+// 1.3.1: documentFaceSource.faceWidthShare (the decision's face-photo rule); similarity unchanged.
+const VERSION = '1.3.1';
 
 function checkUnitInterval(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0 && value <= 1))
