@@ -85,13 +85,24 @@ export interface DocumentPortraitSource {
    * the document"): the decision tells a selfie sent as the document front by it.
    */
   faceWidthShare: number | null;
+  /** Set when the face found on the whole photo was not taken as the document's, and why. */
+  discardedFace?: string;
 }
+
+/**
+ * A face found on the whole photo of a card whose outline was found can be its printed portrait
+ * only at about the portrait region's size (a card upside down puts the portrait elsewhere, at the
+ * same size). Wider, it is a false detection (a 0.86-wide box on a passport whose portrait showed
+ * a turned head, compared as if it were the holder) or a face photo.
+ */
+const MAX_FACE_OVER_PORTRAIT_REGION = 1.5;
 
 /**
  * The document's face from the portrait crop when the card is found and the crop shows a face,
  * else from the whole photo (a card the outline search misses, one photographed upside down).
  * `describe` runs the face nets (in this thread, or in a worker thread). The face box is given
- * in pixels of the photo either way.
+ * in pixels of the photo either way. A whole-photo face far wider than the portrait region of the
+ * card found is discarded (no face on the document: the decision sends it to review).
  */
 export async function describeDocumentFace(
   photo: Buffer,
@@ -113,5 +124,10 @@ export async function describeDocumentFace(
     }
   }
   const face = await describe(photo);
-  return { face, portrait: { source: 'whole_photo', crop: null, faceWidthShare: share(face) } };
+  const portrait: DocumentPortraitSource = { source: 'whole_photo', crop: null, faceWidthShare: share(face) };
+  if (face && crop && face.box.width > MAX_FACE_OVER_PORTRAIT_REGION * crop.box.width) {
+    const discardedFace = `${Math.round(face.box.width)} px wide, the card's portrait region ${crop.box.width} px`;
+    return { face: null, portrait: { ...portrait, discardedFace } };
+  }
+  return { face, portrait };
 }

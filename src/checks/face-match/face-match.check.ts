@@ -101,7 +101,8 @@ export class FaceMatchImageError extends Error {
   }
 }
 
-// 1.3.1: documentFaceSource.faceWidthShare (the decision's face-photo rule); similarity unchanged.
+// 1.3.1: documentFaceSource.faceWidthShare (the decision's face-photo rule); a whole-photo face far
+// wider than the portrait region of the card found is discarded (document-portrait.ts).
 const VERSION = '1.3.1';
 
 function checkUnitInterval(name: string, value: number): number {

@@ -269,8 +269,25 @@ describe('faceMatch: a document photo', () => {
       documentType: 'drivers_license',
       referenceImage: face('penny2'),
     });
-    assert.deepEqual(r.documentFaceSource, { source: 'whole_photo', crop: null });
+    const { faceWidthShare, ...source } = r.documentFaceSource ?? {};
+    assert.deepEqual(source, { source: 'whole_photo', crop: null });
+    // The face spans about a third of the 240-px scene: what the decision's face-photo rule reads.
+    assert.ok(faceWidthShare && faceWidthShare > 0.2 && faceWidthShare < 0.6, String(faceWidthShare));
     assert.equal(r.status, 'success');
     assert.equal(r.isSamePerson, true, `similarity ${r.similarity}`);
+  });
+
+  it('does not take a face far wider than the portrait region of the card found for the portrait', async () => {
+    // A selfie whose background passes for a card outline (test/fixtures/selfie-as-front): the
+    // portrait region of that "card" shows no face, the whole photo a face 0.7 of its width.
+    const r = await faceMatchCheck.run({
+      documentPortrait: readFileSync(path.join(repoRoot, 'test/fixtures/selfie-as-front/selfie.jpg')),
+      documentType: 'drivers_license',
+      referenceImage: face('penny2'),
+    });
+    assert.equal(r.status, 'no_face_document');
+    assert.equal(r.document, null);
+    assert.match(r.documentFaceSource?.discardedFace ?? '', /portrait region/);
+    assert.ok((r.documentFaceSource?.faceWidthShare ?? 0) >= 0.55, JSON.stringify(r.documentFaceSource));
   });
 });
