@@ -327,7 +327,7 @@ was rejected as face_mismatch (similarity 0.32). A whole-photo face wider than 1
 region of the card found is now discarded (\`discardedFace\` says so): no face on the document,
 which the decision sends to review. A card photographed upside down, whose portrait lies outside
 the region but at its size, still has its face taken from the whole photo. Over the 750 corpus
-fronts three such false faces were discarded (0.51, 0.53 and 0.86 of the photo wide). The share
+fronts three whole-photo faces were discarded (0.51, 0.53 and 0.86 of the photo wide). The share
 is still recorded: the one above 0.55 was on a passport the OCR read, so the face-photo rule did
 not apply; had its type been unreadable, it would have been rejected as unsupported instead of
 reviewed.

@@ -72,7 +72,7 @@ export interface Decision {
 /**
  * A face this wide a share of the front photo is a face photo, not a printed portrait. Measured on
  * 120 accuracy-corpus bundles: printed portraits span 0.13–0.27 of the photo, selfies 0.65–1. Of
- * the 750 corpus fronts, three gave false whole-photo detections 0.51–0.86 wide; the one above the
+ * the 750 corpus fronts, three had whole-photo faces 0.51–0.86 wide (discarded); the one above the
  * line was on a passport the OCR read, so the rule did not apply (docs/face-match.md "A face photo
  * as the document").
  */
