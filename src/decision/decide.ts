@@ -119,21 +119,19 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
       selfieStatus: input.liveness.status ?? 'not_done',
     });
   }
-  if (ocr.status === 'success' && ocr.result.unsupportedDocumentType) {
-    return reject('unsupported_document_type', {
-      ...(input.expectedDocumentType ? { expectedDocumentType: input.expectedDocumentType } : {}),
-      detectedDocumentType: ocr.result.unsupportedDocumentType,
-    });
-  }
   // A photo of a face, not of a document (a selfie sent as the front): no document type was read
   // and the face spans more of the photo than a printed portrait can.
   const faceShare =
     faceMatch.status === 'success' ? faceMatch.result.documentFaceSource?.faceWidthShare : null;
-  if (ocr.status === 'success' && !ocr.result.detectedDocumentType && (faceShare ?? 0) >= FACE_PHOTO_SHARE) {
+  const isFacePhoto =
+    ocr.status === 'success' && !ocr.result.detectedDocumentType && (faceShare ?? 0) >= FACE_PHOTO_SHARE;
+  if (ocr.status === 'success' && (ocr.result.unsupportedDocumentType || isFacePhoto)) {
     return reject('unsupported_document_type', {
       ...(input.expectedDocumentType ? { expectedDocumentType: input.expectedDocumentType } : {}),
-      detectedDocumentType: 'unknown',
-      detail: 'the front image is a photo of a face, not an identity document',
+      detectedDocumentType: ocr.result.unsupportedDocumentType ?? 'unknown',
+      ...(ocr.result.unsupportedDocumentType
+        ? {}
+        : { detail: 'the front image is a photo of a face, not an identity document' }),
     });
   }
   // An expired document is a plain fact: named as such even when the spoof check also counts it.

@@ -31,12 +31,16 @@ async function orientedSize(photo: Buffer): Promise<{ width: number; height: num
   };
 }
 
-/** The portrait region of the document in `photo`, or null when no document outline is found. */
+/**
+ * The portrait region of the document in `photo`, or null when no document outline is found.
+ * `size`: the photo's oriented size, when the caller has read it already.
+ */
 export async function cropDocumentPortrait(
   photo: Buffer,
   documentType: DocumentType,
+  size?: { width: number; height: number },
 ): Promise<PortraitCrop | null> {
-  const { width: photoWidth, height: photoHeight } = await orientedSize(photo);
+  const { width: photoWidth, height: photoHeight } = size ?? (await orientedSize(photo));
   const { data, info } = await sharp(photo)
     .rotate()
     .greyscale()
@@ -109,10 +113,10 @@ export async function describeDocumentFace(
   documentType: DocumentType | null,
   describe: (image: Buffer) => Promise<FaceDescription | null>,
 ): Promise<{ face: FaceDescription | null; portrait: DocumentPortraitSource }> {
-  const { width } = await orientedSize(photo);
+  const size = await orientedSize(photo);
   const share = (face: FaceDescription | null) =>
-    face && width > 0 ? Math.round((face.box.width / width) * 1000) / 1000 : null;
-  const crop = documentType ? await cropDocumentPortrait(photo, documentType) : null;
+    face && size.width > 0 ? Math.round((face.box.width / size.width) * 1000) / 1000 : null;
+  const crop = documentType ? await cropDocumentPortrait(photo, documentType, size) : null;
   if (crop) {
     const face = await describe(crop.image);
     if (face) {
