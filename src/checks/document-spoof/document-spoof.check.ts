@@ -6,8 +6,9 @@
 //   - tampering: a value printed heavier than the card's other values, or a tinted band that stops
 //     behind a value (a re-typed value pasted over the original; text-patches.ts, needs the
 //     document type); the OCR check's MRZ check digits and MRZ-vs-printed comparison, the My
-//     Number check digit (when the OCR extras are given); a portrait that looks the other sex
-//     than the card states (the face check's apparent sex, at most medium alone);
+//     Number check digit, a printed address outside the issuer's area (when the OCR extras are
+//     given); a portrait that looks the other sex than the card states (the face check's apparent
+//     sex, at most medium alone);
 //   - expiry: the expiry date read by the OCR check before the reference date.
 // Thresholds were chosen on a generated corpus (docs/spoof-checks.md, bench/spoof.bench.ts).
 import type { Static } from '@sinclair/typebox';
@@ -38,7 +39,7 @@ import { measurePrintedLines, type TextEditEvidence, textEditEvidence } from './
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.7.0';
+export const DOCUMENT_SPOOF_VERSION = '0.8.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -50,6 +51,8 @@ export interface DocumentSpoofOcrFacts {
   mrz?: { valid: boolean; invalidFields: string[]; matchesPrintedFields: boolean };
   /** Fields the back prints otherwise than the front (OcrExtras.backDisagrees). */
   backDisagrees?: string[];
+  /** The issuer's area, when the printed address lies outside it (OcrExtras.addressOutsideIssuer). */
+  addressOutsideIssuer?: string;
   /** The sex printed or in the MRZ (OcrExtras.sex). */
   sex?: 'M' | 'F';
 }
@@ -64,6 +67,7 @@ export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoof
       : {}),
     ...(extras.mrz ? { mrz: extras.mrz } : {}),
     ...(extras.backDisagrees?.length ? { backDisagrees: extras.backDisagrees } : {}),
+    ...(extras.addressOutsideIssuer ? { addressOutsideIssuer: extras.addressOutsideIssuer } : {}),
     ...(extras.sex ? { sex: extras.sex } : {}),
   };
 }
@@ -244,6 +248,12 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       if (ocr?.backDisagrees?.length)
         cues.push({
           name: `the back prints another ${ocr.backDisagrees.join(' and ')} than the front`,
+          score: 0.8,
+          tamper: true,
+        });
+      if (ocr?.addressOutsideIssuer)
+        cues.push({
+          name: `the printed address lies outside the issuer's area (${ocr.addressOutsideIssuer})`,
           score: 0.8,
           tamper: true,
         });

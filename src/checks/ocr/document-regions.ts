@@ -38,6 +38,7 @@ export type FieldName =
   | 'address'
   | 'documentNumber'
   | 'expiryDate'
+  | 'issuer'
   | 'sex'
   | 'mrz1'
   | 'mrz2';
@@ -51,6 +52,8 @@ export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region
     expiryDate: line(44, 600, 225, 25),
     // Inside the box drawn around it (306–350): its borders read as characters.
     documentNumber: [100, 309, 470, 348],
+    // Centred under 運転免許証: the longest (神奈川県公安委員会) spans 550–730.
+    issuer: line(520, 770, 500, 20),
   },
   my_number_card: {
     name: line(92, 612, 116, 32),
@@ -59,6 +62,7 @@ export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region
     // The sex with its label 性別: a lone 男 or 女 often reads as nothing, a line with its label does not.
     sex: line(414, 520, 252, 24),
     expiryDate: line(46, 580, 432, 24),
+    issuer: line(46, 420, 494, 18),
   },
   residence_card: {
     documentNumber: line(596, 850, 56, 26),

@@ -4,6 +4,8 @@
 // 3. read each field from where our layouts print it (document-regions.ts), one Tesseract
 //    single-line pass per field, then correct it by its known shape (correct-fields.ts);
 // 4. passports: read the MRZ, repair it by check digits and cross-check the printed fields;
+//    licences and My Number cards: the printed address must lie in the issuer's area
+//    (issuing-authority.ts); My Number and residence cards: the back against the front;
 // 5. per-field and overall confidence; below OCR_CONFIDENCE_THRESHOLD the status is
 //    low_confidence, so a poor capture goes to review instead of passing wrong values on.
 import type { Static } from '@sinclair/typebox';
@@ -49,6 +51,7 @@ import {
   toPixels,
 } from './document-regions.ts';
 import { cropPng, decodePhoto, findDocumentOutline, type GreyImage, warpDocument } from './find-document.ts';
+import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
 import {
   getOcrEngineFor,
   MODEL_DESCRIPTION,
@@ -59,7 +62,7 @@ import {
 } from './ocr-engine.ts';
 import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
-export const OCR_CHECK_VERSION = '1.6.0';
+export const OCR_CHECK_VERSION = '1.7.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -107,6 +110,10 @@ export interface OcrExtras {
   back?: Partial<Record<'name' | 'birthDate', OcrField>>;
   /** Fields the back prints otherwise than the front, both read with confidence (backDisagreements). */
   backDisagrees?: ('name' | 'birthDate')[];
+  /** The area a licence's or My Number card's issuer names (a prefecture, a municipality); no value when not read as one. */
+  issuer?: OcrField;
+  /** That area, when the printed address, read with confidence, lies outside it (issuing-authority.ts). */
+  addressOutsideIssuer?: string;
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
   frontOutline?: { corners: [number, number][]; coverage: number };
   timingsMs: Record<string, number>;
@@ -128,11 +135,12 @@ export function checkDigitsVerdict(extras: {
 }
 
 /**
- * Confidence both sides' readings need before a disagreement counts: below it a value may be a
- * misread. Dates need more: a dropped digit keeps a plausible date (平成11年 read 平成1年 at 0.84 on
- * a genuine card's back), while a name is only compared by whole last names.
+ * Confidence both readings need before a disagreement counts (front and back; the address and
+ * the issuer): below it a value may be a misread. Dates need more: a dropped digit keeps a
+ * plausible date (平成11年 read 平成1年 at 0.84 on a genuine card's back), while a name is only
+ * compared by whole last names.
  */
-const CROSS_CHECK_CONFIDENCE = { name: 0.85, birthDate: 0.9 } as const;
+const CROSS_CHECK_CONFIDENCE = { name: 0.85, birthDate: 0.9, issuer: 0.85 } as const;
 
 /**
  * The fields whose front and back readings disagree in a way a misread does not explain: both
@@ -685,6 +693,23 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const extras: OcrExtras = { documentTypeMismatch, fields, frontOutline, timingsMs };
       const sex = readPrintedSex(get('sex').text);
       if (sex) extras.sex = sex;
+
+      // The issuer names the area the printed address lies in (issuing-authority.ts).
+      const issuerRead = readings.get('issuer');
+      if (issuerRead) {
+        const area = issuerArea(type, issuerRead.text);
+        extras.issuer = field(area, issuerRead, 1);
+        const address = fields.address;
+        const sure = (f: OcrField) => f.confidence >= CROSS_CHECK_CONFIDENCE.issuer;
+        if (
+          area &&
+          address.value &&
+          sure(address) &&
+          sure(extras.issuer) &&
+          addressOutsideArea(type, address.value, area)
+        )
+          extras.addressOutsideIssuer = area;
+      }
 
       // Passport MRZ.
       if (type === 'passport') {

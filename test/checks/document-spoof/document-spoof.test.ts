@@ -6,7 +6,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
-import { type DocumentSpoofInput, documentSpoofCheck } from '../../../src/checks/document-spoof/index.ts';
+import {
+  type DocumentSpoofInput,
+  documentSpoofCheck,
+  documentSpoofFacts,
+} from '../../../src/checks/document-spoof/index.ts';
 import { describeDocumentFace, describeFace } from '../../../src/checks/face-match/index.ts';
 import type { DocumentType } from '../../../src/checks/ocr/document-regions.ts';
 import type { ApparentSex } from '../../../src/platform/ml/face-api.ts';
@@ -170,6 +174,16 @@ test('a back that prints another name than the front is tampering, and says whic
   assert.equal(result.isForgedOrTampered, true);
   assert.equal(result.risk, 'high');
   assert.match(result.details ?? '', /back prints another name/);
+});
+
+test("an address outside the area of the card's issuer is tampering, and names the issuer's area", async () => {
+  const { result } = await documentSpoofCheck.run(
+    // As the pipeline passes it on from the OCR check's extras.
+    inputOf(sample('drivers_license-genuine-0'), documentSpoofFacts({ addressOutsideIssuer: '福岡県' })),
+  );
+  assert.equal(result.isForgedOrTampered, true);
+  assert.equal(result.risk, 'high');
+  assert.match(result.details ?? '', /address lies outside the issuer's area \(福岡県\)/);
 });
 
 test("portrait_swap-0: a card printed 女 F. under a man's portrait is tampering; amy's genuine card is not", async () => {

@@ -16,6 +16,7 @@ import {
   splitKanjiName,
   splitNameLine,
 } from '../../../src/checks/ocr/correct-fields.ts';
+import { addressOutsideArea, issuerArea } from '../../../src/checks/ocr/issuing-authority.ts';
 import {
   backDisagreements,
   checkDigitsVerdict,
@@ -158,6 +159,26 @@ describe('ocr check on the committed corpus sample', () => {
   it('a residence card reports the address its back records, not a front re-typed to another', async () => {
     const { result } = await runOnFixture('text-edit-residence-address', 'residence_card');
     assert.equal(result.payload?.address, '神奈川県相模原市南区相模大野4丁目14番13号');
+  });
+
+  it('an address re-typed outside the area of the issuer printed on the card is flagged', async () => {
+    // The licence's issuer is a prefecture's commission, the My Number card's a municipality's mayor.
+    const licence = await runOnFixture('text-edit-licence-address', 'drivers_license');
+    assert.equal(licence.result.payload?.address, '京都府宇治市宇治5丁目14番5号');
+    assert.equal(licence.extras.issuer?.value, '福岡県');
+    assert.equal(licence.extras.addressOutsideIssuer, '福岡県');
+    const card = await runOnFixture('text-edit-my-number-address', 'my_number_card');
+    assert.match(card.result.payload?.address ?? '', /^愛知県豊田市/);
+    assert.equal(card.extras.issuer?.value, '相模原市');
+    assert.equal(card.extras.addressOutsideIssuer, '相模原市');
+    // Addresses in the issuer's area: a genuine licence, and a My Number card whose name (not its
+    // address) was re-typed, issued by 千代田区長 to a holder in 東京都千代田区.
+    const genuine = await runOn(sample('drivers_license-genuine-0'));
+    assert.equal(genuine.extras.issuer?.value, '大阪府');
+    assert.equal(genuine.extras.addressOutsideIssuer, undefined);
+    const nameEdited = await runOnFixture('text-edit-my-number', 'my_number_card');
+    assert.equal(nameEdited.extras.issuer?.value, '千代田区');
+    assert.equal(nameEdited.extras.addressOutsideIssuer, undefined);
   });
 
   it('a My Number printed with a wrong check digit fails it; one misread gives no verdict', async () => {
@@ -351,6 +372,40 @@ describe('front against back', () => {
       [],
     );
     assert.deepEqual(backDisagreements(front, { name: f(undefined, 0), birthDate: f(undefined, 0) }), []);
+  });
+});
+
+describe('address against issuer', () => {
+  it("reads the issuer's area only from a line that is exactly an issuer's name", () => {
+    assert.equal(issuerArea('drivers_license', '神奈川県 公安委員会'), '神奈川県');
+    assert.equal(issuerArea('drivers_license', '福同県公安委員会'), undefined);
+    assert.equal(issuerArea('drivers_license', '福岡県公安委員'), undefined);
+    assert.equal(issuerArea('my_number_card', '千代田区長'), '千代田区');
+    assert.equal(issuerArea('my_number_card', '相模原市長 印'), undefined);
+    assert.equal(issuerArea('residence_card', '出入国在留管理庁長官'), undefined);
+  });
+  it("an address in another prefecture or municipality lies outside the issuer's area", () => {
+    assert.equal(addressOutsideArea('drivers_license', '京都府宇治市宇治5丁目14番5号', '福岡県'), true);
+    assert.equal(addressOutsideArea('my_number_card', '愛知県豊田市元城町4丁目3番16号', '相模原市'), true);
+  });
+  it('a ward of the issuing city, a misread glyph or an address without its prefecture is no verdict', () => {
+    assert.equal(addressOutsideArea('drivers_license', '東京都品川区大井1丁目7番3号', '東京都'), false);
+    assert.equal(addressOutsideArea('drivers_license', '北九州市小倉北区魚町1丁目', '京都府'), false);
+    // A designated city's ward: the card is the city's.
+    assert.equal(
+      addressOutsideArea('my_number_card', '京都府京都市左京区下鴨本町1丁目22番4号', '京都市'),
+      false,
+    );
+    assert.equal(
+      addressOutsideArea('my_number_card', '東京都千代田区神田小川町5丁目18番15号', '千代田区'),
+      false,
+    );
+    // 相模原 read as 相村承: a misread shares a glyph with the issuer's name.
+    assert.equal(
+      addressOutsideArea('my_number_card', '神奈川県相村承市南区相横大野1丁目2番10号', '相模原市'),
+      false,
+    );
+    assert.equal(addressOutsideArea('my_number_card', '橋賠県北九州市小倉北区魚町', '福岡市'), false);
   });
 });
 
