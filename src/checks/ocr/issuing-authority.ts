@@ -6,6 +6,11 @@
 import { PREFECTURES, splitPrefecture } from '../../japanese/index.ts';
 import type { DocumentType } from './document-regions.ts';
 
+/** A place name's characters: kanji, and the kana some names are written in (さいたま市, ニセコ町, 鎌ケ谷市). */
+const PLACE = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]`;
+const ISSUING_MAYOR = new RegExp(`^(${PLACE}{1,10}[市区町村])長$`, 'u');
+const LEADING_MUNICIPALITY = new RegExp(`^${PLACE}+?[市区町村]`, 'u');
+
 /**
  * The area an issuer line names — a prefecture for a licence, a municipality (with its 市・区・町・
  * 村) for a My Number card — or undefined when the line does not read as exactly that.
@@ -16,7 +21,7 @@ export function issuerArea(type: DocumentType, text: string): string | undefined
     const prefecture = /^(.+)公安委員会$/u.exec(s)?.[1];
     return PREFECTURES.find((p) => p === prefecture);
   }
-  if (type === 'my_number_card') return /^(\p{Script=Han}{1,8}[市区町村])長$/u.exec(s)?.[1];
+  if (type === 'my_number_card') return ISSUING_MAYOR.exec(s)?.[1];
   return undefined;
 }
 
@@ -30,7 +35,7 @@ export function addressOutsideArea(type: DocumentType, address: string, area: st
   if (!prefecture) return false;
   if (type === 'drivers_license') return prefecture !== area;
   if (rest.startsWith(area)) return false;
-  const town = /^\p{Script=Han}+?[市区町村]/u.exec(rest)?.[0];
+  const town = LEADING_MUNICIPALITY.exec(rest)?.[0];
   if (!town) return false;
   const name = (s: string) => [...s.slice(0, -1)];
   const issuerChars = new Set(name(area));

@@ -381,12 +381,17 @@ describe('address against issuer', () => {
     assert.equal(issuerArea('drivers_license', '福同県公安委員会'), undefined);
     assert.equal(issuerArea('drivers_license', '福岡県公安委員'), undefined);
     assert.equal(issuerArea('my_number_card', '千代田区長'), '千代田区');
+    assert.equal(issuerArea('my_number_card', 'さいたま市長'), 'さいたま市');
     assert.equal(issuerArea('my_number_card', '相模原市長 印'), undefined);
     assert.equal(issuerArea('residence_card', '出入国在留管理庁長官'), undefined);
   });
   it("an address in another prefecture or municipality lies outside the issuer's area", () => {
     assert.equal(addressOutsideArea('drivers_license', '京都府宇治市宇治5丁目14番5号', '福岡県'), true);
     assert.equal(addressOutsideArea('my_number_card', '愛知県豊田市元城町4丁目3番16号', '相模原市'), true);
+    assert.equal(addressOutsideArea('my_number_card', '埼玉県川口市本町4丁目1番8号', 'さいたま市'), true);
+    // A town of a 郡 is named with its 郡 in an address, without it in its mayor's title.
+    assert.equal(addressOutsideArea('my_number_card', '北海道虻田郡ニセコ町字富士見', '倶知安町'), true);
+    assert.equal(addressOutsideArea('my_number_card', '北海道虻田郡倶知安町北1条東', '倶知安町'), false);
   });
   it('a ward of the issuing city, a misread glyph or an address without its prefecture is no verdict', () => {
     assert.equal(addressOutsideArea('drivers_license', '東京都品川区大井1丁目7番3号', '東京都'), false);
