@@ -34,6 +34,8 @@ export interface DecisionInput {
     detectedDocumentTypeConfidence?: number;
     unsupportedDocumentType?: string;
     documentTypeMismatch?: boolean;
+    /** Where the document was found in the front photo (the OCR check's extras); absent when none was. */
+    frontOutline?: unknown;
     /** Per-field confidences (the OCR check's extras). */
     fields?: OcrFieldConfidences;
   }>;
@@ -77,6 +79,15 @@ export interface Decision {
  * as the document").
  */
 const FACE_PHOTO_SHARE = 0.55;
+
+/**
+ * A face at most this wide a share of the front photo is the size of a printed portrait (0.13–0.27
+ * on those 120 bundles). Where the OCR found no document at all, such a face says one is there and
+ * the outline search missed it: on the 750 corpus fronts, a genuine My Number card washed out by
+ * glare (0.17), a poor screen replay and a poor photocopy (0.15, 0.12), two clean or typical
+ * screen replays (0.17, 0.18; the document check rejects those).
+ */
+const PRINTED_PORTRAIT_SHARE = 0.35;
 
 const round = (n: number) => Math.round(n * 10000) / 10000;
 
@@ -125,7 +136,15 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
     faceMatch.status === 'success' ? faceMatch.result.documentFaceSource?.faceWidthShare : null;
   const isFacePhoto =
     ocr.status === 'success' && !ocr.result.detectedDocumentType && (faceShare ?? 0) >= FACE_PHOTO_SHARE;
-  if (ocr.status === 'success' && (ocr.result.unsupportedDocumentType || isFacePhoto)) {
+  // No document found in the photo, yet a face the size of a printed portrait: a document the
+  // outline search missed (glare over its edge), not something else entirely. It goes to review as
+  // a poor capture (low_ocr_confidence below) unless a rule before that rejects it.
+  const missedDocument =
+    ocr.status === 'success' &&
+    !ocr.result.frontOutline &&
+    faceShare != null &&
+    faceShare <= PRINTED_PORTRAIT_SHARE;
+  if (ocr.status === 'success' && ((ocr.result.unsupportedDocumentType && !missedDocument) || isFacePhoto)) {
     return reject('unsupported_document_type', {
       ...(input.expectedDocumentType ? { expectedDocumentType: input.expectedDocumentType } : {}),
       detectedDocumentType: ocr.result.unsupportedDocumentType ?? 'unknown',

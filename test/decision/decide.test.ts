@@ -254,6 +254,47 @@ test('a face photo sent as the document front: rejected as unsupported, a printe
   assert.equal(decide({ ...passing(), faceMatch: face(0.74) }, t).reason, 'all_checks_passed');
 });
 
+test('no document found, but a face the size of a printed portrait: a missed document, reviewed as a poor capture', () => {
+  // What the OCR says when it finds no document in the photo (no outline at all).
+  const notFound = {
+    status: 'success' as const,
+    result: { confidence: 0, status: 'low_confidence', unsupportedDocumentType: 'unknown' },
+  };
+  // Glare-washed, so the portrait compares poorly too: no face_mismatch on such a capture.
+  const face = (faceWidthShare: number | null) => ({
+    status: 'success' as const,
+    result: { similarity: 0.3, status: 'success', documentFaceSource: { faceWidthShare } },
+  });
+  const missed = decide({ ...passing(), ocr: notFound, faceMatch: face(0.17) }, t);
+  assert.deepEqual([missed.status, missed.reason], ['pending_review', 'low_ocr_confidence']);
+  // No face at all, or a face photo: something else entirely.
+  for (const share of [null, 0.74])
+    assert.equal(
+      decide({ ...passing(), ocr: notFound, faceMatch: face(share) }, t).reason,
+      'unsupported_document_type',
+    );
+  // A document found, its text read clearly and none of ours: unsupported, whatever its portrait.
+  const otherCard = {
+    ...notFound,
+    result: { ...notFound.result, frontOutline: { corners: [], coverage: 0.5 } },
+  };
+  assert.equal(
+    decide({ ...passing(), ocr: otherCard, faceMatch: face(0.2) }, t).reason,
+    'unsupported_document_type',
+  );
+  // A screen replay whose outline was missed is still rejected when the document check sees it.
+  const replay = decide(
+    {
+      ...passing(),
+      ocr: notFound,
+      faceMatch: face(0.18),
+      documentSpoofCheck: { status: 'success', result: { risk: 'high', score: 1, confidence: 1 } },
+    },
+    t,
+  );
+  assert.deepEqual([replay.status, replay.reason], ['rejected', 'document_spoof_detected']);
+});
+
 test('document expired: rejected', () => {
   const input = {
     ...passing(),

@@ -300,6 +300,21 @@ describe('a selfie uploaded as the document front', () => {
   });
 });
 
+describe('a document photo whose outline the OCR cannot find', () => {
+  test('goes to review as a poor capture when it shows a printed portrait, not rejected as unsupported', async () => {
+    // Glare washes out the card's edge; the face check still finds its portrait, card-sized. (The
+    // card is stuart's, the selfie howard's: a capture this poor is not rejected on the face either.)
+    const sessionId = await submitCorpusSession(platform, api, 'my_number_card-genuine-0', {
+      frontFile: 'test/fixtures/missed-document/front.jpg',
+    });
+    await waitForDecisions(sessionId, 1);
+    const v = (await api.getSession(sessionId)).json().verification;
+    assert.equal(v.results.ocr.unsupportedDocumentType, 'unknown');
+    assert.match(v.results.ocr.reason, /no identity document found/);
+    assert.deepEqual([v.decision.status, v.decision.reason], ['pending_review', 'low_ocr_confidence']);
+  });
+});
+
 describe('a check that fails permanently', () => {
   test('marks the session failed with the cause stored, and no decision is taken', async () => {
     const sessionId = await submitCorpusSession(platform, api, 'passport-genuine-0', {
