@@ -332,6 +332,20 @@ is still recorded: the one above 0.55 was on a passport the OCR read, so the fac
 not apply; had its type been unreadable, it would have been rejected as unsupported instead of
 reviewed.
 
+The converse (session 11): when the OCR finds **no document at all** in the photo (no outline), it
+reports \`unsupportedDocumentType\`, which used to be a rejection. But a face of a printed portrait's
+size in that photo (at most 0.35 of its width) says a document is there and the outline search
+missed it. So the decision now sends such a photo to review as a poor capture (low_ocr_confidence),
+unless a rule before that rejects it. A photo with no face at all, and a face photo, are still
+rejected as unsupported. So is a card found and read clearly as none of ours. Of the 750 corpus
+fronts, 11 had no document found. Five of them had such a face:
+- a genuine My Number card washed out by glare (0.17): it had been **rejected**, and now goes to review;
+- a poor screen replay and a poor photocopy (0.15, 0.12): review, as poor captures;
+- two clean or typical screen replays (0.17, 0.18): still rejected, now document_spoof_detected.
+
+The other six had no face (five screen replays) or a wider one (a screen replay, 0.48), and stay
+rejected as unsupported.
+
 Also measured and kept out (session 10, 120 bundles, document portrait vs the first frontal
 live-check frame, 80 genuine and 8,339 impostor pairs): preprocessing both pictures before the nets.
 TAR at FAR 0.1 % / EER: as they are 91.2 % / 1.26 %; contrast-stretched (\`normalise\`) 91.2 / 2.17;
