@@ -39,7 +39,7 @@ import { measurePrintedLines, type TextEditEvidence, textEditEvidence } from './
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.8.0';
+export const DOCUMENT_SPOOF_VERSION = '0.9.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -127,6 +127,15 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
   bandTintLoss: { from: 0.7, to: 0.9 },
   /** A bold value's glyph cores lighter than the card's bold references (text-patches.ts inkShortfall). */
   textInkShortfall: { from: 0.06, to: 0.09 },
+  /**
+   * A value's print sitting below the card's other lines, in units of the line's genuine spread
+   * (text-patches.ts baselineDrop). The synthetic forger sets re-typed values 1.5 units low (5–15
+   * spreads); genuine clean and typical fronts stay below 4.5 but for a rare card whose outline was
+   * found turned (seed 11: one of 301 at 6.3)…
+   */
+  baselineDrop: { from: 4.5, to: 6.5 },
+  /** …so alone it sends the document to review (medium), never to rejection. */
+  baselineDropMaxScore: 0.6,
   /** The re-typed-value cues need the layout to fit the photo (median line registration)… */
   textMinFit: 0.4,
   /** …and, for the weight, print sharp enough that bold and regular differ (regular stroke / size). */
@@ -163,12 +172,20 @@ async function measureSide(
   };
 }
 
-/** The two re-typed-value cues, 0 when the layout does not fit the photo well enough to judge. */
-function textEditScores(evidence: TextEditEvidence): { weight: number; band: number; ink: number } {
+/** The re-typed-value cues, 0 when the layout does not fit the photo well enough to judge. */
+function textEditScores(evidence: TextEditEvidence): {
+  weight: number;
+  baseline: number;
+  band: number;
+  ink: number;
+} {
   const t = DOCUMENT_SPOOF_THRESHOLDS;
-  if (evidence.fit < t.textMinFit) return { weight: 0, band: 0, ink: 0 };
+  if (evidence.fit < t.textMinFit) return { weight: 0, baseline: 0, band: 0, ink: 0 };
+  // A blurred print's foot moves with the blur and the glare: both need a sharp capture.
+  const sharp = evidence.regularStroke <= t.textMaxRegularStroke;
   return {
-    weight: evidence.regularStroke <= t.textMaxRegularStroke ? ramp(evidence.weightRatio, t.textWeight) : 0,
+    weight: sharp ? ramp(evidence.weightRatio, t.textWeight) : 0,
+    baseline: sharp ? Math.min(t.baselineDropMaxScore, ramp(evidence.baselineDrop, t.baselineDrop)) : 0,
     band: ramp(evidence.bandTintLoss, t.bandTintLoss),
     ink: ramp(evidence.inkShortfall, t.textInkShortfall),
   };
@@ -219,6 +236,11 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         cues.push({
           name: `re-typed value (${textEdit.weightField ?? 'a value'} printed heavier than the other values)`,
           score: scores.weight,
+          tamper: true,
+        });
+        cues.push({
+          name: `re-typed value (${textEdit.baselineField ?? 'a value'} printed below the card's other lines)`,
+          score: scores.baseline,
           tamper: true,
         });
         cues.push({

@@ -157,6 +157,21 @@ test('a licence name re-typed in bold but a lighter ink is tampering; a genuine 
   );
 });
 
+test('a residence card birth date re-typed below its line is tampering: to review, not rejection', async () => {
+  const edited = await documentSpoofCheck.run({
+    front: readFileSync('test/fixtures/text-edit-residence-birthdate/front.jpg'),
+    documentType: 'residence_card',
+    referenceDate: REFERENCE_DATE,
+  });
+  assert.equal(edited.result.risk, 'medium', edited.result.details);
+  assert.equal(edited.result.isForgedOrTampered, true);
+  assert.match(edited.result.details ?? '', /birthDate printed below the card's other lines/);
+  assert.ok(
+    (edited.measurements.textEdit?.baselineDrop ?? 0) > 6,
+    JSON.stringify(edited.measurements.textEdit),
+  );
+});
+
 test('a glare over a tinted band is no pasted patch', async () => {
   const { result, measurements } = await documentSpoofCheck.run({
     front: readFileSync('test/fixtures/glare-on-band/front.jpg'),

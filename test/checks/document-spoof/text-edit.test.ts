@@ -1,6 +1,6 @@
 // documentSpoofCheck, re-typed values (issue 6 item 2, tampering by text-region consistency): the
 // same card photographed the same way, once genuine and once with one value pasted over (the
-// corpus generator's text_edit drawing: a flat patch, the value re-typed heavier). The check must
+// corpus generator's text_edit drawing: a flat patch, the value re-typed heavier and set off its line). The check must
 // flag the edit only when told the document type, and never flag the genuine card.
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -60,6 +60,32 @@ test("an expiry date pasted over a driving licence's colour band is tampering", 
   assert.match(edited.result.details ?? '', /pasted patch \(the band's tint stops behind expiryDate\)/);
   assert.ok((edited.measurements.textEdit?.bandTintLoss ?? 0) > 0.9);
   assert.ok((genuine.measurements.textEdit?.bandTintLoss ?? 1) < 0.3);
+});
+
+test('a bold name re-typed below its line is tampering; the genuine name sits on it', async () => {
+  for (const [type, seed] of [
+    ['residence_card', 4],
+    ['my_number_card', 2],
+  ] as const) {
+    const genuine = await run(await photographFront(type, seed), type);
+    assert.equal(genuine.result.risk, 'low', `${type}: ${genuine.result.details}`);
+    assert.ok(
+      (genuine.measurements.textEdit?.baselineDrop ?? 9) < 3,
+      JSON.stringify(genuine.measurements.textEdit),
+    );
+
+    const edited = await run(await photographFront(type, seed, 'name'), type);
+    assert.equal(
+      edited.result.isForgedOrTampered,
+      true,
+      `${type}: ${JSON.stringify(edited.measurements.textEdit)}`,
+    );
+    assert.match(edited.result.details ?? '', /re-typed value \(name printed below the card's other lines\)/);
+    assert.ok(
+      (edited.measurements.textEdit?.baselineDrop ?? 0) > 5.5,
+      JSON.stringify(edited.measurements.textEdit),
+    );
+  }
 });
 
 test('without the document type the re-typed-value cues are not measured', async () => {
