@@ -5,16 +5,17 @@
 //   - frame consistency: the frames must differ (a held-up still photo gives near-identical
 //     frames) and the face must stay one person (the verification's descriptor distance);
 //   - screen cues on the face region: isolated spectral peaks (moiré, pixel grid);
-//   - Human's antispoof / liveness nets, when the caller has them: weak signals only (design.md),
-//     never enough on their own to move the risk past low.
+//   - Human's antispoof / liveness nets on the first, middle and last frames (or the caller's
+//     scores): weak signals only (design.md), never enough on their own to move the risk past low.
 import sharp from 'sharp';
 import type { LivenessFailure } from '../../liveness/index.ts';
+import { detectSpoofScores } from '../../platform/ml/human.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import { centralRegion, decodeRgbPhoto, measureSpectralPeaks } from '../document-spoof/image-cues.ts';
 import type { SpoofCheck } from '../document-spoof/index.ts';
 import { combineSpoofCues, roundScore, type SpoofCue } from '../spoof-cues.ts';
 
-export const SELFIE_SPOOF_VERSION = '0.1.0';
+export const SELFIE_SPOOF_VERSION = '0.2.0';
 export const SELFIE_SPOOF_MODEL = 'mimoto-selfie-spoof-cues';
 
 export interface SelfieSpoofFrame {
@@ -37,7 +38,10 @@ export interface LivenessOutcome {
 export interface SelfieSpoofInput {
   frames: readonly SelfieSpoofFrame[];
   liveness: LivenessOutcome;
-  /** Human's antispoof ("real") and liveness scores per frame, 0..1, if the caller ran those nets. */
+  /**
+   * Human's antispoof ("real") and liveness scores per frame, 0..1, if the caller ran those nets;
+   * otherwise the check runs them on three frames (humanNetScores).
+   */
   humanScores?: readonly { antispoof?: number; live?: number }[];
 }
 
@@ -48,6 +52,8 @@ export interface SelfieSpoofResult {
     maxFrameChange: number;
     /** Strongest off-axis spectral peak on the face region over the frames (log10). */
     screenPeak: number;
+    /** Human's nets per frame scored (the caller's, or the check's own on three frames). */
+    humanScores: { antispoof?: number; live?: number }[];
     cues: { name: string; score: number }[];
   };
 }
@@ -86,6 +92,25 @@ async function thumbnail(image: Buffer): Promise<Uint8Array> {
 }
 
 const round = roundScore;
+
+/**
+ * Human's antispoof and liveness nets on the first, middle and last frames (the start, a held pose
+ * and the end of the challenge; about 45 ms each). Frames without a face are left out.
+ */
+export async function humanNetScores(
+  frames: readonly SelfieSpoofFrame[],
+): Promise<{ antispoof: number; live: number }[]> {
+  const picked = [...new Set([0, Math.floor(frames.length / 2), frames.length - 1])]
+    .map((i) => frames[i])
+    .filter((f): f is SelfieSpoofFrame => f !== undefined);
+  const scores: { antispoof: number; live: number }[] = [];
+  for (const frame of picked) {
+    const { data, info } = await sharp(frame.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const score = await detectSpoofScores({ data, width: info.width, height: info.height, channels: 3 });
+    if (score) scores.push(score);
+  }
+  return scores;
+}
 
 export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofResult> {
   return {
@@ -136,7 +161,8 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
       });
 
       // Human's nets: weak signals, capped so they can only tip a case already suspicious.
-      const human = (input.humanScores ?? [])
+      const humanScores = [...(input.humanScores ?? (await humanNetScores(input.frames)))];
+      const human = humanScores
         .map((s) => Math.min(s.antispoof ?? 1, s.live ?? 1))
         .filter((v) => Number.isFinite(v));
       if (human.length > 0) {
@@ -165,6 +191,10 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
         measurements: {
           maxFrameChange: round(maxFrameChange),
           screenPeak: round(screenPeak),
+          humanScores: humanScores.map((h) => ({
+            ...(h.antispoof !== undefined ? { antispoof: round(h.antispoof) } : {}),
+            ...(h.live !== undefined ? { live: round(h.live) } : {}),
+          })),
           cues: cues.map((c) => ({ name: c.name, score: round(c.score) })),
         },
       };

@@ -22,6 +22,8 @@ export type FaceMesh = {
   score: number;
   /** Head rotation in degrees as Human reports it (yaw: turn, pitch: nod, roll: tilt). */
   rotation: { yaw: number; pitch: number; roll: number };
+  /** Human's antispoof and liveness nets, 0..1 (1 = real, live), when they ran (detectSpoofScores). */
+  spoofNets?: { antispoof: number; live: number };
 };
 
 /** RGB(A) pixels, row-major, the form sharp's `.raw()` gives. */
@@ -33,6 +35,10 @@ type HumanResult = {
     box: [number, number, number, number];
     mesh: [number, number, number?][];
     rotation?: { angle: { yaw: number; pitch: number; roll: number } } | null;
+    /** Antispoof net: how real the face looks, 0..1 (only when that net ran). */
+    real?: number;
+    /** Liveness net: how live the face looks, 0..1 (only when that net ran). */
+    live?: number;
   }[];
 };
 type HumanInstance = {
@@ -102,8 +108,11 @@ export function loadHuman(): Promise<HumanInstance> {
     };
     tf.io.registerLoadRouter(router as unknown as Parameters<typeof tf.io.registerLoadRouter>[0]);
     const { Human } = require(path.join(humanPackageDir(), 'dist/human.node-wasm.js')) as HumanModule;
+    const meshOnly = faceMeshOnlyConfig(2);
     const human = new Human({
-      ...faceMeshOnlyConfig(2),
+      ...meshOnly,
+      // Loaded with the rest, but run only by detectSpoofScores: every call names which nets run.
+      face: { ...meshOnly.face, antispoof: { enabled: true }, liveness: { enabled: true } },
       backend: 'wasm',
       modelBasePath: `${modelDir}${path.sep}`,
       async: false,
@@ -120,9 +129,20 @@ export async function faceMeshTriangulation(): Promise<number[]> {
   return human.faceTriangulation;
 }
 
-// Every call names its caching mode: Human merges a call's config into the instance's for good.
+// Every call names its caching mode and whether the antispoof and liveness nets run: Human merges
+// a call's config into the instance's for good.
+const NO_SPOOF_NETS = { antispoof: { enabled: false }, liveness: { enabled: false } };
 /** A fresh detection: the face detector runs and no earlier frame is used. */
-const DETECT_AFRESH = { cacheSensitivity: 0, face: { detector: { skipFrames: 0 } } };
+const DETECT_AFRESH = { cacheSensitivity: 0, face: { detector: { skipFrames: 0 }, ...NO_SPOOF_NETS } };
+/** A fresh detection with Human's antispoof and liveness nets, nothing reused from a cache. */
+const WITH_SPOOF_NETS = {
+  cacheSensitivity: 0,
+  face: {
+    detector: { skipFrames: 0 },
+    antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
+    liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
+  },
+};
 /**
  * Human's video tracking (detectFaceMeshes): a frame whose mean squared difference from the
  * previous one, per channel and divided by 255, is at most this is "unchanged", and its mesh is
@@ -134,13 +154,23 @@ const DETECT_AFRESH = { cacheSensitivity: 0, face: { detector: { skipFrames: 0 }
  */
 const UNCHANGED_FRAME = 0.3;
 /** Starts a sequence: the detector runs, and Human keeps the frame to compare the next one. */
-const SEQUENCE_START = { cacheSensitivity: UNCHANGED_FRAME, face: { detector: { skipFrames: 0 } } };
+const SEQUENCE_START = {
+  cacheSensitivity: UNCHANGED_FRAME,
+  face: { detector: { skipFrames: 0 }, ...NO_SPOOF_NETS },
+};
 /** An unchanged frame is tracked, a changed one detected afresh (Human's own choice). */
 const SEQUENCE_NEXT = {
   cacheSensitivity: UNCHANGED_FRAME,
-  face: { detector: { skipFrames: Number.MAX_SAFE_INTEGER, skipTime: Number.MAX_SAFE_INTEGER } },
+  face: {
+    detector: { skipFrames: Number.MAX_SAFE_INTEGER, skipTime: Number.MAX_SAFE_INTEGER },
+    ...NO_SPOOF_NETS,
+  },
 };
-type DetectMode = typeof DETECT_AFRESH | typeof SEQUENCE_START | typeof SEQUENCE_NEXT;
+type DetectMode =
+  | typeof DETECT_AFRESH
+  | typeof SEQUENCE_START
+  | typeof SEQUENCE_NEXT
+  | typeof WITH_SPOOF_NETS;
 
 // Human keeps the tracked box in module state: one detection at a time, so that a capture's
 // frames are never tracked in a box another caller's frame left there.
@@ -174,6 +204,7 @@ async function detectLargest(
         pitch: angle.pitch * RAD_TO_DEG,
         roll: angle.roll * RAD_TO_DEG,
       },
+      ...(mode === WITH_SPOOF_NETS ? { spoofNets: { antispoof: face.real ?? 0, live: face.live ?? 0 } } : {}),
     };
   } finally {
     input.dispose();
@@ -187,6 +218,18 @@ async function detectLargest(
 export async function detectFaceMesh(image: RawImage): Promise<FaceMesh | null> {
   const human = await loadHuman();
   return oneAtATime(() => detectLargest(human, image, DETECT_AFRESH));
+}
+
+/**
+ * Human's antispoof and liveness nets on the largest face of a picture (design.md: weak signals
+ * only), or null when no face is found. A fresh detection, like detectFaceMesh.
+ */
+export async function detectSpoofScores(
+  image: RawImage,
+): Promise<{ antispoof: number; live: number } | null> {
+  const human = await loadHuman();
+  const face = await oneAtATime(() => detectLargest(human, image, WITH_SPOOF_NETS));
+  return face?.spoofNets ?? null;
 }
 
 /**

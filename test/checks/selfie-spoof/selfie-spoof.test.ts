@@ -84,3 +84,24 @@ test("Human's antispoof/liveness nets alone cannot move the risk past low", asyn
   assert.equal(result.risk, 'low');
   assert.ok((result.score ?? 0) > 0, 'the weak signal still shows in the score');
 });
+
+test("without scores from the caller the check runs Human's nets on three frames and keeps them", async () => {
+  const frames = framesOf('drivers_license-genuine-0');
+  const { result, measurements } = await selfieSpoofCheck.run({ frames, liveness: PASSED });
+  assert.equal(measurements.humanScores.length, 3, JSON.stringify(measurements.humanScores));
+  for (const s of measurements.humanScores) {
+    assert.ok(s.antispoof !== undefined && s.antispoof >= 0 && s.antispoof <= 1, JSON.stringify(s));
+    assert.ok(s.live !== undefined && s.live >= 0 && s.live <= 1, JSON.stringify(s));
+  }
+  const nets = measurements.cues.find((c) => c.name.startsWith("Human's antispoof/liveness nets"));
+  assert.ok(nets, 'the nets are one of the cues');
+  assert.ok(nets.score > 0 && nets.score <= 0.3, `a weak signal: ${nets.score}`);
+  assert.equal(result.risk, 'low', result.details);
+  // The caller's scores, when given, are used instead (the nets are not run again).
+  const given = await selfieSpoofCheck.run({
+    frames,
+    liveness: PASSED,
+    humanScores: [{ antispoof: 1, live: 1 }],
+  });
+  assert.deepEqual(given.measurements.humanScores, [{ antispoof: 1, live: 1 }]);
+});
