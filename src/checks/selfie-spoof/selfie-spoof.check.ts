@@ -5,8 +5,8 @@
 //   - frame consistency: the frames must differ (a held-up still photo gives near-identical
 //     frames) and the face must stay one person (the verification's descriptor distance);
 //   - screen cues on the face region: isolated spectral peaks (moiré, pixel grid);
-//   - Human's antispoof / liveness nets on the first, middle and last frames (or the caller's
-//     scores): weak signals only (design.md), never enough on their own to move the risk past low.
+//   - Human's antispoof / liveness nets on the first frame (or the caller's scores): weak
+//     signals only (design.md), never enough on their own to move the risk past low.
 import sharp from 'sharp';
 import type { LivenessFailure } from '../../liveness/index.ts';
 import { detectSpoofScores } from '../../platform/ml/human.ts';
@@ -40,7 +40,7 @@ export interface SelfieSpoofInput {
   liveness: LivenessOutcome;
   /**
    * Human's antispoof ("real") and liveness scores per frame, 0..1, if the caller ran those nets;
-   * otherwise the check runs them on three frames (humanNetScores).
+   * otherwise the check runs them on the first frame after a passed live check (humanNetScores).
    */
   humanScores?: readonly { antispoof?: number; live?: number }[];
 }
@@ -52,7 +52,7 @@ export interface SelfieSpoofResult {
     maxFrameChange: number;
     /** Strongest off-axis spectral peak on the face region over the frames (log10). */
     screenPeak: number;
-    /** Human's nets per frame scored (the caller's, or the check's own on three frames). */
+    /** Human's nets per frame scored (the caller's, or the check's own: humanNetScores). */
     humanScores: { antispoof?: number; live?: number }[];
     cues: { name: string; score: number }[];
   };
@@ -94,22 +94,19 @@ async function thumbnail(image: Buffer): Promise<Uint8Array> {
 const round = roundScore;
 
 /**
- * Human's antispoof and liveness nets on the first, middle and last frames (the start, a held pose
- * and the end of the challenge; about 45 ms each). Frames without a face are left out.
+ * Human's antispoof and liveness nets on the first frame: a challenge starts facing the camera,
+ * which is how those nets were trained. One frame: in the pipeline benchmark each frame the nets
+ * read made the check about 0.15 s slower beside the OCR and face checks, more than a weak signal
+ * is worth. Empty when that frame shows no face.
  */
 export async function humanNetScores(
   frames: readonly SelfieSpoofFrame[],
 ): Promise<{ antispoof: number; live: number }[]> {
-  const picked = [...new Set([0, Math.floor(frames.length / 2), frames.length - 1])]
-    .map((i) => frames[i])
-    .filter((f): f is SelfieSpoofFrame => f !== undefined);
-  const scores: { antispoof: number; live: number }[] = [];
-  for (const frame of picked) {
-    const { data, info } = await sharp(frame.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const score = await detectSpoofScores({ data, width: info.width, height: info.height, channels: 3 });
-    if (score) scores.push(score);
-  }
-  return scores;
+  const first = frames[0];
+  if (!first) return [];
+  const { data, info } = await sharp(first.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const score = await detectSpoofScores({ data, width: info.width, height: info.height, channels: 3 });
+  return score ? [score] : [];
 }
 
 export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofResult> {
@@ -161,7 +158,10 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
       });
 
       // Human's nets: weak signals, capped so they can only tip a case already suspicious.
-      const humanScores = [...(input.humanScores ?? (await humanNetScores(input.frames)))];
+      // After a failed live check the risk is already high: the nets could add nothing.
+      const humanScores = [
+        ...(input.humanScores ?? (liveness.passed ? await humanNetScores(input.frames) : [])),
+      ];
       const human = humanScores
         .map((s) => Math.min(s.antispoof ?? 1, s.live ?? 1))
         .filter((v) => Number.isFinite(v));
