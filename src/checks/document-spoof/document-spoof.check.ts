@@ -129,9 +129,9 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
   textInkShortfall: { from: 0.06, to: 0.09 },
   /**
    * A value's print sitting below the card's other lines, in units of the line's genuine spread
-   * (text-patches.ts baselineDrop). The synthetic forger sets re-typed values 1.5 units low (5–15
-   * spreads); genuine clean and typical fronts stay below 4.5 but for a rare card whose outline was
-   * found turned (seed 11: one of 301 at 6.3)…
+   * (text-patches.ts baselineDrop). The synthetic forger sets re-typed values 1.5 units low (on
+   * clean and typical captures mostly 5–15 spreads); genuine clean and typical fronts stay below
+   * 4.5 but for a rare card whose outline was found turned (seed 11: one of 301, at 5.6)…
    */
   baselineDrop: { from: 4.5, to: 6.5 },
   /** …so alone it sends the document to review (medium), never to rejection. */
