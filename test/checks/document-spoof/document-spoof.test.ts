@@ -49,6 +49,14 @@ function inputOf(s: Sample, ocr?: DocumentSpoofInput['ocr']): DocumentSpoofInput
   };
 }
 
+/** The check on the front photo of a fixture under test/fixtures (a corpus bundle kept for one case). */
+const runOnFixtureFront = (fixture: string, documentType: DocumentType) =>
+  documentSpoofCheck.run({
+    front: readFileSync(path.join('test/fixtures', fixture, 'front.jpg')),
+    documentType,
+    referenceDate: REFERENCE_DATE,
+  });
+
 // Bona fide documents: the genuine bundles and the face-attack bundles (their document is genuine).
 for (const s of samples.filter((s) => !s.attack || !DOCUMENT_ATTACKS.includes(s.attack))) {
   test(`${s.id}: a genuine document is low risk`, async () => {
@@ -141,11 +149,7 @@ test('a My Number check-digit failure is tampering', async () => {
 });
 
 test('a licence name re-typed in bold but a lighter ink is tampering; a genuine bold name is not', async () => {
-  const edited = await documentSpoofCheck.run({
-    front: readFileSync('test/fixtures/text-edit-licence-name/front.jpg'),
-    documentType: 'drivers_license',
-    referenceDate: REFERENCE_DATE,
-  });
+  const edited = await runOnFixtureFront('text-edit-licence-name', 'drivers_license');
   assert.equal(edited.result.risk, 'high', edited.result.details);
   assert.equal(edited.result.isForgedOrTampered, true);
   assert.match(edited.result.details ?? '', /name printed in a lighter ink/);
@@ -158,11 +162,7 @@ test('a licence name re-typed in bold but a lighter ink is tampering; a genuine 
 });
 
 test('a residence card birth date re-typed below its line is tampering: to review, not rejection', async () => {
-  const edited = await documentSpoofCheck.run({
-    front: readFileSync('test/fixtures/text-edit-residence-birthdate/front.jpg'),
-    documentType: 'residence_card',
-    referenceDate: REFERENCE_DATE,
-  });
+  const edited = await runOnFixtureFront('text-edit-residence-birthdate', 'residence_card');
   assert.equal(edited.result.risk, 'medium', edited.result.details);
   assert.equal(edited.result.isForgedOrTampered, true);
   assert.match(edited.result.details ?? '', /birthDate printed below the card's other lines/);
@@ -173,11 +173,7 @@ test('a residence card birth date re-typed below its line is tampering: to revie
 });
 
 test('a glare over a tinted band is no pasted patch', async () => {
-  const { result, measurements } = await documentSpoofCheck.run({
-    front: readFileSync('test/fixtures/glare-on-band/front.jpg'),
-    documentType: 'my_number_card',
-    referenceDate: REFERENCE_DATE,
-  });
+  const { result, measurements } = await runOnFixtureFront('glare-on-band', 'my_number_card');
   assert.equal(measurements.textEdit?.bandTintLoss, 0);
   assert.equal(result.risk, 'low', result.details);
 });
