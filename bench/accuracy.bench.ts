@@ -415,7 +415,7 @@ plot('accuracy-ocr.svg', barSvg('OCR exact match, genuine bundles (all types)', 
 // Presentation attack detection, ISO/IEC 30107-3 terms.
 out.push('## Presentation attack detection (ISO/IEC 30107-3)', '');
 out.push(
-  'APCER: share of attack presentations of a type classified bona fide. BPCER: share of bona fide presentations classified as attacks. For the document check, an attack is a bundle with a document attack and a bona fide presentation any other bundle (face attacks carry a genuine document); for the face, the reverse — except other_person, a real live face of someone other than the holder: an impostor, not a presentation attack, which faceMatch answers (face sections; its row in the decision table). "At the operating point": classified as an attack when the check says risk medium or high (the face side also when the live check failed). "At BPCER 5 %": the score threshold that classifies at most 5 % of the bona fide presentations as attacks. The document table adds both rates on the clean and typical captures alone: the issue sends a poor capture to review (low_ocr_confidence), and its blur erases most of what the document cues measure (moiré, printed dates, check digits).',
+  'APCER: share of attack presentations of a type classified bona fide. BPCER: share of bona fide presentations classified as attacks. For the document check, an attack is a bundle with a document attack and a bona fide presentation any other bundle (face attacks carry a genuine document); for the face, the reverse — except other_person, a real live face of someone other than the holder: an impostor, not a presentation attack, which faceMatch answers (face sections; its row in the decision table). "At the operating point": classified as an attack when the check says risk medium or high (the face side also when the live check failed). "At BPCER 5 %": the score threshold that classifies at most 5 % of the bona fide presentations as attacks. The document table adds both rates on the clean and typical captures alone: the issue sends a poor capture to review (low_ocr_confidence), and its blur erases most of what the document cues measure (printed dates, check digits, the weight and position of re-typed values).',
   '',
 );
 /**
@@ -452,7 +452,7 @@ function padSection(
       : 'any score';
   out.push(`### ${title}`, '');
   // Poor captures apart: the issue sends them to review as low_ocr_confidence, and blur erases
-  // most of what the cues measure (moiré, printed dates, check digits).
+  // most of what the cues measure (printed dates, check digits, re-typed values).
   const readable = (r: BundleRecord) => r.sample.quality !== 'poor';
   const byQuality = (group: BundleRecord[], f: (r: BundleRecord) => boolean) => {
     const clear = group.filter(readable);

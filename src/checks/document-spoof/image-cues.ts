@@ -2,7 +2,15 @@
 // decoded photo and returns plain numbers; the thresholds that turn them into cues live in
 // document-spoof.check.ts with the calibration that chose them (docs/spoof-checks.md).
 import sharp from 'sharp';
-import { type DocumentOutline, type GreyImage, warpDocument } from '../ocr/find-document.ts';
+import {
+  convexHull,
+  type DocumentOutline,
+  downscale,
+  type GreyImage,
+  type Point,
+  polygonArea,
+  warpDocument,
+} from '../ocr/find-document.ts';
 import { powerSpectrum2d } from './fft.ts';
 
 /** RGB pixels, 3 channels, row-major. */
@@ -300,4 +308,62 @@ export function measureChromaTexture(photo: RgbPhoto, region: Region): ChromaTex
     p90: ratios[Math.floor(ratios.length * 0.9)] ?? 0,
     rippleShare: ratios.filter((r) => r > 1).length / Math.max(1, ratios.length),
   };
+}
+
+export interface ScreenFrame {
+  /** Share of the photo inside the convex hull of the largest dark region off the photo's edge (0 when none). */
+  hullShare: number;
+  /** That hull's area over the dark region's own: a bezel is a thin ring (3–10), a dark blot solid (1–2.6). */
+  hollowness: number;
+}
+
+/** Width the frame search works at: a bezel is 6–12 px wide there, a printed line of text 1–2. */
+const FRAME_WORK_WIDTH = 320;
+/** Dark: under this share of the photo's median grey (a bezel reads 0.13–0.29 of it). */
+const FRAME_DARK = 0.35;
+/** Dark regions smaller than this share of the photo are text, hair or shadow specks. */
+const FRAME_MIN_REGION = 0.0007;
+
+/**
+ * A display's bezel: the dark region with the largest convex hull that does not reach the photo's
+ * edge. A card on a table has no dark ring around it; a photographed phone or monitor shows one,
+ * and blur, noise and JPEG keep it where they erase the moiré and the colour fringes. Glare can
+ * wash out a side, leaving a U or an L: still hollow, its hull still wide.
+ */
+export function measureScreenFrame(grey: GreyImage): ScreenFrame {
+  const small = downscale(grey, Math.min(FRAME_WORK_WIDTH, grey.width));
+  const { data, width: w, height: h } = small;
+  const sorted = Uint8Array.from(data).sort();
+  const threshold = (sorted[sorted.length >> 1] as number) * FRAME_DARK;
+  const seen = new Uint8Array(w * h);
+  const stack = new Int32Array(w * h);
+  let best: ScreenFrame = { hullShare: 0, hollowness: 0 };
+  for (let start = 0; start < w * h; start++) {
+    if (seen[start] || (data[start] as number) >= threshold) continue;
+    // Flood fill one dark region (4-connected), noting whether it reaches the photo's edge.
+    const points: Point[] = [];
+    let touchesEdge = false;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    while (top > 0) {
+      const i = stack[--top] as number;
+      const x = i % w;
+      const y = (i - x) / w;
+      points.push([x, y]);
+      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) touchesEdge = true;
+      const neighbours = [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w];
+      for (const j of neighbours) {
+        if (j < 0 || j >= w * h || seen[j] || (data[j] as number) >= threshold) continue;
+        seen[j] = 1;
+        stack[top++] = j;
+      }
+    }
+    if (touchesEdge || points.length < FRAME_MIN_REGION * w * h) continue;
+    const hull = convexHull(points);
+    const hullArea = polygonArea(hull);
+    if (hullArea / (w * h) <= best.hullShare) continue;
+    best = { hullShare: hullArea / (w * h), hollowness: hullArea / points.length };
+  }
+  return best;
 }

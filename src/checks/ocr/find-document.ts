@@ -200,7 +200,7 @@ function cross(o: Point, a: Point, b: Point): number {
 }
 
 /** Andrew's monotone chain; counter-clockwise in image coordinates is clockwise on screen. */
-function convexHull(points: Point[]): Point[] {
+export function convexHull(points: Point[]): Point[] {
   const sorted = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const lower: Point[] = [];
   for (const p of sorted) {
@@ -224,7 +224,7 @@ function convexHull(points: Point[]): Point[] {
   return [...lower.slice(0, -1), ...upper.slice(0, -1)];
 }
 
-function polygonArea(points: Point[]): number {
+export function polygonArea(points: Point[]): number {
   let a = 0;
   for (let i = 0; i < points.length; i++) {
     const p = points[i] as Point;

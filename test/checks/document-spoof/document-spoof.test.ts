@@ -79,6 +79,16 @@ test('screen_replay-0: a document photographed off a screen is a display attack'
   assert.ok(Value.Check(SpoofCheckSchema, result));
 });
 
+test('a poor photo of a screen, its moiré blurred away, is a display attack by the bezel around it', async () => {
+  const { result, measurements } = await runOnFixtureFront('screen-replay-bezel', 'residence_card');
+  assert.equal(result.isDisplayAttack, true, result.details);
+  assert.equal(result.risk, 'high');
+  assert.match(result.details ?? '', /bezel/);
+  const moire = measurements.cues.find((c) => c.name.startsWith('screen replay (moiré'));
+  assert.ok(moire && moire.score < 0.4, `the moiré cue alone would miss it (${moire?.score})`);
+  assert.ok(measurements.front.frame.hullShare > 0.14 && measurements.front.frame.hollowness > 2.75);
+});
+
 test('printed_copy-0: a photocopy is medium or high risk, not a display attack', async () => {
   const { result } = await documentSpoofCheck.run(inputOf(sample('printed_copy-0')));
   assert.ok(result.risk === 'medium' || result.risk === 'high', `risk ${result.risk}`);
