@@ -2,6 +2,7 @@
 // decoded photo and returns plain numbers; the thresholds that turn them into cues live in
 // document-spoof.check.ts with the calibration that chose them (docs/spoof-checks.md).
 import sharp from 'sharp';
+import { connectedComponents } from '../../platform/image/components.ts';
 import {
   convexHull,
   type DocumentOutline,
@@ -335,31 +336,15 @@ export function measureScreenFrame(grey: GreyImage): ScreenFrame {
   const { data, width: w, height: h } = small;
   const sorted = Uint8Array.from(data).sort();
   const threshold = (sorted[sorted.length >> 1] as number) * FRAME_DARK;
-  const seen = new Uint8Array(w * h);
-  const stack = new Int32Array(w * h);
+  const dark = new Uint8Array(w * h);
+  for (let i = 0; i < dark.length; i++) dark[i] = (data[i] as number) < threshold ? 1 : 0;
   let best: ScreenFrame = { hullShare: 0, hollowness: 0 };
-  for (let start = 0; start < w * h; start++) {
-    if (seen[start] || (data[start] as number) >= threshold) continue;
-    // Flood fill one dark region (4-connected), noting whether it reaches the photo's edge.
-    const points: Point[] = [];
-    let touchesEdge = false;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    while (top > 0) {
-      const i = stack[--top] as number;
-      const x = i % w;
-      const y = (i - x) / w;
-      points.push([x, y]);
-      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) touchesEdge = true;
-      const neighbours = [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w];
-      for (const j of neighbours) {
-        if (j < 0 || j >= w * h || seen[j] || (data[j] as number) >= threshold) continue;
-        seen[j] = 1;
-        stack[top++] = j;
-      }
-    }
-    if (touchesEdge || points.length < FRAME_MIN_REGION * w * h) continue;
+  for (const pixels of connectedComponents(dark, w, h)) {
+    if (pixels.length < FRAME_MIN_REGION * w * h) continue;
+    const points = pixels.map((i): Point => [i % w, Math.floor(i / w)]);
+    // A region reaching the photo's edge is a dark surface or sleeve, not a frame.
+    const touchesEdge = points.some(([x, y]) => x === 0 || y === 0 || x === w - 1 || y === h - 1);
+    if (touchesEdge) continue;
     const hull = convexHull(points);
     const hullArea = polygonArea(hull);
     if (hullArea / (w * h) <= best.hullShare) continue;

@@ -4,6 +4,7 @@
 // would bias a corner-point estimate), and the quadrilateral is warped to a canonical rectangle
 // so the fields can be read from the positions the layouts print them at.
 import sharp from 'sharp';
+import { connectedComponents } from '../../platform/image/components.ts';
 import { homographyBetween, type Point, solveLinear } from '../../platform/image/homography.ts';
 
 export type { Point } from '../../platform/image/homography.ts';
@@ -134,36 +135,12 @@ function largestComponent(
   width: number,
   height: number,
 ): { mask: Uint8Array; size: number } {
-  const labels = new Int32Array(width * height);
-  const stack: number[] = [];
-  let bestLabel = 0;
-  let bestSize = 0;
-  let label = 0;
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || labels[start]) continue;
-    label++;
-    let size = 0;
-    stack.push(start);
-    labels[start] = label;
-    while (stack.length > 0) {
-      const p = stack.pop() as number;
-      size++;
-      const x = p % width;
-      const neighbours = [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width];
-      for (const q of neighbours) {
-        if (q < 0 || q >= mask.length || !mask[q] || labels[q]) continue;
-        labels[q] = label;
-        stack.push(q);
-      }
-    }
-    if (size > bestSize) {
-      bestSize = size;
-      bestLabel = label;
-    }
-  }
+  let best: number[] = [];
+  for (const pixels of connectedComponents(mask, width, height))
+    if (pixels.length > best.length) best = pixels;
   const out = new Uint8Array(mask.length);
-  for (let i = 0; i < out.length; i++) out[i] = labels[i] === bestLabel && bestLabel > 0 ? 1 : 0;
-  return { mask: out, size: bestSize };
+  for (const p of best) out[p] = 1;
+  return { mask: out, size: best.length };
 }
 
 function morph(mask: Uint8Array, width: number, height: number, radius: number, dilate: boolean): Uint8Array {
