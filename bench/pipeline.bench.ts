@@ -91,9 +91,14 @@ function startWorker() {
     env: { ...process.env, ...server.workerEnv },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const ready = new Promise<void>((resolve, reject) => {
+  // Resolves to the warm-up's seconds, which the worker prints when it is ready for jobs.
+  const ready = new Promise<number | null>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('worker started')) resolve();
+      const line = chunk.toString();
+      if (line.includes('worker started')) {
+        const warm = /warmed in ([\d.]+) s/.exec(line)?.[1];
+        resolve(warm ? Number(warm) * 1000 : null);
+      }
     });
     child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
   });
@@ -150,7 +155,7 @@ try {
   }
   const workerStarted = Date.now();
   const worker = startWorker();
-  await worker.ready;
+  const warmUpMs = await worker.ready;
   console.log(`worker ready after ${secs(Date.now() - workerStarted)}; draining the backlog…`);
   const cpuBefore = worker.cpuSeconds();
   await waitDecided(queued, 60 * 60_000);
@@ -232,7 +237,7 @@ try {
     '',
     `Latency: ${latencyRuns} sessions submitted one at a time, each after the previous decision (no queueing): p50 ${secs(e2e.p50)}, p95 ${secs(e2e.p95)}, max ${secs(e2e.max)}. Decisions: ${[...outcomes].map(([k, v]) => `${k} × ${v}`).join(', ')}.`,
     '',
-    `Throughput: ${backlog} sessions submitted before the worker started, drained in ${secs(drainMs)} from its first check job to the last decision (${secs(fromStartMs)} from spawning the process, model loading included): ${perMinute.toFixed(1)} per minute. The worker used ${cpuPerVerification.toFixed(1)} CPU seconds per verification (all its threads), so on two cores free of other work it could not exceed ${(120 / cpuPerVerification).toFixed(1)} per minute (an upper bound, not a measurement).`,
+    `Throughput: ${backlog} sessions submitted before the worker started, drained in ${secs(drainMs)} from its first check job to the last decision (${secs(fromStartMs)} from spawning the process; ${warmUpMs === null ? 'the worker reported no model warm-up' : `before its first job the worker loaded and warmed the check models in ${secs(warmUpMs)}`}): ${perMinute.toFixed(1)} per minute. The worker used ${cpuPerVerification.toFixed(1)} CPU seconds per verification (all its threads), so on two cores free of other work it could not exceed ${(120 / cpuPerVerification).toFixed(1)} per minute (an upper bound, not a measurement).`,
     '',
     `Shutdown: the worker ${exitedOnSigterm ? 'exited by itself after SIGTERM' : '**did not exit within 30 s of SIGTERM** and was killed'}.`,
     '',

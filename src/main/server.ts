@@ -10,8 +10,23 @@ import { openPlatform } from './open-platform.ts';
 
 export async function runServer(config: Config, role: Role): Promise<void> {
   const platform = await openPlatform(config, { supervise: role !== 'api' });
+  // Listened for from the start: a stop asked for while the models warm up waits for start-up to
+  // end, then shuts down cleanly.
+  const stopAsked = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
   const stops: (() => Promise<void> | void)[] = [];
   try {
+    // The API first: it answers while a worker in the same process warms its models.
+    if (role !== 'worker') {
+      const app = await buildApp(platform);
+      await app.listen({ port: config.port, host: config.host });
+      stops.push(() => app.close());
+      console.log(
+        `mimoto (${role}) listening on ${config.publicUrl} — API reference at ${config.publicUrl}/docs`,
+      );
+    }
     if (role !== 'api') {
       stops.push(startExpirySweep(platform, (error) => console.error('expiry sweep failed:', error)));
       stops.push(startRetentionSweep(platform, (error) => console.error('retention sweep failed:', error)));
@@ -20,30 +35,24 @@ export async function runServer(config: Config, role: Role): Promise<void> {
       });
       stops.push(() => webhooks.stop());
       const pipeline = await startPipelineWorkers(platform, {
+        warmUp: true,
+        onWarmUpError: (error) =>
+          console.error('loading the check models failed (each check retries on use):', error),
         onError: (error, job) => console.error(`pipeline ${job.queue} (${job.sessionId}) failed:`, error),
       });
       stops.push(() => pipeline.stop());
-    }
-    if (role !== 'worker') {
-      const app = await buildApp(platform);
-      await app.listen({ port: config.port, host: config.host });
-      stops.push(() => app.close());
+      const warm = pipeline.warmedUp;
       console.log(
-        `mimoto (${role}) listening on ${config.publicUrl} — API reference at ${config.publicUrl}/docs`,
+        `mimoto ${role === 'worker' ? 'worker' : 'pipeline workers'} started${warm ? ` (check models loaded and warmed in ${(warm.ms / 1000).toFixed(1)} s, ${warm.faceThreads} face inference threads)` : ''}`,
       );
-    } else {
-      console.log('mimoto worker started');
     }
   } catch (error) {
+    for (const stop of stops.reverse()) await stop();
     await platform.close();
     throw error;
   }
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopAsked;
   console.log('mimoto stopping…');
   for (const stop of stops.reverse()) await stop();
   await platform.close();

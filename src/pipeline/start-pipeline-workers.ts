@@ -15,14 +15,24 @@ import type { Platform } from '../platform/platform.ts';
 import { closeInferencePool } from './inference-pool.ts';
 import { type DecisionJobData, recordPermanentFailure, runCheckJob } from './run-check-job.ts';
 import { runDecisionJob } from './run-decision-job.ts';
+import { type WarmUpReport, warmUpCheckModels } from './warm-up.ts';
 
 export interface PipelineWorkerOptions {
   /** How often an idle worker polls its queue (pg-boss minimum 0.5 s). */
   pollingIntervalSeconds?: number;
   onError?: (error: unknown, context: { queue: string; sessionId: string }) => void;
+  /**
+   * Load and warm every check's models before taking jobs (warm-up.ts): a worker process does,
+   * tests that run a few checks need not. A failed warm-up is reported to onWarmUpError and the
+   * workers start anyway (each check loads its models on first use, and reports its own failure).
+   */
+  warmUp?: boolean;
+  onWarmUpError?: (error: unknown) => void;
 }
 
 export interface PipelineWorkers {
+  /** The warm-up's figures, when warmUp was asked for and succeeded. */
+  warmedUp: WarmUpReport | null;
   stop(): Promise<void>;
 }
 
@@ -57,6 +67,14 @@ export async function startPipelineWorkers(
   platform: Platform,
   options: PipelineWorkerOptions = {},
 ): Promise<PipelineWorkers> {
+  let warmedUp: WarmUpReport | null = null;
+  if (options.warmUp) {
+    try {
+      warmedUp = await warmUpCheckModels();
+    } catch (error) {
+      options.onWarmUpError?.(error);
+    }
+  }
   const workOptions = {
     batchSize: 1,
     includeMetadata: true,
@@ -109,6 +127,7 @@ export async function startPipelineWorkers(
     }),
   );
   return {
+    warmedUp,
     async stop() {
       for (const id of ids) await platform.jobs.offWork(id);
       await Promise.allSettled([...inFlight]);

@@ -3,7 +3,7 @@
 // shows it, and one webhook event is written with it; duplicates and reprocess behave.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CHECK_IDS } from '../../src/checks/check.ts';
@@ -31,7 +31,20 @@ before(async () => {
   });
   tenant = await createTestTenant(platform);
   api = await ApiClient.start(platform, tenant.apiKey);
-  workers = await startPipelineWorkers(platform, { pollingIntervalSeconds: 0.5 });
+  // As `mimoto start` does: every check's models loaded and warmed before the first job.
+  workers = await startPipelineWorkers(platform, {
+    pollingIntervalSeconds: 0.5,
+    warmUp: true,
+    onWarmUpError: (error) => {
+      throw error;
+    },
+  });
+});
+
+test('the workers load and warm the check models before their first job, in every face inference thread', () => {
+  assert.ok(workers.warmedUp, 'the warm-up reported no figures');
+  assert.equal(workers.warmedUp.faceThreads, Math.min(2, availableParallelism()));
+  assert.ok(workers.warmedUp.ms > 0);
 });
 
 after(async () => {
