@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { installShortRowConcat } from './wasm-concat.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -19,6 +20,7 @@ export function loadTfjs(): Promise<typeof tf> {
     setWasmPaths(`${wasmDir}${path.sep}`);
     await tf.setBackend('wasm');
     await tf.ready();
+    installShortRowConcat(tf);
     return tf;
   })();
   return ready;
