@@ -243,7 +243,7 @@ try {
     '',
     `Worker memory: VmHWM ${gb(memory.hwmMb)}, VmRSS at the end ${gb(memory.rssMb)}, largest sampled VmRSS ${gb(memory.peakSampledMb)}.`,
     '',
-    `Hand-offs (medians): submission → first check started ${secs(firstWait)}; last check done → decision ${secs(decisionWait)}. The checks chain (documentSpoofCheck and fraudSignalAnalysis wait for ocr and faceMatch, then the decision); the first hop waits for the worker's next poll of its queues (every 0.5 s), the later ones start when the job before them ends (it wakes the worker's queues).`,
+    `Hand-offs (medians): submission → first check started ${secs(firstWait)}; last check done → decision ${secs(decisionWait)}. The checks chain (documentSpoofCheck and fraudSignalAnalysis wait for ocr and faceMatch, then the decision); the submission's transaction wakes the worker when it commits (a NOTIFY, \`JOBS_CHANNEL\` in src/platform/jobs/job-queue.ts; before it the first hop waited for the worker's next poll, every 0.5 s), the later ones start when the job before them ends (it wakes the worker's queues).`,
     '',
     "All sessions belong to one tenant and reuse the corpus's 8 faces, so fraudSignalAnalysis can find the same face under another identity in an earlier session: that, not a fault, is why some genuine sessions are not approved.",
     '',

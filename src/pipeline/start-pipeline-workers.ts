@@ -11,6 +11,7 @@ import type { Job } from 'pg-boss';
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
 import { type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
 import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
+import { JOBS_CHANNEL } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
 import { closeInferencePool } from './inference-pool.ts';
 import { type DecisionJobData, recordPermanentFailure, runCheckJob } from './run-check-job.ts';
@@ -78,11 +79,12 @@ export async function startPipelineWorkers(
   const workOptions = {
     batchSize: 1,
     includeMetadata: true,
-    // A submission made by another process (the API) waits for the next poll: at 1 s that wait was
-    // 0.2–0.7 s of the 1.6–2.1 s median from submission to decision (docs/benchmarks/pipeline.md).
+    // Jobs enqueued in a transaction wake their worker (JOBS_CHANNEL, below); the poll finds the
+    // rest: retries after their backoff, and any job whose notification was missed.
     pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
   } as const;
   const ids: string[] = [];
+  const workerOfQueue = new Map<string, string>();
   // Jobs in flight: stop() waits for them, so the database is never closed under a running job.
   const inFlight = new Set<Promise<void>>();
   // A finished job has usually just enqueued the next step (a dependent check or the decision):
@@ -95,9 +97,14 @@ export async function startPipelineWorkers(
       for (const id of ids) platform.jobs.notifyWorker(id);
     });
   };
+  const register = (queue: string, id: string) => {
+    ids.push(id);
+    workerOfQueue.set(queue, id);
+  };
   for (const checkId of CHECK_IDS) {
     const queue = checkQueue(checkId);
-    ids.push(
+    register(
+      queue,
       await platform.jobs.work<CheckJobData>(queue, workOptions, async ([job]) => {
         if (!job) return;
         await track(
@@ -112,7 +119,8 @@ export async function startPipelineWorkers(
       }),
     );
   }
-  ids.push(
+  register(
+    DECISION_QUEUE,
     await platform.jobs.work<DecisionJobData>(DECISION_QUEUE, workOptions, async ([job]) => {
       if (!job) return;
       await track(
@@ -126,9 +134,17 @@ export async function startPipelineWorkers(
       );
     }),
   );
+  // A job enqueued by another process (the API's submission) wakes its queue's worker at once
+  // (JOBS_CHANNEL) rather than at the next poll: the poll cost 0.29 s of the 1.54 s median from
+  // submission to decision (docs/benchmarks/pipeline.md). Polling stays, for a missed notification.
+  const unlisten = await platform.database.listen(JOBS_CHANNEL, (queue) => {
+    const id = workerOfQueue.get(queue);
+    if (id) platform.jobs.notifyWorker(id);
+  });
   return {
     warmedUp,
     async stop() {
+      await unlisten();
       for (const id of ids) await platform.jobs.offWork(id);
       await Promise.allSettled([...inFlight]);
       await closeInferencePool();

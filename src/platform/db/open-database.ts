@@ -21,6 +21,13 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Db;
   readonly executeSql: ExecuteSql;
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel` once its transaction commits.
+   * Resolves when listening, to a function that stops. On PostgreSQL it holds one connection of its
+   * own, opened again a second after it is lost (notifications meanwhile are missed: a listener must
+   * not be the only way its work is found).
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** PGlite only: the whole data directory as a tarball (test templates, backups). */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
@@ -45,7 +52,13 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return { kind: 'postgres', db, executeSql: executeSqlOn(db), close: () => db.destroy() };
+    return {
+      kind: 'postgres',
+      db,
+      executeSql: executeSqlOn(db),
+      listen: (channel, onNotify) => listenOnPostgres(location.url, channel, onNotify),
+      close: () => db.destroy(),
+    };
   }
 
   let unlock = () => {};
@@ -68,6 +81,12 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     kind: 'pglite',
     db,
     executeSql: executeSqlOn(db),
+    // Under the transaction lock: a LISTEN run inside another caller's open transaction would be
+    // undone with it.
+    listen: async (channel, onNotify) => {
+      const stop = await withLock(mutex, () => client.listen(channel, onNotify));
+      return () => withLock(mutex, stop);
+    },
     dumpDataDir: async () => {
       const release = await mutex.lock();
       try {
@@ -81,5 +100,54 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
       await client.close();
       unlock();
     },
+  };
+}
+
+async function withLock<T>(mutex: Mutex, run: () => Promise<T>): Promise<T> {
+  const release = await mutex.lock();
+  try {
+    return await run();
+  } finally {
+    release();
+  }
+}
+
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (m) => {
+      if (m.channel === channel) onNotify(m.payload ?? '');
+    });
+    c.on('error', () => reconnectSoon(c));
+    client = c;
+    await c.connect();
+    await c.query(`LISTEN ${c.escapeIdentifier(channel)}`);
+  };
+  const reconnectSoon = (lost: pg.Client) => {
+    if (client !== lost) return;
+    client = undefined;
+    lost.end().catch(() => {});
+    if (stopped) return;
+    retry = setTimeout(() => {
+      connect().catch(() => client && reconnectSoon(client));
+    }, 1000);
+  };
+  try {
+    await connect();
+  } catch (error) {
+    await client?.end().catch(() => {});
+    throw error;
+  }
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }

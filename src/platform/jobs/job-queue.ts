@@ -1,6 +1,6 @@
 // pg-boss on the same database as everything else (design.md), so a job can be enqueued in the
 // same transaction as the data it is about.
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 import { type Database, executeSqlOn } from '../db/open-database.ts';
 import type { Tables } from '../db/schema.ts';
@@ -28,7 +28,16 @@ export async function startJobQueue(database: Database, options: StartJobQueueOp
   return boss;
 }
 
-/** Enqueues inside the caller's transaction: the job exists if and only if the transaction commits. */
+/**
+ * The channel on which every enqueue announces its queue's name (NOTIFY, delivered at commit), so
+ * that a worker in any process starts the job at once instead of at its next poll of the queue.
+ */
+export const JOBS_CHANNEL = 'mimoto_jobs';
+
+/**
+ * Enqueues inside the caller's transaction: the job exists if and only if the transaction commits,
+ * and then the queue's workers are told (JOBS_CHANNEL).
+ */
 export async function enqueueInTransaction(
   boss: JobQueue,
   trx: Kysely<Tables>,
@@ -36,5 +45,7 @@ export async function enqueueInTransaction(
   data: object,
   options: PgBoss.SendOptions = {},
 ): Promise<string | null> {
-  return boss.send(name, data, { ...options, db: { executeSql: executeSqlOn(trx) } });
+  const id = await boss.send(name, data, { ...options, db: { executeSql: executeSqlOn(trx) } });
+  await trx.executeQuery(CompiledQuery.raw('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, name]));
+  return id;
 }
