@@ -128,7 +128,9 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
   const ratios: number[] = [];
   let total = 0;
   let high = 0;
-  const around: number[] = [];
+  // The 72 neighbours of a bin, sorted numerically in place (a typed array's own sort: several
+  // times quicker than an array's sort with a comparator, and the same order).
+  const around = new Float64Array(9 * 9 - 3 * 3);
   for (let ky = -half + 1; ky < half; ky++) {
     for (let fx = 0; fx < half; fx++) {
       if (fx === 0 && ky <= 0) continue; // half plane: the spectrum of a real tile is symmetric
@@ -138,11 +140,11 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
       total += v;
       if (r >= n / 4) high += v;
       if (r < n / 16) continue;
-      around.length = 0;
+      let k = 0;
       for (let dy = -4; dy <= 4; dy++)
         for (let dx = -4; dx <= 4; dx++)
-          if (Math.abs(dx) > 1 || Math.abs(dy) > 1) around.push(at(fx + dx, ky + dy));
-      around.sort((a, b) => a - b);
+          if (Math.abs(dx) > 1 || Math.abs(dy) > 1) around[k++] = at(fx + dx, ky + dy);
+      around.sort();
       const median = around[around.length >> 1] as number;
       ratios.push(Math.log10((v + 1e-9) / (median + 1e-9)));
     }

@@ -174,7 +174,9 @@ export interface LineMeasurement {
 
 const percentile = (xs: number[], p: number) => {
   if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
+  // A typed array's own numeric sort: the same order as a comparator sort, several times quicker
+  // on a line's thousands of pixels.
+  const s = Float64Array.from(xs).sort();
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] as number;
 };
 
