@@ -7,7 +7,7 @@ import { CompiledQuery } from 'kysely';
 import { CHECK_JOB_OPTIONS, checkQueue } from '../../src/checks/check-queues.ts';
 import { type PipelineWorkers, startPipelineWorkers } from '../../src/pipeline/index.ts';
 import { enqueueInTransaction, JOBS_CHANNEL } from '../../src/platform/jobs/job-queue.ts';
-import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+import { createTestPlatform, POSTGRES_URL, type TestPlatform } from '../helpers/test-platform.ts';
 
 let platform: TestPlatform;
 before(async () => {
@@ -51,6 +51,34 @@ test('a listener hears a committed NOTIFY, and not one whose transaction rolled 
   await platform.database.executeSql("SELECT pg_notify('mimoto_test', 'after stop')");
   await new Promise((r) => setTimeout(r, 200));
   assert.deepEqual(heard, ['committed']);
+});
+
+test('a listener whose connection the server ends listens again and hears what comes after', {
+  skip: POSTGRES_URL ? false : 'needs PostgreSQL: PGlite has no connections to lose',
+}, async () => {
+  const heard: string[] = [];
+  const stop = await platform.database.listen('mimoto_test_lost', (payload) => heard.push(payload));
+  try {
+    const listeners = async () =>
+      (
+        await platform.database.executeSql(
+          `SELECT pid FROM pg_stat_activity
+              WHERE datname = current_database() AND query = 'LISTEN "mimoto_test_lost"'`,
+        )
+      ).rows.map((r) => Number(r.pid));
+    const [pid] = await listeners();
+    assert.ok(pid, 'no listening connection found');
+    await platform.database.executeSql('SELECT pg_terminate_backend($1)', [pid]);
+    assert.ok(
+      await until(async () => (await listeners()).some((p) => p !== pid), 10_000),
+      'the listener did not connect again',
+    );
+    await platform.database.executeSql("SELECT pg_notify('mimoto_test_lost', 'after reconnect')");
+    assert.ok(await until(() => heard.length > 0, 5000), 'nothing heard after the reconnect');
+    assert.deepEqual(heard, ['after reconnect']);
+  } finally {
+    await stop();
+  }
 });
 
 test('workers polling once a minute start a job enqueued elsewhere at once', async () => {
