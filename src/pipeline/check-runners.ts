@@ -34,7 +34,7 @@ import {
   sha256Of,
 } from './check-inputs.ts';
 import { gatherFraudFacts } from './gather-fraud-facts.ts';
-import { describeFaceInWorker } from './inference-pool.ts';
+import { describeFaceInWorker, runDocumentSpoofInWorker, runSelfieSpoofInWorker } from './inference-pool.ts';
 import { findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
 import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
 
@@ -174,7 +174,7 @@ async function runDocumentSpoof({ platform, session }: RunContext): Promise<Chec
   const { front, back } = await loadDocumentImages(platform, session);
   const extras = ocr.envelope.extras;
   const documentType = chosenDocumentType(session);
-  const { result, measurements } = await documentSpoofCheck.run({
+  const { result, measurements } = await runDocumentSpoofInWorker({
     front,
     ...(back ? { back } : {}),
     ...(extras ? { ocr: documentSpoofFacts(extras) } : {}),
@@ -203,7 +203,7 @@ async function runSelfieSpoof({ platform, session }: RunContext): Promise<CheckR
     // Frame times are not stored; the check does not use them (selfie-spoof.check.ts).
     frames.push({ image, t: i });
   }
-  const { result, measurements } = await selfieSpoofCheck.run({
+  const { result, measurements } = await runSelfieSpoofInWorker({
     frames,
     liveness: {
       passed: challenge.passed === true,

@@ -1,10 +1,9 @@
 // A worker process loads every model the checks use before it takes its first job (issue 6 item 1:
 // models load once per worker process), so the first verification after a start is as quick as
-// the rest instead of paying seconds of loading: the face nets in each inference thread (run once
-// on blank input), Tesseract with its Japanese and English data, Human's detector, mesh and
-// antispoof/liveness nets.
+// the rest instead of paying seconds of loading: in each inference thread the face nets (run once
+// on blank input) and Human's detector, mesh and antispoof/liveness nets; Tesseract with its
+// Japanese and English data.
 import { getOcrEngineFor } from '../checks/ocr/ocr-engine.ts';
-import { loadHuman } from '../platform/ml/human.ts';
 import { warmUpInferencePool } from './inference-pool.ts';
 
 export interface WarmUpReport {
@@ -18,7 +17,6 @@ export async function warmUpCheckModels(): Promise<WarmUpReport> {
     warmUpInferencePool(),
     getOcrEngineFor(['jpn']),
     getOcrEngineFor(['eng']),
-    loadHuman(),
   ]);
   return { ms: performance.now() - started, faceThreads };
 }

@@ -1,8 +1,0 @@
-// Entry of a face-inference worker thread. Plain JavaScript on purpose: a worker thread does not
-// inherit the TypeScript loader that bin/mimoto.js registers in the main thread, so it registers
-// tsx itself before loading the TypeScript task (face-inference.worker.ts).
-import { register } from 'tsx/esm/api';
-
-register();
-const { default: describeFaceTask } = await import('./face-inference.worker.ts');
-export default describeFaceTask;

@@ -1,0 +1,78 @@
+// A piscina worker thread running the checks' image work (issue 6 item 1: inference in worker
+// threads so one process uses every core, and the worker's event loop — which in `mimoto start`
+// also serves the API — is not held up by it): describing a face picture (docs/face-match.md:
+// tfjs-wasm runs one thread per process, so two threads describe the document portrait and the
+// selfie at once), the document spoof check's image statistics, the selfie spoof check (Human's
+// nets on the live-check frames). Each thread loads its own tfjs, face nets and Human once, and
+// runs the face nets once on blank input before its first task (warmUpFaceApi).
+// Errors cross the thread boundary as values: an Error's class would be lost.
+import { threadId } from 'node:worker_threads';
+import { type DocumentSpoofInput, documentSpoofCheck } from '../checks/document-spoof/index.ts';
+import { describeFace, FaceMatchImageError } from '../checks/face-match/index.ts';
+import { type SelfieSpoofInput, selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
+import { loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
+import { loadHuman } from '../platform/ml/human.ts';
+
+export type FaceInput = 'documentPortrait' | 'referenceImage';
+
+export type InferenceTask =
+  | { kind: 'describeFace'; image: Uint8Array; input: FaceInput }
+  | { kind: 'documentSpoof'; input: DocumentSpoofInput }
+  | { kind: 'selfieSpoof'; input: SelfieSpoofInput }
+  /** Load and warm this thread's models now (a worker process starting up). */
+  | { kind: 'warmUp' };
+
+export type InferenceOutcome =
+  | { ok: true; value: unknown; faceApiVersion: string; threadId: number }
+  | { ok: false; unreadable: boolean; message: string };
+
+let warm: Promise<void> | undefined;
+function warmOnce(): Promise<void> {
+  warm ??= Promise.all([warmUpFaceApi(), loadHuman()]).then(
+    () => {},
+    (error: unknown) => {
+      warm = undefined;
+      throw error;
+    },
+  );
+  return warm;
+}
+
+/** A Buffer again: structured cloning delivers a Buffer as a plain Uint8Array. */
+const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+async function run(task: InferenceTask): Promise<unknown> {
+  switch (task.kind) {
+    case 'describeFace':
+      return describeFace(buffer(task.image), task.input);
+    case 'documentSpoof': {
+      const { front, back } = task.input;
+      return documentSpoofCheck.run({
+        ...task.input,
+        front: buffer(front),
+        ...(back ? { back: buffer(back) } : {}),
+      });
+    }
+    case 'selfieSpoof':
+      return selfieSpoofCheck.run({
+        ...task.input,
+        frames: task.input.frames.map((f) => ({ ...f, image: buffer(f.image) })),
+      });
+    case 'warmUp':
+      return null;
+  }
+}
+
+export default async function runInferenceTask(task: InferenceTask): Promise<InferenceOutcome> {
+  try {
+    await warmOnce();
+    const { version } = await loadFaceApi();
+    return { ok: true, value: await run(task), faceApiVersion: version, threadId };
+  } catch (error) {
+    return {
+      ok: false,
+      unreadable: error instanceof FaceMatchImageError,
+      message: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
