@@ -43,7 +43,7 @@ export async function runServer(config: Config, role: Role): Promise<void> {
       stops.push(() => pipeline.stop());
       const warm = pipeline.warmedUp;
       console.log(
-        `mimoto ${role === 'worker' ? 'worker' : 'pipeline workers'} started${warm ? ` (check models loaded and warmed in ${(warm.ms / 1000).toFixed(1)} s, ${warm.faceThreads} face inference threads)` : ''}`,
+        `mimoto ${role === 'worker' ? 'worker' : 'pipeline workers'} started${warm ? ` (check models loaded and warmed in ${(warm.ms / 1000).toFixed(1)} s, ${warm.inferenceThreads} inference threads)` : ''}`,
       );
     }
   } catch (error) {

@@ -8,15 +8,15 @@ import { warmUpInferencePool } from './inference-pool.ts';
 
 export interface WarmUpReport {
   ms: number;
-  faceThreads: number;
+  inferenceThreads: number;
 }
 
 export async function warmUpCheckModels(): Promise<WarmUpReport> {
   const started = performance.now();
-  const [faceThreads] = await Promise.all([
+  const [inferenceThreads] = await Promise.all([
     warmUpInferencePool(),
     getOcrEngineFor(['jpn']),
     getOcrEngineFor(['eng']),
   ]);
-  return { ms: performance.now() - started, faceThreads };
+  return { ms: performance.now() - started, inferenceThreads };
 }

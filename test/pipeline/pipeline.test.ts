@@ -41,9 +41,9 @@ before(async () => {
   });
 });
 
-test('the workers load and warm the check models before their first job, in every face inference thread', () => {
+test('the workers load and warm the check models before their first job, in every inference thread', () => {
   assert.ok(workers.warmedUp, 'the warm-up reported no figures');
-  assert.equal(workers.warmedUp.faceThreads, Math.min(2, availableParallelism()));
+  assert.equal(workers.warmedUp.inferenceThreads, Math.min(2, availableParallelism()));
   assert.ok(workers.warmedUp.ms > 0);
 });
 

@@ -87,14 +87,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
       const stop = await withLock(mutex, () => client.listen(channel, onNotify));
       return () => withLock(mutex, stop);
     },
-    dumpDataDir: async () => {
-      const release = await mutex.lock();
-      try {
-        return (await client.dumpDataDir('none')) as Blob;
-      } finally {
-        release();
-      }
-    },
+    dumpDataDir: () => withLock(mutex, async () => (await client.dumpDataDir('none')) as Blob),
     close: async () => {
       await db.destroy();
       await client.close();
