@@ -15,7 +15,12 @@ import {
   documentSpoofCheck,
   documentSpoofFacts,
 } from '../../src/checks/document-spoof/index.ts';
-import { describeDocumentFace, describeFace, faceMatchCheck } from '../../src/checks/face-match/index.ts';
+import {
+  describeDocumentFace,
+  describeFace,
+  type FacePicture,
+  faceMatchCheck,
+} from '../../src/checks/face-match/index.ts';
 import { createOcrCheck, OCR_CHECK_VERSION } from '../../src/checks/ocr/ocr.check.ts';
 import { selfieSpoofCheck } from '../../src/checks/selfie-spoof/index.ts';
 import { type LivenessStep, verifyLivenessFrames } from '../../src/liveness/index.ts';
@@ -106,7 +111,7 @@ async function cached<T>(dir: string, key: string, compute: () => Promise<T>): P
 }
 
 const toStep = (name: string) => (name === 'closer' ? 'move_closer' : name) as LivenessStep;
-const describe = async (image: Buffer, input: 'documentPortrait' | 'referenceImage') => {
+const describe = async (image: Buffer, input: FacePicture) => {
   const d = await describeFace(image, input);
   return d && { ...d, descriptor: Array.from(d.descriptor) };
 };

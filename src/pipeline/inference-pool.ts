@@ -6,9 +6,10 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { DocumentSpoofInput, DocumentSpoofResult } from '../checks/document-spoof/index.ts';
+import type { FacePicture } from '../checks/face-match/index.ts';
 import type { SelfieSpoofInput, SelfieSpoofResult } from '../checks/selfie-spoof/index.ts';
 import type { FaceDescription } from '../platform/ml/face-api.ts';
-import type { FaceInput, InferenceOutcome, InferenceTask } from './inference.worker.ts';
+import type { InferenceOutcome, InferenceTask } from './inference.worker.ts';
 
 const THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
 
@@ -40,7 +41,7 @@ async function runTask(task: InferenceTask): Promise<Extract<InferenceOutcome, {
 
 export async function describeFaceInWorker(
   image: Buffer,
-  input: FaceInput,
+  input: FacePicture,
 ): Promise<{ face: FaceDescription | null; faceApiVersion: string }> {
   const outcome = await runTask({ kind: 'describeFace', image: new Uint8Array(image), input });
   return { face: outcome.value as FaceDescription | null, faceApiVersion: outcome.faceApiVersion };

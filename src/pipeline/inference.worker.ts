@@ -8,15 +8,13 @@
 // Errors cross the thread boundary as values: an Error's class would be lost.
 import { threadId } from 'node:worker_threads';
 import { type DocumentSpoofInput, documentSpoofCheck } from '../checks/document-spoof/index.ts';
-import { describeFace, FaceMatchImageError } from '../checks/face-match/index.ts';
+import { describeFace, FaceMatchImageError, type FacePicture } from '../checks/face-match/index.ts';
 import { type SelfieSpoofInput, selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import { loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
 import { loadHuman } from '../platform/ml/human.ts';
 
-export type FaceInput = 'documentPortrait' | 'referenceImage';
-
 export type InferenceTask =
-  | { kind: 'describeFace'; image: Uint8Array; input: FaceInput }
+  | { kind: 'describeFace'; image: Uint8Array; input: FacePicture }
   | { kind: 'documentSpoof'; input: DocumentSpoofInput }
   | { kind: 'selfieSpoof'; input: SelfieSpoofInput }
   /** Load and warm this thread's models now (a worker process starting up). */

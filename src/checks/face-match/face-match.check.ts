@@ -88,13 +88,16 @@ export interface FaceMatchResult {
   documentFaceSource: DocumentPortraitSource | null;
 }
 
+/** Which of the check's two pictures: the document's portrait or the live check's reference. */
+export type FacePicture = 'documentPortrait' | 'referenceImage';
+
 /** A picture could not be decoded. Permanent: retrying the job will not help. */
 export class FaceMatchImageError extends Error {
   readonly code = 'face_image_unreadable';
   readonly isPermanent = true;
   override readonly name = 'FaceMatchImageError';
   constructor(
-    readonly input: 'documentPortrait' | 'referenceImage',
+    readonly input: FacePicture,
     cause: FaceImageError,
   ) {
     super(`faceMatch: ${input} is not a readable image (${cause.message})`, { cause });
@@ -112,10 +115,7 @@ function checkUnitInterval(name: string, value: number): number {
 }
 
 /** computeFaceDescriptor, with an unreadable picture reported as the check's input that it was. */
-export async function describeFace(
-  image: Buffer,
-  input: 'documentPortrait' | 'referenceImage',
-): Promise<FaceDescription | null> {
+export async function describeFace(image: Buffer, input: FacePicture): Promise<FaceDescription | null> {
   try {
     // The portrait's apparent sex is a document cue; the selfie's has no use, so it is not inferred.
     return await computeFaceDescriptor(image, {}, { apparentSex: input === 'documentPortrait' });

@@ -16,6 +16,7 @@ export {
   type FaceMatchReason,
   type FaceMatchResult,
   type FaceMatchStatus,
+  type FacePicture,
   faceMatchCheck,
 } from './face-match.check.ts';
 export { computeRoc, equalErrorRate, type RocPoint, tarAtFar } from './roc.ts';
