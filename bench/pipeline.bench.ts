@@ -15,8 +15,10 @@
 //   the previous one is decided: submitted_at → decided_at, no queueing.
 // - Per-check times: check_results.duration_ms (the job's own time, as stored by the pipeline).
 // - Worker memory: /proc/<pid>/status VmRSS sampled every 250 ms, and VmHWM at the end.
+// - Worker event-loop delay while it drains the backlog (bench/lib/event-loop-probe.mjs): in
+//   `mimoto start` the API shares that loop.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,9 +88,16 @@ async function waitDecided(ids: string[], timeoutMs: number) {
 // ---- the worker process and its memory --------------------------------------------------------------
 
 function startWorker() {
+  const eventLoopFile = path.join(dataDir, 'event-loop.json');
+  const probe = path.join(repoDir, 'bench/lib/event-loop-probe.mjs');
   const child = spawn(process.execPath, [path.join(repoDir, 'bin/mimoto.js'), 'start', '--role', 'worker'], {
     cwd: repoDir,
-    env: { ...process.env, ...server.workerEnv },
+    env: {
+      ...process.env,
+      ...server.workerEnv,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${probe}`.trim(),
+      MIMOTO_BENCH_EVENT_LOOP_FILE: eventLoopFile,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Resolves to the warm-up's seconds, which the worker prints when it is ready for jobs.
@@ -119,6 +128,17 @@ function startWorker() {
         hwmMb: kb(text, 'VmHWM') / 1024,
         peakSampledMb: peakRss / 1024,
       };
+    },
+    /** The event-loop delay since the previous call (ms), from the probe: the first call starts it. */
+    eventLoopDelay: async (): Promise<{ p50: number; p99: number; max: number; samples: number }> => {
+      rmSync(eventLoopFile, { force: true });
+      child.kill('SIGUSR2');
+      const until = Date.now() + 5000;
+      while (!existsSync(eventLoopFile)) {
+        if (Date.now() > until) throw new Error('the worker wrote no event-loop figures');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return JSON.parse(readFileSync(eventLoopFile, 'utf8'));
     },
     /** User + system CPU seconds of the worker so far (all its threads). */
     cpuSeconds: () => {
@@ -158,8 +178,10 @@ try {
   const warmUpMs = await worker.ready;
   console.log(`worker ready after ${secs(Date.now() - workerStarted)}; draining the backlog…`);
   const cpuBefore = worker.cpuSeconds();
+  await worker.eventLoopDelay();
   await waitDecided(queued, 60 * 60_000);
   const cpuPerVerification = (worker.cpuSeconds() - cpuBefore) / backlog;
+  const loopDelay = await worker.eventLoopDelay();
   const drained = await db.query(
     `SELECT min(c.completed_at - make_interval(secs => c.duration_ms / 1000.0)) AS first_start,
             max(d.decided_at) AS last_decision
@@ -238,6 +260,8 @@ try {
     `Latency: ${latencyRuns} sessions submitted one at a time, each after the previous decision (no queueing): p50 ${secs(e2e.p50)}, p95 ${secs(e2e.p95)}, max ${secs(e2e.max)}. Decisions: ${[...outcomes].map(([k, v]) => `${k} × ${v}`).join(', ')}.`,
     '',
     `Throughput: ${backlog} sessions submitted before the worker started, drained in ${secs(drainMs)} from its first check job to the last decision (${secs(fromStartMs)} from spawning the process; ${warmUpMs === null ? 'the worker reported no model warm-up' : `before its first job the worker loaded and warmed the check models in ${secs(warmUpMs)}`}): ${perMinute.toFixed(1)} per minute. The worker used ${cpuPerVerification.toFixed(1)} CPU seconds per verification (all its threads), so on two cores free of other work it could not exceed ${(120 / cpuPerVerification).toFixed(1)} per minute (an upper bound, not a measurement).`,
+    '',
+    `Worker event-loop delay while it drained the backlog (bench/lib/event-loop-probe.mjs; in \`mimoto start\`, all roles, an API request waits as long): p50 ${loopDelay.p50} ms, p99 ${loopDelay.p99} ms, max ${loopDelay.max} ms over ${loopDelay.samples} samples.`,
     '',
     `Shutdown: the worker ${exitedOnSigterm ? 'exited by itself after SIGTERM' : '**did not exit within 30 s of SIGTERM** and was killed'}.`,
     '',
