@@ -5,19 +5,14 @@
 import type { CheckId } from '../checks/check.ts';
 import { PROVIDER } from '../checks/check.ts';
 import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
-import {
-  decideFaceMatch,
-  describeDocumentFace,
-  type FaceMatchResult,
-  faceMatchCheck,
-} from '../checks/face-match/index.ts';
+import { decideFaceMatch, type FaceMatchResult, faceMatchCheck } from '../checks/face-match/index.ts';
 import { analyzeFraudSignals, FRAUD_SIGNALS_VERSION } from '../checks/fraud-signals/index.ts';
 import {
+  createOcrCheck,
   DOCUMENT_TYPES,
   type DocumentType,
   OCR_CHECK_VERSION,
   type OcrExtras,
-  ocrCheck,
 } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
@@ -34,7 +29,13 @@ import {
   sha256Of,
 } from './check-inputs.ts';
 import { gatherFraudFacts } from './gather-fraud-facts.ts';
-import { describeFaceInWorker, runDocumentSpoofInWorker, runSelfieSpoofInWorker } from './inference-pool.ts';
+import {
+  describeDocumentFaceInWorker,
+  describeReferenceFaceInWorker,
+  documentGeometryInWorker,
+  runDocumentSpoofInWorker,
+  runSelfieSpoofInWorker,
+} from './inference-pool.ts';
 import { findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
 import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
 
@@ -68,10 +69,13 @@ export const CHECK_DEPENDENCIES: Partial<Record<CheckId, readonly CheckId[]>> = 
   fraudSignalAnalysis: ['ocr', 'faceMatch'],
 };
 
+/** The OCR check with its geometry in the worker threads; Tesseract reads in threads of its own. */
+const pipelineOcrCheck = createOcrCheck({ geometry: documentGeometryInWorker });
+
 async function runOcr({ platform, session }: RunContext): Promise<CheckRun> {
   const { front, back } = await loadDocumentImages(platform, session);
   if (!session.document_type) throw new MissingInputError('no document type was chosen');
-  const { result, extras } = await ocrCheck.run({
+  const { result, extras } = await pipelineOcrCheck.run({
     front,
     ...(back ? { back } : {}),
     expectedDocumentType: session.document_type,
@@ -111,12 +115,9 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
   }
   // Both pictures at once, in two worker threads (inference-pool.ts); the document's face from
   // its printed portrait when the card is found (document-portrait.ts).
-  const documentType = chosenDocumentType(session);
   const [documentSide, selfieSide] = await Promise.all([
-    describeDocumentFace(front, documentType, async (image) => {
-      return (await describeFaceInWorker(image, 'documentPortrait')).face;
-    }),
-    describeFaceInWorker(reference, 'referenceImage'),
+    describeDocumentFaceInWorker(front, chosenDocumentType(session)),
+    describeReferenceFaceInWorker(reference),
   ]);
   const document = documentSide.face;
   const selfie = selfieSide.face;

@@ -1,19 +1,24 @@
-// Worker threads for the checks' image work (piscina, inference.worker.ts), one pool per process,
-// created on first use and closed with the pipeline workers. Two threads: a session's two face
-// pictures are described at once, and the spoof checks run beside the OCR. The threads live as
-// long as the pool: each holds its own tfjs, nets and Human (seconds to load and warm), so a
-// thread ended while idle would make the next verification pay that again.
+// Worker threads for the checks' image work (piscina), created on first use and closed with the
+// pipeline workers, one set per process:
+// - two inference threads (inference.worker.ts): a session's two face pictures are described at
+//   once, and the spoof checks run beside the OCR. They live as long as the pool: each holds its
+//   own tfjs, nets and Human (seconds to load and warm), so a thread ended while idle would make
+//   the next verification pay that again;
+// - one geometry thread (geometry.worker.ts) for the OCR check's document finding and warps.
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { DocumentSpoofInput, DocumentSpoofResult } from '../checks/document-spoof/index.ts';
-import type { FacePicture } from '../checks/face-match/index.ts';
+import type { DocumentPortraitSource } from '../checks/face-match/index.ts';
+import type { DocumentGeometry, DocumentType, GreyImage, LocatedDocument } from '../checks/ocr/index.ts';
 import type { SelfieSpoofInput, SelfieSpoofResult } from '../checks/selfie-spoof/index.ts';
 import type { FaceDescription } from '../platform/ml/face-api.ts';
+import type { GeometryTask } from './geometry.worker.ts';
 import type { InferenceOutcome, InferenceTask } from './inference.worker.ts';
 
 const THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
 
 let pool: Piscina | undefined;
+let geometryPool: Piscina | undefined;
 
 function inferencePool(): Piscina {
   pool ??= new Piscina({
@@ -23,6 +28,20 @@ function inferencePool(): Piscina {
   });
   return pool;
 }
+
+function geometryThread(): Piscina {
+  geometryPool ??= new Piscina({
+    filename: new URL('./geometry-thread.mjs', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: 1,
+    // Its pixels live outside the JS heap: a small heap keeps the thread's garbage, and so the
+    // worker's memory, in check (bench:pipeline: worker peak RSS).
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+  });
+  return geometryPool;
+}
+
+const runGeometryTask = (task: GeometryTask): Promise<unknown> => geometryThread().run(task);
 
 /** A picture that cannot be decoded: permanent, retrying will not help. */
 export class UnreadableImageError extends Error {
@@ -39,13 +58,30 @@ async function runTask(task: InferenceTask): Promise<Extract<InferenceOutcome, {
   return outcome;
 }
 
-export async function describeFaceInWorker(
+/** The live check's reference picture described (describeFace) in a worker thread. */
+export async function describeReferenceFaceInWorker(
   image: Buffer,
-  input: FacePicture,
 ): Promise<{ face: FaceDescription | null; faceApiVersion: string }> {
-  const outcome = await runTask({ kind: 'describeFace', image: new Uint8Array(image), input });
+  const outcome = await runTask({ kind: 'describeReferenceFace', image: new Uint8Array(image) });
   return { face: outcome.value as FaceDescription | null, faceApiVersion: outcome.faceApiVersion };
 }
+
+/** The document photo's face, from its printed portrait when found (describeDocumentFace), in a worker thread. */
+export async function describeDocumentFaceInWorker(
+  photo: Buffer,
+  documentType: DocumentType | null,
+): Promise<{ face: FaceDescription | null; portrait: DocumentPortraitSource }> {
+  const outcome = await runTask({ kind: 'describeDocumentFace', photo: new Uint8Array(photo), documentType });
+  return outcome.value as { face: FaceDescription | null; portrait: DocumentPortraitSource };
+}
+
+/** The OCR check's geometry in the geometry thread (a grey photo crosses by copy: ~1 MB, under a millisecond). */
+export const documentGeometryInWorker: DocumentGeometry = {
+  locate: async (photo) =>
+    (await runGeometryTask({ kind: 'locate', photo: new Uint8Array(photo) })) as LocatedDocument | undefined,
+  warp: async (grey, corners, width, height) =>
+    (await runGeometryTask({ kind: 'warp', grey, corners, width, height })) as GreyImage,
+};
 
 /** documentSpoofCheck.run in a worker thread. */
 export async function runDocumentSpoofInWorker(input: DocumentSpoofInput): Promise<DocumentSpoofResult> {
@@ -63,12 +99,16 @@ export async function runSelfieSpoofInWorker(input: SelfieSpoofInput): Promise<S
  * starts all of them at once and hands one task to each idle thread.
  */
 export async function warmUpInferencePool(): Promise<number> {
-  const outcomes = await Promise.all(Array.from({ length: THREADS }, () => runTask({ kind: 'warmUp' })));
+  const [outcomes] = await Promise.all([
+    Promise.all(Array.from({ length: THREADS }, () => runTask({ kind: 'warmUp' }))),
+    runGeometryTask({ kind: 'warmUp' }),
+  ]);
   return new Set(outcomes.map((o) => o.threadId)).size;
 }
 
 export async function closeInferencePool(): Promise<void> {
-  const closing = pool;
+  const closing = [pool, geometryPool];
   pool = undefined;
-  await closing?.destroy();
+  geometryPool = undefined;
+  await Promise.all(closing.map((p) => p?.destroy()));
 }

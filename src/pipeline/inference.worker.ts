@@ -1,20 +1,23 @@
 // A piscina worker thread running the checks' image work (issue 6 item 1: inference in worker
 // threads so one process uses every core, and the worker's event loop — which in `mimoto start`
 // also serves the API — is not held up by it): describing a face picture (docs/face-match.md:
-// tfjs-wasm runs one thread per process, so two threads describe the document portrait and the
-// selfie at once), the document spoof check's image statistics, the selfie spoof check (Human's
-// nets on the live-check frames). Each thread loads its own tfjs, face nets and Human once, and
+// tfjs-wasm runs one thread per process, so two threads describe the document's face — its
+// portrait found and cut out first — and the selfie at once), the document spoof check's image
+// statistics, the selfie spoof check (Human's nets on the live-check frames). The OCR check's
+// geometry has a thread of its own (geometry.worker.ts); Tesseract reads in threads of its own. Each thread loads its own tfjs, face nets and Human once, and
 // runs the face nets once on blank input before its first task (warmUpFaceApi).
 // Errors cross the thread boundary as values: an Error's class would be lost.
 import { threadId } from 'node:worker_threads';
 import { type DocumentSpoofInput, documentSpoofCheck } from '../checks/document-spoof/index.ts';
-import { describeFace, FaceMatchImageError, type FacePicture } from '../checks/face-match/index.ts';
+import { describeDocumentFace, describeFace, FaceMatchImageError } from '../checks/face-match/index.ts';
+import type { DocumentType } from '../checks/ocr/index.ts';
 import { type SelfieSpoofInput, selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import { loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
 import { loadHuman } from '../platform/ml/human.ts';
 
 export type InferenceTask =
-  | { kind: 'describeFace'; image: Uint8Array; input: FacePicture }
+  | { kind: 'describeReferenceFace'; image: Uint8Array }
+  | { kind: 'describeDocumentFace'; photo: Uint8Array; documentType: DocumentType | null }
   | { kind: 'documentSpoof'; input: DocumentSpoofInput }
   | { kind: 'selfieSpoof'; input: SelfieSpoofInput }
   /** Load and warm this thread's models now (a worker process starting up). */
@@ -41,8 +44,12 @@ const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 
 async function run(task: InferenceTask): Promise<unknown> {
   switch (task.kind) {
-    case 'describeFace':
-      return describeFace(buffer(task.image), task.input);
+    case 'describeReferenceFace':
+      return describeFace(buffer(task.image), 'referenceImage');
+    case 'describeDocumentFace':
+      return describeDocumentFace(buffer(task.photo), task.documentType, (image) =>
+        describeFace(image, 'documentPortrait'),
+      );
     case 'documentSpoof': {
       const { front, back } = task.input;
       return documentSpoofCheck.run({

@@ -615,6 +615,36 @@ export function warpDocument(photo: GreyImage, corners: Point[], width: number, 
   return { data: out, width, height };
 }
 
+/** A photo, decoded to grey, and the document found in it. */
+export interface LocatedDocument {
+  grey: GreyImage;
+  outline: DocumentOutline;
+}
+
+/**
+ * The OCR check's image geometry: finding the document in a photo and rectifying it. These are the
+ * check's long synchronous computations (tens of milliseconds each at 1280 px), so they are
+ * asynchronous here: the pipeline runs them in its worker threads (inference-pool.ts) to keep the
+ * worker's event loop, which in `mimoto start` also serves the API, free; `geometryInThisThread`
+ * runs them where it is called.
+ */
+export interface DocumentGeometry {
+  /** undefined when no document outline is found. */
+  locate(photo: Buffer): Promise<LocatedDocument | undefined>;
+  warp(grey: GreyImage, corners: Point[], width: number, height: number): Promise<GreyImage>;
+}
+
+export async function locateDocument(photo: Buffer): Promise<LocatedDocument | undefined> {
+  const grey = await decodePhoto(photo);
+  const outline = findDocumentOutline(grey);
+  return outline ? { grey, outline } : undefined;
+}
+
+export const geometryInThisThread: DocumentGeometry = {
+  locate: locateDocument,
+  warp: async (grey, corners, width, height) => warpDocument(grey, corners, width, height),
+};
+
 /** A rectangle of a grey image as PNG, for Tesseract. */
 export async function cropPng(
   image: GreyImage,

@@ -1,9 +1,20 @@
 // What other capabilities use of the OCR check: the check itself, and finding the document in a
 // photo (the face check crops the printed portrait with it).
 export { DOCUMENT_TYPES, type DocumentType, layoutOf, PORTRAIT_REGIONS } from './document-regions.ts';
-export { type DocumentOutline, decodePhoto, findDocumentOutline } from './find-document.ts';
+export {
+  type DocumentGeometry,
+  type DocumentOutline,
+  decodePhoto,
+  findDocumentOutline,
+  type GreyImage,
+  type LocatedDocument,
+  locateDocument,
+  type Point,
+  warpDocument,
+} from './find-document.ts';
 export {
   checkDigitsVerdict,
+  createOcrCheck,
   OCR_CHECK_VERSION,
   OCR_CONFIDENCE_THRESHOLD,
   type OcrCheckInput,

@@ -50,7 +50,7 @@ import {
   TITLE_STRIP,
   toPixels,
 } from './document-regions.ts';
-import { cropPng, decodePhoto, findDocumentOutline, type GreyImage, warpDocument } from './find-document.ts';
+import { cropPng, type DocumentGeometry, type GreyImage, geometryInThisThread } from './find-document.ts';
 import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
 import {
   getOcrEngineFor,
@@ -180,6 +180,8 @@ export interface OcrCheckOptions {
   engine?: (languages: readonly OcrLanguage[]) => Promise<OcrEngine>;
   /** The clock, for two-digit MRZ years and birth-date plausibility. */
   now?: () => Date;
+  /** Where the document is found and rectified (default: in the calling thread). */
+  geometry?: DocumentGeometry;
 }
 
 type Engines = { jpn: OcrEngine; eng: OcrEngine };
@@ -360,7 +362,7 @@ export function looksLikePassportMrz(text: string): boolean {
 async function classify(
   ocr: Engines,
   card: GreyImage,
-  passportPage: () => GreyImage,
+  passportPage: () => Promise<GreyImage>,
   expected: string,
 ): Promise<Classification> {
   const strip = await readRegion(ocr.jpn, card, TITLE_STRIP, CARD_LAYOUT, {
@@ -392,7 +394,7 @@ async function classify(
     };
   const band = await readRegion(
     ocr.eng,
-    passportPage(),
+    await passportPage(),
     FRONT_FIELDS.passport.mrz1 as Region,
     PASSPORT_LAYOUT,
     {
@@ -439,24 +441,6 @@ function field(value: string | undefined, raw: Recognised, fit: number): OcrFiel
   };
 }
 
-/** Rectify a photo to the card layout (or the passport layout). */
-async function flatten(
-  photo: Buffer,
-): Promise<{ grey: GreyImage; outline: NonNullable<ReturnType<typeof findDocumentOutline>> } | undefined> {
-  const grey = await decodePhoto(photo);
-  const outline = findDocumentOutline(grey);
-  return outline ? { grey, outline } : undefined;
-}
-
-function warpTo(grey: GreyImage, corners: [number, number][], layout: Layout): GreyImage {
-  return warpDocument(
-    grey,
-    corners,
-    Math.round(layout.width * layout.scale),
-    Math.round(layout.height * layout.scale),
-  );
-}
-
 const DIGITS = '0123456789 ';
 
 /** The document number printed on the front (a My Number card prints its number on the back). */
@@ -500,6 +484,15 @@ const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInput, OcrCheckResult> {
   const loadEngine = options.engine ?? getOcrEngineFor;
   const now = options.now ?? (() => new Date());
+  const geometry = options.geometry ?? geometryInThisThread;
+  /** The photo rectified to the layout (the card's or the passport page's). */
+  const warpTo = (grey: GreyImage, corners: [number, number][], layout: Layout) =>
+    geometry.warp(
+      grey,
+      corners,
+      Math.round(layout.width * layout.scale),
+      Math.round(layout.height * layout.scale),
+    );
   return {
     id: 'ocr',
     version: OCR_CHECK_VERSION,
@@ -527,7 +520,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       });
 
       let t = performance.now();
-      const front = await flatten(input.front);
+      const front = await geometry.locate(input.front);
       lap('locate', t);
       if (!front || front.outline.coverage < 0.1)
         return unsupported('no identity document found in the front image');
@@ -536,22 +529,26 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       t = performance.now();
       // The outline is put landscape; whether the document is upside down shows only in its text,
       // so when nothing is recognised the other way up is tried too.
-      let corners: [number, number][] = front.outline.corners;
-      let card = warpTo(front.grey, corners, CARD_LAYOUT);
-      const passportPage = () => warpTo(front.grey, corners, PASSPORT_LAYOUT);
+      const corners: [number, number][] = front.outline.corners;
+      // The passport page is warped when classify looks for an MRZ, or when the type is passport.
+      const pageOnce = (at: [number, number][]) => {
+        let page: Promise<GreyImage> | undefined;
+        return () => {
+          page ??= warpTo(front.grey, at, PASSPORT_LAYOUT);
+          return page;
+        };
+      };
+      let card = await warpTo(front.grey, corners, CARD_LAYOUT);
+      let passportPage = pageOnce(corners);
       let classification = await classify(ocr, card, passportPage, input.expectedDocumentType);
       if (!classification.type) {
         const upsideDown = [2, 3, 0, 1].map((i) => corners[i] as [number, number]);
-        const turnedCard = warpTo(front.grey, upsideDown, CARD_LAYOUT);
-        const turned = await classify(
-          ocr,
-          turnedCard,
-          () => warpTo(front.grey, upsideDown, PASSPORT_LAYOUT),
-          input.expectedDocumentType,
-        );
+        const turnedCard = await warpTo(front.grey, upsideDown, CARD_LAYOUT);
+        const turnedPage = pageOnce(upsideDown);
+        const turned = await classify(ocr, turnedCard, turnedPage, input.expectedDocumentType);
         if (turned.type) {
-          corners = upsideDown;
           card = turnedCard;
+          passportPage = turnedPage;
           classification = turned;
         }
       }
@@ -583,7 +580,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
 
       t = performance.now();
       const layout = layoutOf(type);
-      const page = type === 'passport' ? passportPage() : card;
+      const page = type === 'passport' ? await passportPage() : card;
       const regions = FRONT_FIELDS[type];
       const accept = acceptorsFor(type, reference);
       const script = type === 'residence_card' ? 'latin' : 'kanji';
@@ -797,9 +794,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const backRegions = BACK_FIELDS[type];
       if (input.back && backRegions) {
         t = performance.now();
-        const back = await flatten(input.back);
+        const back = await geometry.locate(input.back);
         if (back) {
-          const backCard = warpTo(back.grey, back.outline.corners, CARD_LAYOUT);
+          const backCard = await warpTo(back.grey, back.outline.corners, CARD_LAYOUT);
           const readBack = (
             engine: OcrEngine,
             region: Region | undefined,
