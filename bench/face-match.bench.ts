@@ -365,7 +365,7 @@ const PIPELINE_NOTES = `
   (\`describeFace(image, 'documentPortrait' | 'referenceImage')\` in each; descriptors are plain
   \`Float32Array\`s) and build the result with \`decideFaceMatch({ document, selfie, faceApiVersion,
   threshold, nearThresholdBand })\`.
-- Call \`loadFaceApi()\` and \`warmUpFaceApi()\` when a worker starts.
+- The pipeline does both: the job describes the document's face (portrait crop, \`describeDocumentFace\`) and the live check's reference picture at once in its two inference threads, and every thread runs \`warmUpFaceApi()\` when a worker process starts (\`src/pipeline/warm-up.ts\`).
 - An unreadable picture throws \`FaceMatchImageError\` (\`code: 'face_image_unreadable'\`,
   \`input\`, \`isPermanent: true\`): fail the job without retrying. A picture without a face is a
   normal result (\`no_face_document\` / \`no_face_selfie\`, \`isSamePerson: false\`); the decision
