@@ -1,5 +1,6 @@
-// What other capabilities use of the OCR check: the check itself, and finding the document in a
-// photo (the face check crops the printed portrait with it).
+// What other capabilities use of the OCR check: the check itself (createOcrCheck: the pipeline gives
+// it a geometry run in a worker thread), and finding the document in a photo (the face check crops
+// the printed portrait with it).
 export { DOCUMENT_TYPES, type DocumentType, layoutOf, PORTRAIT_REGIONS } from './document-regions.ts';
 export {
   type DocumentGeometry,
@@ -8,9 +9,6 @@ export {
   findDocumentOutline,
   type GreyImage,
   type LocatedDocument,
-  locateDocument,
-  type Point,
-  warpDocument,
 } from './find-document.ts';
 export {
   checkDigitsVerdict,
