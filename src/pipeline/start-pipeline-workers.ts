@@ -4,9 +4,9 @@
 // the session is marked failed with the cause and the job completes. A process killed mid-check
 // leaves the job active until it expires (expireInSeconds), then pg-boss retries it elsewhere.
 //
-// Face inference and the spoof checks run in piscina worker threads (inference-pool.ts);
-// tesseract.js runs its own worker threads; the OCR's image preparation runs on this event loop.
-// Workers never run in an api-only process.
+// Face inference, the spoof checks and the OCR's document finding and warps run in piscina worker
+// threads (inference-pool.ts); tesseract.js runs its own worker threads; this event loop only
+// hands work out and stores results. Workers never run in an api-only process.
 import type { Job } from 'pg-boss';
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
 import { type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
