@@ -1,6 +1,7 @@
 // faceMatch (interface §2.9, issue 6 item 2): is the person in the document portrait the person of
-// the liveness reference image? face-api descriptors, Euclidean distance, a documented
-// distance→similarity calibration (docs/face-match.md), the tenant's similarity threshold.
+// the liveness reference image? face-api finds each face and its landmarks, a 512-d ArcFace-style
+// embedding describes it (face-embedding.ts), Euclidean distance, a documented distance→similarity
+// calibration (docs/face-match.md), the tenant's similarity threshold.
 import {
   type ApparentSex,
   computeFaceDescriptor,
@@ -11,6 +12,7 @@ import {
   faceDescriptorDistance,
   loadFaceApi,
 } from '../../platform/ml/face-api.ts';
+import { FACE_EMBEDDING_MODEL } from '../../platform/ml/face-embedding.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import type { DocumentType } from '../ocr/index.ts';
 import { type DocumentPortraitSource, describeDocumentFace } from './document-portrait.ts';
@@ -26,9 +28,9 @@ export const FACE_MATCH_DEFAULTS = Object.freeze({
   threshold: 0.5,
   /**
    * |similarity − threshold| < band is a close call: reason face_similarity_near_threshold. 0.05
-   * (d 0.535–0.571) covers where genuine and impostor pairs of a document portrait and a live-check
-   * frame were measured to overlap (d 0.563–0.578, docs/face-match.md "Document portrait vs live
-   * check"); the earlier 0.1 sent one genuine user in eight to review with no impostor pair there.
+   * (d 1.152–1.208 with the 2.0.0 embedding) covers where document-portrait-vs-selfie pairs of the
+   * accuracy corpus overlap (farthest genuine d 1.207, closest impostor 1.151 on 120 bundles;
+   * docs/face-match.md "The embedding").
    */
   nearThresholdBand: 0.05,
 });
@@ -77,7 +79,7 @@ export interface FaceMatchResult {
   provider: typeof PROVIDER;
   model: string;
   version: string;
-  /** Euclidean distance of the two 128-d descriptors; null when a face is missing. */
+  /** Euclidean distance of the two unit-length 512-d embeddings (0–2); null when a face is missing. */
   distance: number | null;
   threshold: number;
   nearThresholdBand: number;
@@ -106,7 +108,9 @@ export class FaceMatchImageError extends Error {
 
 // 1.3.1: documentFaceSource.faceWidthShare (the decision's face-photo rule); a whole-photo face far
 // wider than the portrait region of the card found is discarded (document-portrait.ts).
-const VERSION = '1.3.1';
+// 2.0.0: the faces are described by the face embedding (fr_feature.onnx) instead of face-api's
+// recognition net; the calibration is refitted (similarity-calibration.ts).
+const VERSION = '2.0.0';
 
 function checkUnitInterval(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0 && value <= 1))
@@ -161,7 +165,7 @@ export function decideFaceMatch(input: FaceMatchDescriptions): FaceMatchResult {
   const { document, selfie } = input;
   const common: Omit<FaceMatchResult, 'similarity' | 'isSamePerson' | 'status' | 'reason' | 'distance'> = {
     provider: PROVIDER,
-    model: `@vladmandic/face-api@${input.faceApiVersion} ${FACE_NETS}`,
+    model: `@vladmandic/face-api@${input.faceApiVersion} ${FACE_NETS} + ${FACE_EMBEDDING_MODEL}`,
     version: VERSION,
     threshold,
     nearThresholdBand,

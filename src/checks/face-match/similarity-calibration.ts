@@ -18,14 +18,15 @@ export interface SimilarityCalibration {
 }
 
 /**
- * Fitted by `npm run bench:faces` on the 40 face fixtures (80 genuine, 700 impostor pairs) with the
- * default face search (docs/face-match.md has the run). Change only with a new bench run, and bump
- * the check's version.
+ * Fitted on the 40 face fixtures (80 genuine, 700 impostor pairs) with the face embedding
+ * (face-embedding.ts; docs/face-match.md "The embedding" has the run and the corpus pairs it was
+ * checked on). Distances are Euclidean between unit vectors (0–2). Change only with a new fit, and
+ * bump the check's version.
  */
 export const FACE_SIMILARITY_CALIBRATION: Readonly<SimilarityCalibration> = Object.freeze({
-  midpoint: 0.558,
-  scale: 0.0896,
-  fittedOn: 'face fixtures 2024: 80 genuine / 700 impostor pairs',
+  midpoint: 1.18,
+  scale: 0.1388,
+  fittedOn: 'face fixtures 2026-11 (fr_feature embedding): 80 genuine / 700 impostor pairs',
 });
 
 export function similarityFromDistance(
@@ -37,12 +38,17 @@ export function similarityFromDistance(
   return 1 / (1 + Math.exp((distance - calibration.midpoint) / calibration.scale));
 }
 
-/** The similarity the face match reports for two descriptors (also the fraud and blacklist face lookups). */
+/**
+ * The similarity the face match reports for two descriptors (also the fraud and blacklist face
+ * lookups). A descriptor stored by an earlier embedding (face-api's 128 values) cannot be compared
+ * with a current one: such a pair has similarity 0, no evidence of the same face.
+ */
 export function faceSimilarity(
   a: Float32Array,
   b: Float32Array,
   calibration: SimilarityCalibration = FACE_SIMILARITY_CALIBRATION,
 ): number {
+  if (a.length !== b.length) return 0;
   return similarityFromDistance(faceDescriptorDistance(a, b), calibration);
 }
 

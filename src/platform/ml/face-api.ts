@@ -1,4 +1,4 @@
-// Face detection and 128-d face descriptors with @vladmandic/face-api (design.md "faces"), on the
+// Face detection, landmarks and descriptors with @vladmandic/face-api (design.md "faces"), on the
 // process's one tfjs runtime (src/platform/ml/tfjs.ts). Nets are loaded once per process (per
 // worker thread: each thread has its own module state) from the model files inside the npm package;
 // nothing is fetched at run time (Node's fetch cannot read file://, so we use face-api's own
@@ -9,6 +9,7 @@ import path from 'node:path';
 import type * as Tf from '@tensorflow/tfjs';
 import type * as FaceApi from '@vladmandic/face-api';
 import sharp from 'sharp';
+import { ALIGNED_SIDE, alignmentOf, embedFace, sourceOf, warmUpFaceEmbedding } from './face-embedding.ts';
 import { loadTfjs } from './tfjs.ts';
 
 const require = createRequire(import.meta.url);
@@ -96,6 +97,7 @@ export interface DetectedFace {
 }
 
 export interface FaceDescription {
+  /** The face embedding (face-embedding.ts): 512 values of unit length. */
   descriptor: Float32Array;
   box: FaceBox;
   detectionScore: number;
@@ -127,8 +129,11 @@ export interface LoadedFaceApi {
   loadMs: number;
 }
 
-/** The nets behind a descriptor with the default options, as recorded in check results. */
-export const FACE_NETS = 'tinyFaceDetector+faceLandmark68Net+faceRecognitionNet+ageGenderNet';
+/**
+ * face-api's nets behind computeFaceDescriptor, as recorded in check results (the description
+ * itself is the face embedding's, face-embedding.ts; faceRecognitionNet serves describeFaceInBox).
+ */
+export const FACE_NETS = 'tinyFaceDetector+faceLandmark68Net+ageGenderNet';
 
 let loaded: Promise<LoadedFaceApi> | undefined;
 
@@ -164,8 +169,8 @@ export function loadFaceApi(): Promise<LoadedFaceApi> {
 }
 
 /**
- * Run each net once on blank input, so that a worker's first real job does not pay the first
- * inference's set-up cost (measured at 1–2 s, docs/face-match.md). Call after start-up.
+ * Run each net (and the face embedding's) once on blank input, so that a worker's first real job
+ * does not pay the first inference's set-up cost (measured at 1–2 s, docs/face-match.md). Call after start-up.
  */
 export async function warmUpFaceApi(): Promise<void> {
   const { faceapi, tf } = await loadFaceApi();
@@ -182,6 +187,7 @@ export async function warmUpFaceApi(): Promise<void> {
     const batch = options.jitter.length * (options.flipAverage ? 2 : 1);
     await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(new Array(batch).fill(asFaceApiTensor(face)));
     await faceapi.nets.ageGenderNet.predictAgeAndGender(asFaceApiTensor(face));
+    await warmUpFaceEmbedding();
   } finally {
     scene.dispose();
     face.dispose();
@@ -545,6 +551,24 @@ async function describeAlignedFace(
 }
 
 /**
+ * The face embedding (face-embedding.ts) of the face with these landmarks: only the part of the
+ * picture that the 112×112 alignment reaches is read out of the tensor.
+ */
+async function embedLandmarkedFace(input: Tf.Tensor3D, landmarks: Landmarks): Promise<Float32Array> {
+  const { tf } = await loadFaceApi();
+  const t = alignmentOf(landmarks.positions);
+  const corners = [0, ALIGNED_SIDE].flatMap((x) => [0, ALIGNED_SIDE].map((y) => sourceOf(t, x, y)));
+  const [height, width] = input.shape;
+  const x0 = Math.min(width - 2, Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))) - 1));
+  const y0 = Math.min(height - 2, Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))) - 1));
+  const w = Math.max(2, Math.min(width, Math.ceil(Math.max(...corners.map((p) => p.x))) + 2) - x0);
+  const h = Math.max(2, Math.min(height, Math.ceil(Math.max(...corners.map((p) => p.y))) + 2) - y0);
+  const data = tf.tidy(() => tf.slice(input, [y0, x0, 0], [h, w, 3]).dataSync());
+  const shifted = landmarks.positions.map((p) => ({ x: p.x - x0, y: p.y - y0 }));
+  return embedFace({ data, width: w, height: h }, shifted);
+}
+
+/**
  * The sex the face looks, by the age-gender net, on face-api's own aligned box for it (the
  * landmarks' bounding box, padded), levelled first when tilted as for the descriptor.
  */
@@ -595,8 +619,10 @@ export async function detectFaces(image: Buffer, search: FaceSearchOptions = {})
 }
 
 /**
- * The 128-d descriptor of the largest face in the picture (a selfie may show people behind the
- * user; a document shows one portrait), or null when the picture holds no face.
+ * The 512-d embedding (face-embedding.ts, on face-api's landmarks) of the largest face in the picture
+ * (a selfie may show people behind the user; a document shows one portrait), or null when the
+ * picture holds no face. Only the search options about finding the face apply (not `jitter`,
+ * `flipAverage`, `levelFromDegrees`: the embedding's own alignment turns the face upright).
  * Throws FaceImageError when the picture cannot be decoded.
  */
 export async function computeFaceDescriptor(
@@ -617,7 +643,7 @@ export async function computeFaceDescriptor(
       false,
     );
     if (!withLandmarks) return null;
-    const descriptor = await describeAlignedFace(view.input, withLandmarks.landmarks, options);
+    const descriptor = await embedLandmarkedFace(view.input, withLandmarks.landmarks);
     return {
       descriptor,
       // On the box face-api's own age-gender task uses (its default alignment), not dlib's tighter one.
@@ -639,7 +665,7 @@ export interface RgbPixels {
 }
 
 /**
- * The 128-d descriptor of the face inside `box` (pixels of `image`), when another model has
+ * face-api's own 128-d descriptor of the face inside `box` (pixels of `image`), when another model has
  * already found the face (the live face check has Human's mesh): no detector runs, only the
  * landmark net in that box, the alignment and the recognition net — about a third of
  * computeFaceDescriptor's time on a small frame. `box` should be tight around the face, as a face

@@ -224,11 +224,13 @@ describe('face-api: faces in larger pictures', () => {
     assert.equal(tf.memory().numTensors, before);
   });
 
-  it('describes a face with a 128-number descriptor', async () => {
+  it('describes a face with the embedding: 512 finite numbers of unit length', async () => {
     const d = await computeFaceDescriptor(face('howard2'));
     assert.ok(d);
-    assert.equal(d.descriptor.length, 128);
+    assert.equal(d.descriptor.length, 512);
     assert.ok(d.descriptor.every(Number.isFinite));
+    const norm = Math.sqrt(d.descriptor.reduce((sum, v) => sum + v * v, 0));
+    assert.ok(Math.abs(norm - 1) < 1e-4, `norm ${norm}`);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   distanceFromSimilarity,
   equalErrorRate,
   FACE_SIMILARITY_CALIBRATION,
+  faceSimilarity,
   fitSimilarityCalibration,
   similarityFromDistance,
   tarAtFar,
@@ -20,6 +21,12 @@ describe('similarity calibration', () => {
       assert.ok(s < previous, `not decreasing at d=${d}`);
       previous = s;
     }
+  });
+
+  it('a descriptor of an earlier embedding (face-api, 128 values) compares as no evidence of the same face', () => {
+    const current = new Float32Array(512).fill(1 / Math.sqrt(512));
+    assert.equal(faceSimilarity(current, new Float32Array(128).fill(1 / Math.sqrt(128))), 0);
+    assert.ok(faceSimilarity(current, current) > 0.99);
   });
 
   it('is 0.5 at the calibration midpoint and inverts back to the distance', () => {
