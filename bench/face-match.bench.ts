@@ -27,6 +27,7 @@ import {
   loadFaceApi,
   warmUpFaceApi,
 } from '../src/platform/ml/face-api.ts';
+import { FACE_EMBEDDING_RUNTIME_VERSION } from '../src/platform/ml/face-embedding.ts';
 import { type Fixture, loadFixtures, rocSvg } from './lib/face-roc.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -187,6 +188,10 @@ async function matchCorpusSamples(): Promise<CorpusPair[]> {
 const LIVE_CAPTURE_NOTES = `
 ## Document portrait vs live check (simulate personas)
 
+Measured 2026-11-22 with face-api's 128-d descriptor (faceMatch 1.x): the distances in this section
+and the next two are on that descriptor's scale, not today's (the personas' figures with the
+embedding are in the issue notes and \`npm run demo:personas\`).
+
 The pipeline compares the document portrait with the live check's reference frame, not with a
 still selfie. In \`mimoto simulate\` that frame is the synthetic generator's 3D head rendered from
 another fixture photo of the person (\`src/synth/liveness-capture.ts\`), which loses identity on its
@@ -227,6 +232,29 @@ photo as a portrait against the centre-pose render of every other photo (scene 3
 
 // Measured once with scratch scripts over the accuracy corpus (not re-run by this bench).
 const MODEL_NOTES = `
+## The embedding (faceMatch 2.0.0, measured 2026-11-25)
+
+faceMatch 2.0.0 describes faces with the 512-d network of \`models/face-embedding\` (README there:
+source, licence, input) instead of face-api's 128-d recognition net; face-api still finds the face
+and its landmarks. Measured before the switch with scratch scripts, document portrait crop (as the
+check cuts it) vs selfie, on the first 120 genuine bundles of the accuracy corpus (seed 11; 120
+genuine, 12,530 impostor pairs, the same faces found for both models):
+
+| descriptor | d′ | EER | TAR@FAR 1 % | TAR@FAR 0.1 % | farthest genuine / closest impostor |
+|---|---|---|---|---|---|
+| face-api faceRecognitionNet (flip + jitter averaged), Euclidean | 4.58 | 0.9 % | 99.2 % | 94.2 % | 0.581 / 0.499 |
+| fr_feature, cosine distance | **5.73** | **0.1 %** | **100 %** | **99.2 %** | 0.726 / 0.662 |
+| fr_feature, mirror image averaged | 5.78 | 0.1 % | 100 % | 98.3 % | 0.727 / 0.670 |
+| z-scored fusion of both (weights 0.25–0.5 on face-api) | — | 0.1 % | — | 99.2 % | — |
+
+- On the fixtures fr_feature separates every pair too (EER 0; the calibration below is fitted there).
+- Mirror averaging and fusion with face-api bought nothing at FAR 0.1 %: one run per picture.
+- One embedding run costs ~30 ms of one core (wasm, SIMD), less than face-api's four recognition runs.
+- Descriptors stored before 2.0.0 (other sessions' faces, blacklisted faces) have 128 values and
+  cannot be compared with 512-value ones: \`faceSimilarity\` gives such a pair 0 (no evidence of the
+  same face). A blacklist entry by face made before 2.0.0 must be added again from a session
+  described since.
+
 ## Levelling the eyes, measured (2026-11-24)
 
 Document portraits in the accuracy corpus are photographed cards: the eye line of the portrait crop
@@ -384,6 +412,7 @@ async function main() {
   const loadAvgBefore = os.loadavg()[0]!;
   const loadStarted = performance.now();
   const api = await loadFaceApi();
+  const ortVersion = FACE_EMBEDDING_RUNTIME_VERSION;
   const loadMs = performance.now() - loadStarted;
   const warmStarted = performance.now();
   const warmCpu = process.cpuUsage();
@@ -462,10 +491,6 @@ async function main() {
     ? []
     : [
         ['ssdMobilenetv1 detector (same search)', { detector: 'ssdMobilenetv1' }],
-        ['no levelling (the eyes as photographed)', { levelFromDegrees: Number.POSITIVE_INFINITY }],
-        ['level every face (from 0°)', { levelFromDegrees: 0 }],
-        ['no flip / jitter averaging', { flipAverage: false, jitter: [1] }],
-        ['flip averaging only', { jitter: [1] }],
         ['bordered views only (skip the picture as given)', { searchAsGiven: false }],
         ['no borders (picture as given only)', { borders: [] }],
       ];
@@ -529,20 +554,19 @@ backend, SIMD, one thread; models read from the package's \`model/\` folder, not
    on each side, stopping at the first confident face; failing that, the view whose best face
    scores highest is used. The largest face of the chosen view is described (a selfie may show
    people behind the user).
-3. **Describe**: the 68-point landmark net finds the eyes and mouth, and face-api's dlib-style box
-   is set from them (its size from the eye–mouth distance). When the eye line is tilted by
-   ${o.levelFromDegrees}° or more, the box is taken in a frame turned about the face so the eyes are level
-   (pixels sampled bilinearly through the turn; faceMatch 1.3.0): the recognition net was trained
-   on upright faces, and a document photographed at a slant, or a tilted head, otherwise reaches it
-   tilted (measured below, "Levelling the eyes"). The ResNet-34 recognition net gives a 128-d descriptor for the aligned box scaled by
-   ${o.jitter.join(' and ')} and for each crop's mirror image (${o.jitter.length * (o.flipAverage ? 2 : 1)} runs), averaged. The averaging is what
-   separates the fixtures' hardest pairs (table below).
-4. **Compare**: Euclidean distance d between the two descriptors.
+3. **Describe** (faceMatch 2.0.0): the 68-point landmark net finds the eyes, nose and mouth; the
+   eye centres, the nose tip and the mouth corners are mapped onto the ArcFace template of a
+   112×112 picture by a least-squares similarity transform (which also turns a tilted face
+   upright), the face is resampled into it bilinearly, and the embedding network
+   (\`models/face-embedding/fr_feature.onnx\`, onnxruntime-web ${ortVersion}, wasm, one thread;
+   \`src/platform/ml/face-embedding.ts\`) gives 512 values, scaled to unit length. One run per
+   picture: mirror-image averaging bought nothing measurable with it (below, "The embedding").
+4. **Compare**: Euclidean distance d between the two unit vectors (0–2; d² = 2 − 2·cosine).
 5. **Apparent sex of the portrait** (faceMatch 1.2.0): face-api's age-gender net on the document
    portrait's face (face-api's own aligned box, levelled like the descriptor's when the eye line is
    tilted: faceMatch 1.3.0), kept as \`document.apparentSex\` {sex, probability}
    in the result's extras for the document check's portrait cue (docs/spoof-checks.md). About 26 ms
-   per portrait (measured with the accuracy bench running beside it; a description is ~480 ms).
+   per portrait (measured with the accuracy bench running beside it).
    The selfie's is not inferred: nothing would use it. On the 40 face fixtures (50 % border) the
    net names 38 of 38 found faces right, probability 0.74–0.99.
 
@@ -560,8 +584,6 @@ similarity(d) = 1 / (1 + exp((d − ${cal.midpoint}) / ${cal.scale}))
 - Fitted by \`fitSimilarityCalibration\` (\`src/checks/face-match/similarity-calibration.ts\`); this
   run refits to midpoint ${f3(fit.midpoint)}, scale ${fit.scale.toFixed(4)}. The constants in use are stored
   with every result (\`calibration\`), with the raw \`distance\`, so any similarity can be re-derived.
-- For reference, face-api's customary same-person cut-off d = 0.6 is similarity
-  ${f3(similarityFromDistance(0.6))} on this scale.
 
 ## Threshold, band, status and reason
 
@@ -610,11 +632,10 @@ ${rocRows}
 ${variantRows}
 
 A negative gap means some impostor pair is closer than some genuine pair. The default was chosen
-from this table: with the border search and the flip and box-scale averaging, both detectors
-find every fixture face and separate all pairs; ssdMobilenetv1 leaves a somewhat wider gap, but
+from this table (it was made with face-api's recognition net, whose flip and box-scale averaging
+the embedding no longer needs): with the border search both detectors find every fixture face; ssdMobilenetv1 leaves a somewhat wider gap, but
 costs ${ssdRatio} the time per picture, and the issue's speed target (decision p50 ≤ 2 s on 2 cores)
-decides for tinyFaceDetector. Without the averaging the classes overlap; without the borders
-most fixture faces are missed. These choices were made on the same 40 pictures they are measured
+decides for tinyFaceDetector. Without the borders most fixture faces are missed. These choices were made on the same 40 pictures they are measured
 on (there is no held-out face set), and the gap is small: read the EER 0 as "separable", not as a
 promise for other faces.
 
@@ -642,12 +663,12 @@ on at all comes back \`no_face_document\`.`
 - Machine load while measuring (1-minute load average; other work shares these 2 cores):
   ${loadAvgBefore.toFixed(1)} at the start, ${loadAvgAfter.toFixed(1)} at the end. Wall times grow with it; the process's CPU time
   (user + system) does much less, and is what one inference costs on a core of its own.
-- Model load (tfjs wasm init + tiny detector, landmark and recognition nets), first call in a
-  process: **${loadMs.toFixed(0)} ms**. The first inferences of a process are slow (kernel and
+- Model load (tfjs wasm init + tiny detector, landmark, recognition and age-gender nets; the
+  embedding network loads on first use), first call in a process: **${loadMs.toFixed(0)} ms**. The first inferences of a process are slow (kernel and
   weight set-up): \`warmUpFaceApi()\` runs each net once on blank input and took ${warmUpNetsMs.toFixed(0)} ms
   (CPU ${warmUpNetsCpuMs.toFixed(0)} ms); call it when a worker starts, so no session pays it. The first
   fixture descriptor after it took ${main.warmUpMs.toFixed(0)} ms (wall).
-- One descriptor (decode → detection views → landmarks → ${o.jitter.length * (o.flipAverage ? 2 : 1)} recognition runs), per fixture
+- One descriptor (decode → detection views → landmarks → alignment → one embedding run), per fixture
   image after warm-up: **CPU p50 ${s.cpu50.toFixed(0)} ms, p95 ${s.cpu95.toFixed(0)} ms** (wall p50 ${s.p50.toFixed(0)} ms,
   p95 ${s.p95.toFixed(0)} ms). A tight crop costs 2–3 detector passes
   (as given, then bordered); a picture whose face is clear of the frame costs one.
