@@ -27,7 +27,6 @@ import {
   loadFaceApi,
   warmUpFaceApi,
 } from '../src/platform/ml/face-api.ts';
-import { FACE_EMBEDDING_RUNTIME_VERSION } from '../src/platform/ml/face-embedding.ts';
 import { type Fixture, loadFixtures, rocSvg } from './lib/face-roc.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -249,7 +248,11 @@ genuine, 12,530 impostor pairs, the same faces found for both models):
 
 - On the fixtures fr_feature separates every pair too (EER 0; the calibration below is fitted there).
 - Mirror averaging and fusion with face-api bought nothing at FAR 0.1 %: one run per picture.
-- One embedding run costs ~30 ms of one core (wasm, SIMD), less than face-api's four recognition runs.
+- One embedding run costs ~30 ms of one core on tfjs's wasm backend (SIMD), less than face-api's four
+  recognition runs. First measured on onnxruntime-web 1.30.0 (same speed); that runtime was dropped
+  because its wasm build added ~140 MB to each inference thread (pipeline bench: worker RSS
+  1.59–1.63 GB, over the 1.5 GB target). The graph (convolutions, PReLUs, additions) now runs on
+  tfjs through \`src/platform/ml/onnx-graph.ts\`; its outputs match onnxruntime's to 6·10⁻⁷.
 - Descriptors stored before 2.0.0 (other sessions' faces, blacklisted faces) have 128 values and
   cannot be compared with 512-value ones: \`faceSimilarity\` gives such a pair 0 (no evidence of the
   same face). A blacklist entry by face made before 2.0.0 must be added again from a session
@@ -412,7 +415,6 @@ async function main() {
   const loadAvgBefore = os.loadavg()[0]!;
   const loadStarted = performance.now();
   const api = await loadFaceApi();
-  const ortVersion = FACE_EMBEDDING_RUNTIME_VERSION;
   const loadMs = performance.now() - loadStarted;
   const warmStarted = performance.now();
   const warmCpu = process.cpuUsage();
@@ -558,8 +560,9 @@ backend, SIMD, one thread; models read from the package's \`model/\` folder, not
    eye centres, the nose tip and the mouth corners are mapped onto the ArcFace template of a
    112×112 picture by a least-squares similarity transform (which also turns a tilted face
    upright), the face is resampled into it bilinearly, and the embedding network
-   (\`models/face-embedding/fr_feature.onnx\`, onnxruntime-web ${ortVersion}, wasm, one thread;
-   \`src/platform/ml/face-embedding.ts\`) gives 512 values, scaled to unit length. One run per
+   (\`models/face-embedding/fr_feature.onnx\`, read by \`src/platform/ml/onnx-graph.ts\` and run by
+   \`src/platform/ml/face-embedding.ts\` on the same tfjs wasm runtime) gives 512 values, scaled to
+   unit length. One run per
    picture: mirror-image averaging bought nothing measurable with it (below, "The embedding").
 4. **Compare**: Euclidean distance d between the two unit vectors (0–2; d² = 2 − 2·cosine).
 5. **Apparent sex of the portrait** (faceMatch 1.2.0): face-api's age-gender net on the document

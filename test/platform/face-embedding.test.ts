@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import {
   ALIGNED_SIDE,
   alignedInput,
+  embedAlignedInput,
   embedFace,
   FACE_EMBEDDING_SIZE,
   fitSimilarity,
@@ -58,7 +59,7 @@ describe('face embedding: alignment', () => {
     ]);
   });
 
-  it('samples the picture through the transform, channels first, scaled to about [-1, 1]; the edge beyond it', () => {
+  it('samples the picture through the transform, RGB interleaved, scaled to about [-1, 1]; the edge beyond it', () => {
     // Red = x, green = y, blue = 200, on a 200×150 picture; identity transform shifted by 100 in x.
     const width = 200;
     const height = 150;
@@ -66,8 +67,7 @@ describe('face embedding: alignment', () => {
     for (let y = 0; y < height; y++)
       for (let x = 0; x < width; x++) data.set([x, y, 200], (y * width + x) * 3);
     const input = alignedInput({ data, width, height }, { a: 1, b: 0, tx: -100, ty: 0 });
-    const at = (c: number, x: number, y: number) =>
-      input[c * ALIGNED_SIDE ** 2 + y * ALIGNED_SIDE + x]! * 128 + 127;
+    const at = (c: number, x: number, y: number) => input[(y * ALIGNED_SIDE + x) * 3 + c]! * 128 + 127;
     assert.equal(input.length, 3 * ALIGNED_SIDE ** 2);
     assert.ok(Math.abs(at(0, 10, 5) - 110) < 1e-4);
     assert.ok(Math.abs(at(1, 10, 5) - 5) < 1e-4);
@@ -78,6 +78,19 @@ describe('face embedding: alignment', () => {
 });
 
 describe('face embedding: the network', () => {
+  it('computes what onnxruntime computes for the same model and input', async () => {
+    // The first 8 of the 512 outputs onnxruntime-web 1.30.0 gave for this input (whose norm was
+    // 2.632847), recorded when the tfjs runner was written (docs/face-match.md "The embedding").
+    const onnxruntime = [-0.046243, -0.116791, 0.036116, 0.192979, 0.15425, 0.120527, 0.067706, 0.018668];
+    const input = Float32Array.from({ length: 3 * ALIGNED_SIDE ** 2 }, (_, i) => Math.sin(i * 0.37) * 0.9);
+    const vector = await embedAlignedInput(input);
+    for (const [i, value] of onnxruntime.entries())
+      assert.ok(
+        Math.abs(vector[i]! - value / 2.632847) < 1e-5,
+        `value ${i}: ${vector[i]} vs ${value / 2.632847}`,
+      );
+  });
+
   it('gives 512 finite values of unit length, the same for the same input', async () => {
     await warmUpFaceEmbedding();
     const width = 160;
