@@ -234,6 +234,7 @@ const plot = (name: string, svg: string) => {
 };
 
 // Face: fixtures (all pairs) and the corpus (document portrait vs selfie / live-check reference frame).
+type FaceFigures = ReturnType<typeof faceSection>;
 function faceSection(title: string, genuine: number[], impostor: number[], file: string, note: string) {
   const eer = equalErrorRate(genuine, impostor).eer;
   const t1 = tarAtFar(genuine, impostor, 0.01);
@@ -327,41 +328,53 @@ const fx = faceSection(
   'accuracy-face-roc-fixtures.svg',
   `${fixtures.length} photos of ${new Set(fixtures.map((f) => f.person)).size} people (../shared/fixtures/faces); no face found on: ${fixtureMissed.join(', ') || 'none'}.`,
 );
-const bonaFideNote = (n: number) =>
-  `Bona fide presentations only: the ${n} genuine and other_person bundles (a genuine document and a real live face). The bundles of every other scenario present a document or a face attack, measured by APCER below; the next sections keep them.`;
-const bonaFideCount = records.filter(isBonaFide).length;
-const bonaFideSelfie = corpusPairs('selfie', isBonaFide);
-const bs = faceSection(
-  'Corpus, bona fide: document portrait vs selfie',
-  bonaFideSelfie.genuine,
-  bonaFideSelfie.impostor,
-  'accuracy-face-roc-bona-fide-selfie.svg',
-  `${bonaFideNote(bonaFideCount)} Pairs without a face found on one side: ${bonaFideSelfie.missing}.`,
-);
-const bonaFideRef = corpusPairs('reference', isBonaFide);
-const br = faceSection(
-  'Corpus, bona fide: document portrait vs the live check reference frame (what the pipeline compares)',
-  bonaFideRef.genuine,
-  bonaFideRef.impostor,
-  'accuracy-face-roc-bona-fide-reference.svg',
-  `${bonaFideNote(bonaFideCount)} Pairs without a face or a reference frame: ${bonaFideRef.missing}.`,
-);
-const selfiePairs = corpusPairs('selfie');
-const cs = faceSection(
-  'Corpus, every bundle: document portrait vs selfie',
-  selfiePairs.genuine,
-  selfiePairs.impostor,
-  'accuracy-face-roc-corpus.svg',
-  `The document's face as the faceMatch check finds it (the printed portrait when the card outline is found, else the whole photo) against the bundle's selfie; impostor pairs pair a document with every other bundle's selfie of another person (the corpus has 8 people, so pairs repeat photos). Attack bundles included: a screen-replayed or printed document shows a degraded portrait. Pairs without a face found on one side: ${selfiePairs.missing}.`,
-);
-const refPairs = corpusPairs('reference');
-faceSection(
-  'Corpus, every bundle: document portrait vs the live check reference frame',
-  refPairs.genuine,
-  refPairs.impostor,
-  'accuracy-face-roc-reference.svg',
-  `The reference frame is the live check's best frontal frame (320×240); bundles whose live check failed have none (${refPairs.missing} without a pair).`,
-);
+const bonaFideNote = `Bona fide presentations only: the ${records.filter(isBonaFide).length} genuine and other_person bundles (a genuine document and a real live face). The bundles of every other scenario present a document or a face attack, measured by APCER below; the next sections keep them.`;
+/** The corpus face sections: title, the other picture, the bundles kept, the plot, the note. */
+const corpusSections: Array<
+  [
+    string,
+    'selfie' | 'reference',
+    ((r: BundleRecord) => boolean) | undefined,
+    string,
+    (missing: number) => string,
+  ]
+> = [
+  [
+    'Corpus, bona fide: document portrait vs selfie',
+    'selfie',
+    isBonaFide,
+    'accuracy-face-roc-bona-fide-selfie.svg',
+    (missing) => `${bonaFideNote} Pairs without a face found on one side: ${missing}.`,
+  ],
+  [
+    'Corpus, bona fide: document portrait vs the live check reference frame (what the pipeline compares)',
+    'reference',
+    isBonaFide,
+    'accuracy-face-roc-bona-fide-reference.svg',
+    (missing) => `${bonaFideNote} Pairs without a face or a reference frame: ${missing}.`,
+  ],
+  [
+    'Corpus, every bundle: document portrait vs selfie',
+    'selfie',
+    undefined,
+    'accuracy-face-roc-corpus.svg',
+    (missing) =>
+      `The document's face as the faceMatch check finds it (the printed portrait when the card outline is found, else the whole photo) against the bundle's selfie; impostor pairs pair a document with every other bundle's selfie of another person (the corpus has 8 people, so pairs repeat photos). Attack bundles included: a screen-replayed or printed document shows a degraded portrait. Pairs without a face found on one side: ${missing}.`,
+  ],
+  [
+    'Corpus, every bundle: document portrait vs the live check reference frame',
+    'reference',
+    undefined,
+    'accuracy-face-roc-reference.svg',
+    (missing) =>
+      `The reference frame is the live check's best frontal frame (320×240); bundles whose live check failed have none (${missing} without a pair).`,
+  ],
+];
+const [bs, br, cs] = corpusSections.map(([title, other, include, file, note]) => {
+  const pairs = corpusPairs(other, include);
+  return faceSection(title, pairs.genuine, pairs.impostor, file, note(pairs.missing));
+}) as [FaceFigures, FaceFigures, FaceFigures, FaceFigures];
+
 targets.push({
   name: 'face EER on the fixtures',
   target: '0',

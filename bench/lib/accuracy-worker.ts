@@ -55,6 +55,9 @@ const CHECK_SOURCES = {
     'src/checks/ocr/document-regions.ts',
     'src/platform/image',
     'src/platform/ml/face-api.ts',
+    'src/platform/ml/face-embedding.ts',
+    'src/platform/ml/onnx-graph.ts',
+    'models/face-embedding',
     'bench/lib/accuracy-worker.ts',
   ],
   // This file too: it chooses the check's inputs (the document type, the OCR facts).
