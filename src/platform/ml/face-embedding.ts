@@ -22,7 +22,6 @@ const MODEL_FILE = path.resolve(
 );
 /** The network's input side, in pixels. */
 export const ALIGNED_SIDE = 112;
-const SIDE = ALIGNED_SIDE;
 
 /** Where the five points sit in the network's 112×112 input (the ArcFace alignment template). */
 const TEMPLATE: readonly (readonly [number, number])[] = [
@@ -38,7 +37,7 @@ export interface Point2 {
   y: number;
 }
 
-/** RGB pixels, row-major, 3 channels, and where they sit in a larger picture (0,0 if they are it). */
+/** RGB pixels, row-major, 3 channels. */
 export interface RgbRegion {
   data: ArrayLike<number>;
   width: number;
@@ -206,11 +205,11 @@ export function alignmentOf(landmarks: readonly Point2[]): Similarity {
  */
 export function alignedInput(region: RgbRegion, t: Similarity): Float32Array {
   const { data, width, height } = region;
-  const out = new Float32Array(3 * SIDE * SIDE);
+  const out = new Float32Array(3 * ALIGNED_SIDE * ALIGNED_SIDE);
   const clampX = (x: number) => Math.min(width - 1, Math.max(0, x));
   const clampY = (y: number) => Math.min(height - 1, Math.max(0, y));
-  for (let y = 0; y < SIDE; y++) {
-    for (let x = 0; x < SIDE; x++) {
+  for (let y = 0; y < ALIGNED_SIDE; y++) {
+    for (let x = 0; x < ALIGNED_SIDE; x++) {
       const p = sourceOf(t, x, y);
       const x0 = Math.floor(p.x);
       const y0 = Math.floor(p.y);
@@ -222,7 +221,7 @@ export function alignedInput(region: RgbRegion, t: Similarity): Float32Array {
         const value =
           (at(xa, ya) * (1 - fx) + at(xb, ya) * fx) * (1 - fy) +
           (at(xa, yb) * (1 - fx) + at(xb, yb) * fx) * fy;
-        out[(y * SIDE + x) * 3 + c] = (value - 127) / 128;
+        out[(y * ALIGNED_SIDE + x) * 3 + c] = (value - 127) / 128;
       }
     }
   }
@@ -238,7 +237,9 @@ export async function embedFace(region: RgbRegion, landmarks: readonly Point2[])
 export async function embedAlignedInput(input: Float32Array): Promise<Float32Array> {
   const { tf, input: inputName, output, steps } = await loadFaceEmbedding();
   const result = tf.tidy(() => {
-    const values = new Map<string, Tf.Tensor>([[inputName, tf.tensor4d(input, [1, SIDE, SIDE, 3])]]);
+    const values = new Map<string, Tf.Tensor>([
+      [inputName, tf.tensor4d(input, [1, ALIGNED_SIDE, ALIGNED_SIDE, 3])],
+    ]);
     for (const step of steps) step(values);
     const vector = values.get(output);
     if (!vector) throw new Error(`face embedding: the network computed no ${output}`);
@@ -258,5 +259,5 @@ export async function embedAlignedInput(input: Float32Array): Promise<Float32Arr
 
 /** Load the network and run it once on a blank face, so a worker's first real job does not pay for it. */
 export async function warmUpFaceEmbedding(): Promise<void> {
-  await embedAlignedInput(new Float32Array(3 * SIDE * SIDE));
+  await embedAlignedInput(new Float32Array(3 * ALIGNED_SIDE * ALIGNED_SIDE));
 }
