@@ -9,6 +9,7 @@ import path from 'node:path';
 import type * as Tf from '@tensorflow/tfjs';
 import type * as FaceApi from '@vladmandic/face-api';
 import sharp from 'sharp';
+import { bilinearAt, type RgbRegion } from '../image/bilinear.ts';
 import { ALIGNED_SIDE, alignmentOf, embedFace, sourceOf, warmUpFaceEmbedding } from './face-embedding.ts';
 import { loadTfjs } from './tfjs.ts';
 
@@ -399,6 +400,26 @@ function levelledFrame(landmarks: Landmarks): LevelledFrame {
 }
 
 /**
+ * The part of the picture that these points (and a 2-pixel margin) reach, read out of the tensor
+ * (never less than 2×2, so bilinear sampling always has a neighbour); `x0`, `y0` is its corner.
+ */
+function readRegion(
+  tf: typeof Tf,
+  input: Tf.Tensor3D,
+  points: readonly { x: number; y: number }[],
+): RgbRegion & { x0: number; y0: number } {
+  const [height, width] = input.shape;
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const x0 = Math.min(width - 2, Math.max(0, Math.floor(Math.min(...xs)) - 2));
+  const y0 = Math.min(height - 2, Math.max(0, Math.floor(Math.min(...ys)) - 2));
+  const w = Math.max(2, Math.min(width, Math.ceil(Math.max(...xs)) + 2) - x0);
+  const h = Math.max(2, Math.min(height, Math.ceil(Math.max(...ys)) + 2) - y0);
+  const data = tf.tidy(() => tf.slice(input, [y0, x0, 0], [h, w, 3]).dataSync());
+  return { data, width: w, height: h, x0, y0 };
+}
+
+/**
  * The picture inside each box of the levelled frame, sampled bilinearly through the turn at the
  * box's own size (the net's input resize does the rest, as for face-api's axis-aligned crops).
  */
@@ -408,8 +429,6 @@ function levelledCrops(
   frame: LevelledFrame,
   boxes: readonly FaceBox[],
 ) {
-  const { tf } = api;
-  // Read only the part of the picture the boxes reach.
   const corners = boxes.flatMap((b) =>
     [
       [b.x, b.y],
@@ -418,24 +437,11 @@ function levelledCrops(
       [b.x + b.width, b.y + b.height],
     ].map(([x, y]) => frame.toPicture(x!, y!)),
   );
-  const [height, width] = input.shape;
-  const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))) - 2);
-  const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))) - 2);
-  const w = Math.max(2, Math.min(width, Math.ceil(Math.max(...corners.map((p) => p.x))) + 2) - x0);
-  const h = Math.max(2, Math.min(height, Math.ceil(Math.max(...corners.map((p) => p.y))) + 2) - y0);
-  const region = tf.tidy(() => tf.slice(input, [y0, x0, 0], [h, w, 3]).dataSync());
-  const sample = (x: number, y: number, c: number) => {
-    const fx = Math.min(w - 1, Math.max(0, x - x0 - 0.5));
-    const fy = Math.min(h - 1, Math.max(0, y - y0 - 0.5));
-    const ix = Math.min(w - 2, Math.floor(fx));
-    const iy = Math.min(h - 2, Math.floor(fy));
-    const ax = fx - ix;
-    const ay = fy - iy;
-    const at = (xx: number, yy: number) => region[(yy * w + xx) * 3 + c]!;
-    const top = at(ix, iy) * (1 - ax) + at(ix + 1, iy) * ax;
-    const bottom = at(ix, iy + 1) * (1 - ax) + at(ix + 1, iy + 1) * ax;
-    return top * (1 - ay) + bottom * ay;
-  };
+  const region = readRegion(api.tf, input, corners);
+  // Box coordinates are continuous (pixel centres at +0.5), bilinearAt's are pixel indices.
+  const sample = (x: number, y: number, c: number) =>
+    bilinearAt(region, x - region.x0 - 0.5, y - region.y0 - 0.5, c);
+  const { tf } = api;
   return boxes.map((box) => {
     const nx = Math.max(8, Math.round(box.width));
     const ny = Math.max(8, Math.round(box.height));
@@ -558,14 +564,9 @@ async function embedLandmarkedFace(input: Tf.Tensor3D, landmarks: Landmarks): Pr
   const { tf } = await loadFaceApi();
   const t = alignmentOf(landmarks.positions);
   const corners = [0, ALIGNED_SIDE].flatMap((x) => [0, ALIGNED_SIDE].map((y) => sourceOf(t, x, y)));
-  const [height, width] = input.shape;
-  const x0 = Math.min(width - 2, Math.max(0, Math.floor(Math.min(...corners.map((p) => p.x))) - 1));
-  const y0 = Math.min(height - 2, Math.max(0, Math.floor(Math.min(...corners.map((p) => p.y))) - 1));
-  const w = Math.max(2, Math.min(width, Math.ceil(Math.max(...corners.map((p) => p.x))) + 2) - x0);
-  const h = Math.max(2, Math.min(height, Math.ceil(Math.max(...corners.map((p) => p.y))) + 2) - y0);
-  const data = tf.tidy(() => tf.slice(input, [y0, x0, 0], [h, w, 3]).dataSync());
-  const shifted = landmarks.positions.map((p) => ({ x: p.x - x0, y: p.y - y0 }));
-  return embedFace({ data, width: w, height: h }, shifted);
+  const region = readRegion(tf, input, corners);
+  const shifted = landmarks.positions.map((p) => ({ x: p.x - region.x0, y: p.y - region.y0 }));
+  return embedFace(region, shifted);
 }
 
 /**
@@ -657,11 +658,9 @@ export async function computeFaceDescriptor(
   }
 }
 
-/** RGB pixels, row-major, 3 channels (sharp's `.raw()` after removeAlpha). */
-export interface RgbPixels {
+/** RGB pixels as sharp's `.raw()` gives them after removeAlpha. */
+export interface RgbPixels extends RgbRegion {
   data: Uint8Array;
-  width: number;
-  height: number;
 }
 
 /**

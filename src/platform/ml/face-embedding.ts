@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Tf from '@tensorflow/tfjs';
+import { bilinearAt, type RgbRegion } from '../image/bilinear.ts';
 import { type OnnxGraph, type OnnxNode, readOnnxGraph } from './onnx-graph.ts';
 import { loadTfjs } from './tfjs.ts';
 
@@ -35,13 +36,6 @@ const TEMPLATE: readonly (readonly [number, number])[] = [
 export interface Point2 {
   x: number;
   y: number;
-}
-
-/** RGB pixels, row-major, 3 channels. */
-export interface RgbRegion {
-  data: ArrayLike<number>;
-  width: number;
-  height: number;
 }
 
 /** A similarity transform (rotation, uniform scale, shift): x' = a·x − b·y + tx, y' = b·x + a·y + ty. */
@@ -204,25 +198,12 @@ export function alignmentOf(landmarks: readonly Point2[]): Similarity {
  * nearest edge pixel), row by row, RGB interleaved, scaled to about [−1, 1] as the model expects.
  */
 export function alignedInput(region: RgbRegion, t: Similarity): Float32Array {
-  const { data, width, height } = region;
   const out = new Float32Array(3 * ALIGNED_SIDE * ALIGNED_SIDE);
-  const clampX = (x: number) => Math.min(width - 1, Math.max(0, x));
-  const clampY = (y: number) => Math.min(height - 1, Math.max(0, y));
   for (let y = 0; y < ALIGNED_SIDE; y++) {
     for (let x = 0; x < ALIGNED_SIDE; x++) {
       const p = sourceOf(t, x, y);
-      const x0 = Math.floor(p.x);
-      const y0 = Math.floor(p.y);
-      const fx = p.x - x0;
-      const fy = p.y - y0;
-      const [xa, xb, ya, yb] = [clampX(x0), clampX(x0 + 1), clampY(y0), clampY(y0 + 1)];
-      for (let c = 0; c < 3; c++) {
-        const at = (px: number, py: number) => data[(py * width + px) * 3 + c]!;
-        const value =
-          (at(xa, ya) * (1 - fx) + at(xb, ya) * fx) * (1 - fy) +
-          (at(xa, yb) * (1 - fx) + at(xb, yb) * fx) * fy;
-        out[(y * ALIGNED_SIDE + x) * 3 + c] = (value - 127) / 128;
-      }
+      for (let c = 0; c < 3; c++)
+        out[(y * ALIGNED_SIDE + x) * 3 + c] = (bilinearAt(region, p.x, p.y, c) - 127) / 128;
     }
   }
   return out;
