@@ -278,10 +278,14 @@ export function isPlausibleLatinName(name: { lastName: string; firstName: string
 /**
  * An address line as read: spaces between Japanese characters dropped (Tesseract puts them
  * between glyphs at random), one space kept before a building name, stray marks at the ends
- * removed.
+ * removed, and a mark that looks like 1 read 1 right before 丁目, 番 or 号.
  */
 export function cleanAddress(text: string): string {
-  let s = ascii(text).replace(/[|｜]/g, ' ').trim();
+  let s = ascii(text)
+    // A 1 read as a look-alike mark where only a number can stand (西新宿+丁目, 3番|号).
+    .replace(/(?<![\d+|!\]lI])[+|!\]lI](?=丁目|番|号)/gu, '1')
+    .replace(/[|｜]/g, ' ')
+    .trim();
   s = s.replace(/(?<=[^\sA-Za-z])\s+(?=[^\sA-Za-z])/gu, (_gap, offset: number) => {
     // Keep the gap after 号 (house number) — the building name follows it on the document.
     const before = s.slice(0, offset);

@@ -536,6 +536,14 @@ describe('field correction', () => {
     );
   });
 
+  it('reads a 1 misread as a mark before 丁目, 番 or 号 as 1, and leaves other numbers alone', () => {
+    assert.equal(cleanAddress('東京都新宿区西新宿+丁目18番10号'), '東京都新宿区西新宿1丁目18番10号');
+    assert.equal(cleanAddress('東京都新宿区西新宿2丁目|番l号'), '東京都新宿区西新宿2丁目1番1号');
+    // A mark after a digit is not a digit of its own (11 is not read into 1+).
+    assert.equal(cleanAddress('東京都新宿区西新宿2丁目1+番3号'), '東京都新宿区西新宿2丁目1+番3号');
+    assert.equal(cleanAddress('東京都港区十丁目5番3号'), '東京都港区十丁目5番3号');
+  });
+
   it('computes a homography that maps the four corners', () => {
     const from: [number, number][] = [
       [0, 0],
