@@ -2,7 +2,7 @@
 // forms each prints its dates (issue 4 item 3). No official emblem, seal or copied design.
 import type { DocumentRecord } from './document-record.ts';
 import { formatEraDate, formatPassportDate, formatWesternDate } from './japanese-date.ts';
-import { type TextStyle, textPath } from './text-paths.ts';
+import { measureText, type TextStyle, textPath } from './text-paths.ts';
 
 export type Box = { x: number; y: number; width: number; height: number };
 
@@ -30,7 +30,7 @@ function drawing(options: LayoutOptions, patchFill: string): Draw {
       if (field !== undefined && field === options.editedField) {
         // A pasted-over value: a flat patch of a slightly different tone, text a touch heavier
         // and off the baseline, as a crude edit leaves it.
-        const width = Math.max(40, text.length * style.size * 0.9);
+        const width = Math.max(40, text.length * style.size * 0.9 * (style.scaleX ?? 1));
         parts.push(
           `<rect x="${x - 3}" y="${y - style.size}" width="${width}" height="${style.size * 1.3}" fill="${patchFill}"/>`,
         );
@@ -61,6 +61,15 @@ function frame(width: number, height: number, background: string, pattern: strin
 
 const LABEL: TextStyle = { size: 15, fill: '#4a4a4a' };
 const VALUE: TextStyle = { size: 24, fill: '#111111' };
+
+/**
+ * `style`, condensed when `text` would run wider than `maxWidth`: a long address is printed in
+ * narrower glyphs, as real cards do, instead of running under the portrait.
+ */
+function fitted(text: string, style: TextStyle, maxWidth: number): TextStyle {
+  const width = measureText(text, style);
+  return width > maxWidth ? { ...style, scaleX: maxWidth / width } : style;
+}
 
 function svgDocument(width: number, height: number, body: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`;
@@ -180,7 +189,7 @@ function myNumberFront(record: DocumentRecord, options: LayoutOptions): SideLayo
     'name',
   );
   g.text('住所', 44, 170, LABEL);
-  g.text(identity.address, 100, 172, { ...VALUE, size: 21 }, 'address');
+  g.text(identity.address, 100, 172, fitted(identity.address, { ...VALUE, size: 21 }, 505), 'address');
   g.text('生年月日', 44, 250, LABEL);
   g.text(`${formatEraDate(identity.birthDate)}生`, 120, 252, { ...VALUE, size: 22 }, 'birthDate');
   g.text('性別', 420, 250, LABEL);
@@ -267,7 +276,7 @@ function residenceFront(record: DocumentRecord, options: LayoutOptions): SideLay
   g.text('国籍・地域', 440, 150, LABEL);
   g.text(identity.nationality, 520, 152, VALUE);
   g.text('住居地', 40, 196, LABEL);
-  g.text(identity.address, 100, 198, { ...VALUE, size: 19 }, 'address');
+  g.text(identity.address, 100, 198, fitted(identity.address, { ...VALUE, size: 19 }, 515), 'address');
   g.text('在留資格', 40, 244, LABEL);
   g.text(details.status ?? '', 112, 248, { ...VALUE, size: 24, weight: 'bold' });
   g.text('就労制限の有無', 40, 290, LABEL);
