@@ -62,7 +62,9 @@ import {
 } from './ocr-engine.ts';
 import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
-export const OCR_CHECK_VERSION = '1.7.0';
+// 1.8.0: a capture on which nothing names the type is read as the type the user chose (below the
+// threshold), instead of not at all.
+export const OCR_CHECK_VERSION = '1.8.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -326,6 +328,8 @@ interface Classification {
   type?: DocumentType;
   /** The title strip was read with confidence (so an unknown title means another kind of card). */
   readable?: boolean;
+  /** Nothing on the card named its type: it is read as the type the user chose (a poor capture). */
+  assumed?: boolean;
   confidence: number;
   evidence: string;
 }
@@ -553,6 +557,21 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         }
       }
       lap('classify', t);
+      // Nothing readable names the type (a blurred or glaring capture, whose title and signature
+      // went first) and nothing contradicts the user's choice: the fields are read as that type's
+      // layout places them. What comes of it is a reading of a poor capture, passed on below the
+      // threshold (to compare, to check dates and check digits, to show a reviewer), never as success.
+      if (
+        !classification.type &&
+        !classification.readable &&
+        (DOCUMENT_TYPES as readonly string[]).includes(input.expectedDocumentType)
+      )
+        classification = {
+          type: input.expectedDocumentType as DocumentType,
+          confidence: 0,
+          assumed: true,
+          evidence: classification.evidence,
+        };
       if (!classification.type) {
         // Text read clearly but none of ours: another kind of card. Nothing readable: a poor
         // capture of what may well be a supported document, so low confidence, not unsupported.
@@ -878,7 +897,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         Math.min(keyMin, 0.7 + 0.3 * addressConfidence) * 0.9 + 0.1 * classification.confidence;
       // A capture on which a delivered line could only be read with a local threshold is a poor one
       // (an address read so had lifted two poor passports with a bad MRZ check digit to success).
-      const lastResort = Object.values(fields).some((f) => f?.lastResort);
+      const lastResort = classification.assumed || Object.values(fields).some((f) => f?.lastResort);
       const confidence = round2(lastResort ? Math.min(LAST_RESORT_MAX_CONFIDENCE, measured) : measured);
       const status = confidence >= OCR_CONFIDENCE_THRESHOLD ? 'success' : 'low_confidence';
       // A check digit failing on a capture too poor to read the printed fields with confidence is
@@ -916,6 +935,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const reasons: string[] = [];
       if (documentTypeMismatch)
         reasons.push(`document_type_mismatch: expected ${input.expectedDocumentType}, detected ${type}`);
+      if (classification.assumed) reasons.push(`type not readable: read as the chosen ${type}`);
       if (missing.length > 0) reasons.push(`could not read: ${missing.join(', ')}`);
       if (status === 'low_confidence')
         reasons.push(`confidence ${confidence} below ${OCR_CONFIDENCE_THRESHOLD}`);
@@ -942,8 +962,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           reason: reasons.length > 0 ? reasons.join('; ') : 'ok',
           status,
           ...base,
-          detectedDocumentType: type,
-          detectedDocumentTypeConfidence: classification.confidence,
+          // An assumed type was not detected: none is reported (the decision's face-photo rule
+          // reads its absence as "no document recognised").
+          ...(classification.assumed
+            ? {}
+            : { detectedDocumentType: type, detectedDocumentTypeConfidence: classification.confidence }),
         },
         extras,
       };

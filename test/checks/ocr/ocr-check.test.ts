@@ -255,6 +255,22 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(extras.expiryDateReliable, false);
   });
 
+  it('a capture whose type nothing names is read as the type the user chose, below the threshold', async () => {
+    const { result, extras } = await runOnFixture('poor-captures', 'passport', 'title-unreadable-');
+    assert.equal(result.status, 'low_confidence');
+    assert.ok(result.confidence <= 0.7);
+    assert.match(result.reason ?? '', /read as the chosen passport/);
+    // Assumed, not detected: no type is reported as detected.
+    assert.equal(result.detectedDocumentType, undefined);
+    assert.equal(result.payload?.birthDate, '1976-02-10');
+    assert.equal(extras.documentNumber, 'TK1648628');
+    assert.equal(extras.expiryDate, '2024-07-16');
+    // A choice that is none of our types gives nothing to read it as.
+    const other = await runOnFixture('poor-captures', 'health_insurance_card', 'title-unreadable-');
+    assert.match(other.result.reason ?? '', /type could not be read/);
+    assert.deepEqual(other.result.payload, {});
+  });
+
   it('a line only a local threshold reads is delivered, but never above the confidence threshold', async () => {
     const { result, extras } = await runOnFixture('poor-captures', 'my_number_card', 'name-local-threshold-');
     assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['山本', '浩二']);
