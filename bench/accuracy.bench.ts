@@ -27,6 +27,7 @@ import { analyzeFraudSignals, type FraudFacts } from '../src/checks/fraud-signal
 import { checkDigitsVerdict } from '../src/checks/ocr/index.ts';
 import { type DecisionInput, decide, resolveThresholds } from '../src/decision/index.ts';
 import { compareIdentityFields, type IdentityFields } from '../src/japanese/index.ts';
+import { sessionIdentity } from '../src/pipeline/gather-fraud-facts.ts';
 import { faceDescriptorDistance } from '../src/platform/ml/face-api.ts';
 import { DOCUMENT_ATTACKS, FACE_ATTACKS, REFERENCE_DATE } from '../src/synth/generate-corpus.ts';
 import { ACCURACY_SEED, accuracySampleIds, corpusRoot } from './lib/accuracy-corpus.ts';
@@ -156,7 +157,7 @@ function decisionOf(r: BundleRecord) {
     ocr: ocr.payload ?? null,
     expiryDate: extras.expiryDate ?? null,
     expiryDateReliable: extras.expiryDateReliable ?? true,
-    birthDate: payload.birthDate ?? typed.birthDate ?? null,
+    birthDate: sessionIdentity({ ocr, userInput: typed }).birthDate ?? null,
     checkDigitsValid: checkDigitsVerdict(extras),
     flowSeconds: 240,
     livenessSeconds: 12,

@@ -52,6 +52,26 @@ const isLoopback = (ip: string) => /^127\./.test(ip);
 const keyed = (tenantId: string, kind: string, value: string) =>
   sha256Of(`${tenantId}\u0000${kind}\u0000${value}`);
 
+/**
+ * This session's identity (name, birth date): from the OCR when it read the document with
+ * confidence, else from what the user typed. A poor capture's reading (low_confidence) misreads a
+ * kanji or a digit now and then: taken as the identity, it made the same person's next session
+ * "the same face with different identity data" (a high fraud signal each) and could put a misread
+ * birth date under the minimum age.
+ */
+export function sessionIdentity(inputs: Pick<FraudInputs, 'ocr' | 'userInput'>): {
+  lastName: string | undefined;
+  firstName: string | undefined;
+  birthDate: string | undefined;
+} {
+  const read = inputs.ocr.status === 'success' ? inputs.ocr.payload : undefined;
+  return {
+    lastName: read?.lastName ?? inputs.userInput?.lastName,
+    firstName: read?.firstName ?? inputs.userInput?.firstName,
+    birthDate: read?.birthDate ?? inputs.userInput?.birthDate,
+  };
+}
+
 export async function gatherFraudFacts(
   platform: Platform,
   session: SessionRow,
@@ -61,10 +81,7 @@ export async function gatherFraudFacts(
   const now = platform.now();
   const tenantId = session.tenant_id;
 
-  // This session's identity keys: from OCR when read, else from what the user typed.
-  const lastName = inputs.ocr.payload?.lastName ?? inputs.userInput?.lastName;
-  const firstName = inputs.ocr.payload?.firstName ?? inputs.userInput?.firstName;
-  const birthDate = inputs.ocr.payload?.birthDate ?? inputs.userInput?.birthDate;
+  const { lastName, firstName, birthDate } = sessionIdentity(inputs);
   const identityHash =
     lastName && firstName && birthDate
       ? keyed(

@@ -81,7 +81,9 @@ export interface FraudAnalysis {
 /** Points per severity; several high signals reach the reject score (interface §3.2 "several fraud signals"). */
 const WEIGHT: Record<Severity, number> = { low: 5, medium: 20, high: 40 };
 
-export const FRAUD_SIGNALS_VERSION = '1.1.0';
+// 1.2.0: the identity keys (name, birth date) come from the OCR only when it read with confidence
+// (src/pipeline/gather-fraud-facts.ts).
+export const FRAUD_SIGNALS_VERSION = '1.2.0';
 
 /** Under this from link to submit, nobody photographed a document and did a live check by hand. */
 export const MIN_HUMAN_FLOW_SECONDS = 15;
