@@ -622,8 +622,9 @@ export async function detectFaces(image: Buffer, search: FaceSearchOptions = {})
 /**
  * The 512-d embedding (face-embedding.ts, on face-api's landmarks) of the largest face in the picture
  * (a selfie may show people behind the user; a document shows one portrait), or null when the
- * picture holds no face. Only the search options about finding the face apply (not `jitter`,
- * `flipAverage`, `levelFromDegrees`: the embedding's own alignment turns the face upright).
+ * picture holds no face. `jitter` and `flipAverage` do not apply (the embedding is one run on its
+ * own five-point alignment, which also turns the face upright); `levelFromDegrees` applies only to
+ * the crop for the apparent sex.
  * Throws FaceImageError when the picture cannot be decoded.
  */
 export async function computeFaceDescriptor(
@@ -668,7 +669,7 @@ export interface RgbPixels extends RgbRegion {
  * already found the face (the live face check has Human's mesh): no detector runs, only the
  * landmark net in that box, the alignment and the recognition net — about a third of
  * computeFaceDescriptor's time on a small frame. `box` should be tight around the face, as a face
- * detector's box is. Options as for computeFaceDescriptor (only `jitter`, `flipAverage` and `levelFromDegrees` apply).
+ * detector's box is. Of the search options, `jitter`, `flipAverage` and `levelFromDegrees` apply.
  */
 export async function describeFaceInBox(
   image: RgbPixels,
