@@ -63,8 +63,11 @@ export type AttackType = (typeof ATTACK_TYPES)[number];
 
 /** The date the corpus is "taken" on: validity and expiry are judged against it, never the clock. */
 export const REFERENCE_DATE = '2026-04-01';
-/** 2: the liveness stills include a frontal frame after every movement (the hosted flow's capture). */
-export const MANIFEST_VERSION = 2;
+/**
+ * 2: the liveness stills include a frontal frame after every movement (the hosted flow's capture).
+ * 3: the document portrait is a frontal photo, as ID photo rules require (it was any of the five).
+ */
+export const MANIFEST_VERSION = 3;
 
 export type CorpusOptions = {
   outDir: string;
@@ -333,7 +336,9 @@ function livenessScene(random: Random): FaceSceneParameters {
 const FPS = 15;
 
 // Photos whose head is turned far from the camera make poor 3D faces (the hidden side is
-// stretched when frontalised), so selfies and liveness captures use the more frontal photos.
+// stretched when frontalised), so selfies and liveness captures use the more frontal photos. An
+// identity document prints a frontal photo by rule (passport and My Number photo standards), so
+// its portrait is drawn from them too.
 const MAX_SOURCE_ANGLE = 13;
 const sourceAngles = new Map<string, Promise<number>>();
 const PROBE_SCENE: FaceSceneParameters = {
@@ -355,7 +360,7 @@ function sourceAngle(photoFile: string): Promise<number> {
   return angle;
 }
 
-/** The photos frontal enough for a selfie and liveness capture (at least the most frontal one). */
+/** The photos frontal enough for a portrait, a selfie and a liveness capture (at least the most frontal one). */
 async function frontalPhotos(files: readonly string[]): Promise<string[]> {
   const angles: number[] = [];
   // One at a time: Human runs one detection at a time.
@@ -381,7 +386,7 @@ async function generateSample(
   const names = [...people.keys()];
   const person = root.pick(names);
   const photos = people.get(person) ?? [];
-  const portraitFile = root.pick(photos);
+  const portraitFile = root.pick(await frontalPhotos(photos));
   const selfieFile = root.pick(await frontalPhotos(photos.filter((f) => f !== portraitFile)));
   const sex = sexOfPerson(person);
   const record = createDocumentRecord(root.fork('record'), plan.documentType, sex, options.referenceDate);
@@ -394,7 +399,7 @@ async function generateSample(
   let facePerson = person;
   if (plan.attack === 'portrait_swap') {
     const other = otherPerson(root, names, person);
-    documentPortrait = root.pick(people.get(other) ?? []);
+    documentPortrait = root.pick(await frontalPhotos(people.get(other) ?? []));
     attackDetails.portraitPerson = other;
     attackDetails.portraitPhoto = path.basename(documentPortrait);
   }
