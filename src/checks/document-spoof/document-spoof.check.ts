@@ -42,7 +42,10 @@ import { measurePrintedLines, type TextEditEvidence, textEditEvidence } from './
 /** Interface §2.9 spoof check object. */
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 
-export const DOCUMENT_SPOOF_VERSION = '0.10.0';
+// 0.10.1: an MRZ with a filler where a check digit must stand is "not read cleanly" (0.2), not a
+// failed check digit (1.0): passport-genuine-32 of the accuracy corpus, a genuine poor capture
+// whose line 2 lost its last two digits, was rejected.
+export const DOCUMENT_SPOOF_VERSION = '0.10.1';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -51,7 +54,7 @@ export interface DocumentSpoofOcrFacts {
   /** False when the expiry date was read on a poor capture and nothing confirms it (OcrExtras). */
   expiryDateReliable?: boolean;
   myNumberCheckDigitValid?: boolean;
-  mrz?: { valid: boolean; invalidFields: string[]; matchesPrintedFields: boolean };
+  mrz?: { valid: boolean; invalidFields: string[]; matchesPrintedFields: boolean; lines?: string[] };
   /** Fields the back prints otherwise than the front (OcrExtras.backDisagrees). */
   backDisagrees?: string[];
   /** The issuer's area, when the printed address lies outside it (OcrExtras.addressOutsideIssuer). */

@@ -64,7 +64,9 @@ import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts
 
 // 1.8.0: a capture on which nothing names the type is read as the type the user chose (below the
 // threshold), instead of not at all.
-export const OCR_CHECK_VERSION = '1.8.0';
+// 1.8.1: an MRZ with a filler where a check digit must stand is a misread (mrzFailureKind), not a
+// failed check digit: no check_digit_failure, no low_confidence verdict on it.
+export const OCR_CHECK_VERSION = '1.8.1';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -127,7 +129,7 @@ export interface OcrExtras {
  * one was verified; null when none was read well enough to say (a misread MRZ, no number read).
  */
 export function checkDigitsVerdict(extras: {
-  mrz?: Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'>;
+  mrz?: Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'> & { lines?: readonly string[] };
   myNumberCheckDigitValid?: boolean;
 }): boolean | null {
   const mrz = extras.mrz ? mrzFailureKind(extras.mrz) : null;

@@ -153,18 +153,28 @@ export function readMrz(rawLine1: string, rawLine2: string): MrzReading | undefi
 }
 
 /**
+ * Where TD3 line 2 must hold a digit that checks others: the document number's, birth date's and
+ * expiry date's check digits and the composite (0-based).
+ */
+const LINE2_CHECK_DIGITS = [9, 19, 27, 43];
+
+/**
  * What a failed MRZ says. `check_digit`: every field has its format and one field's check digit (or
  * only the composite) disagrees — a line read cleanly whose digits do not add up, the sign of an
  * altered value. `misread`: a field broken in format (a letter where a country code or the sex
- * belongs, an impossible date) or several check digits failing at once — OCR trouble, which the
- * corpus's genuine passports show under poor capture and which says nothing about the document —
- * and any failure on a capture the OCR could not otherwise read with confidence (`poorCapture`).
+ * belongs, an impossible date, a filler where a check digit must stand: the end of the line lost
+ * under blur reads `…5<<<<`, and a forger changes a digit, not a digit into `<`) or several check
+ * digits failing at once — OCR trouble, which the corpus's genuine passports show under poor
+ * capture and which says nothing about the document — and any failure on a capture the OCR could
+ * not otherwise read with confidence (`poorCapture`).
  */
 export function mrzFailureKind(
-  mrz: Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'>,
+  mrz: Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'> & { lines?: readonly string[] },
 ): 'none' | 'misread' | 'check_digit' {
   if (mrz.valid) return 'none';
   if (mrz.poorCapture) return 'misread';
+  const line2 = mrz.lines?.[1];
+  if (line2 && LINE2_CHECK_DIGITS.some((i) => line2[i] === '<')) return 'misread';
   const isDigit = (f: string) => f.endsWith('CheckDigit');
   const formatBroken = mrz.invalidFields.some((f) => !isDigit(f));
   const fieldDigits = mrz.invalidFields.filter((f) => isDigit(f) && f !== 'compositeCheckDigit');
