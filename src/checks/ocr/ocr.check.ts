@@ -60,7 +60,7 @@ import {
   type OcrRecognition,
   PAGE_SEGMENTATION,
 } from './ocr-engine.ts';
-import { type MrzReading, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
+import { type MrzReading, type MrzVerdictFacts, mrzDate, mrzFailureKind, readMrz } from './read-mrz.ts';
 
 // 1.8.0: a capture on which nothing names the type is read as the type the user chose (below the
 // threshold), instead of not at all.
@@ -129,7 +129,7 @@ export interface OcrExtras {
  * one was verified; null when none was read well enough to say (a misread MRZ, no number read).
  */
 export function checkDigitsVerdict(extras: {
-  mrz?: Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'> & { lines?: readonly string[] };
+  mrz?: MrzVerdictFacts;
   myNumberCheckDigitValid?: boolean;
 }): boolean | null {
   const mrz = extras.mrz ? mrzFailureKind(extras.mrz) : null;
@@ -905,8 +905,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // A check digit failing on a capture too poor to read the printed fields with confidence is
       // no sign of a printed wrong digit: a poor genuine passport whose number and birth date could
       // not be read failed only its composite digit. The capture goes to review as a poor one.
-      if (extras.mrz && status === 'low_confidence' && mrzFailureKind(extras.mrz) === 'check_digit')
-        extras.mrz.poorCapture = true;
+      if (extras.mrz && status === 'low_confidence' && !extras.mrz.valid) extras.mrz.poorCapture = true;
       // A card is rejected as expired on this date alone, and a poor capture misreads dates as
       // plausible ones (2028 as 2025 at one scale, nothing at the others): it is relied on when
       // the capture passed the threshold, a check-digit-valid MRZ gives the same date, or — a

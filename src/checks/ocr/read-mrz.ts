@@ -152,6 +152,11 @@ export function readMrz(rawLine1: string, rawLine2: string): MrzReading | undefi
   };
 }
 
+/** What `mrzFailureKind` reads of a reading (the lines are optional: tests pass only the fields). */
+export type MrzVerdictFacts = Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'> & {
+  lines?: readonly string[];
+};
+
 /**
  * Where TD3 line 2 must hold a digit that checks others: the document number's, birth date's and
  * expiry date's check digits and the composite (0-based).
@@ -168,9 +173,7 @@ const LINE2_CHECK_DIGITS = [9, 19, 27, 43];
  * capture and which says nothing about the document — and any failure on a capture the OCR could
  * not otherwise read with confidence (`poorCapture`).
  */
-export function mrzFailureKind(
-  mrz: Pick<MrzReading, 'valid' | 'invalidFields' | 'poorCapture'> & { lines?: readonly string[] },
-): 'none' | 'misread' | 'check_digit' {
+export function mrzFailureKind(mrz: MrzVerdictFacts): 'none' | 'misread' | 'check_digit' {
   if (mrz.valid) return 'none';
   if (mrz.poorCapture) return 'misread';
   const line2 = mrz.lines?.[1];

@@ -225,8 +225,9 @@ describe('ocr check on the committed corpus sample', () => {
     const { result, extras } = await runOnFixture('poor-passport-mrz', 'passport', 'composite-only-');
     assert.equal(result.status, 'low_confidence');
     assert.deepEqual(extras.mrz?.invalidFields, ['compositeCheckDigit']);
-    // Its line 2 lost its last two digits (`…3510029<<<<` for `…<<06`): a filler where the composite
-    // must stand is a misread by itself (OCR 1.8.1), before the capture's poorness is weighed.
+    assert.ok(extras.mrz?.poorCapture);
+    // Its line 2 also lost its last two digits (`…3510029<<<<` for `…<<06`): a filler where the
+    // composite must stand is a misread by itself (OCR 1.8.1), whatever the capture's confidence.
     assert.equal(extras.mrz?.lines[1].at(-1), '<');
     assert.equal(mrzFailureKind(extras.mrz), 'misread');
     assert.equal(checkDigitsVerdict(extras), null);
