@@ -188,10 +188,17 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(wrong.extras.myNumberCheckDigitValid, false);
     assert.match(wrong.result.reason ?? '', /My Number check digit failed/);
     const misread = await run('misread');
-    assert.notEqual(misread.extras.myNumber, '530297997350');
+    assert.notEqual(misread.extras.myNumber, '447400497863');
     assert.equal(misread.extras.myNumberCheckDigitValid, undefined);
     assert.equal(misread.result.status, 'low_confidence');
     assert.match(misread.result.reason ?? '', /My Number not read cleanly/);
+  });
+
+  it('a My Number misread at full size is read again at half size, where it passes its check digit', async () => {
+    const { result, extras } = await runOnFixture('my-number-check-digit', 'my_number_card', 'large-digits-');
+    assert.equal(extras.myNumber, '530297997350');
+    assert.equal(extras.myNumberCheckDigitValid, true);
+    assert.equal(result.status, 'success', result.reason);
   });
 
   it('a key field read unsure is read again: the same value read twice is confirmed', async () => {
