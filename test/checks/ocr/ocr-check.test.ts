@@ -217,6 +217,14 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(result.status, 'success');
   });
 
+  it('a name only the local threshold reads is confirmed when the global one gives it at half size', async () => {
+    const { result, extras } = await runOnFixture('ocr-rereads', 'my_number_card', 'my-number-name-');
+    assert.equal(extras.fields.name?.value, '高橋 誠');
+    assert.equal(extras.fields.name?.confirmed, true);
+    assert.equal(extras.fields.name?.lastResort, undefined);
+    assert.equal(result.status, 'success', result.reason);
+  });
+
   it('three readings that all differ are settled by a fourth, larger one', async () => {
     const { result, extras } = await runOnFixture(
       'ocr-rereads',
