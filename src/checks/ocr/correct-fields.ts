@@ -300,9 +300,12 @@ export function startsWithPrefecture(address: string): boolean {
 }
 
 /**
- * A prefecture first, and no number missing before 番 or 号 (丁目番, 番号: the jpn model drops a
- * digit between kanji now and then).
+ * A prefecture first, and no number missing before 丁目, 番 or 号 (丁目番, 番号: the jpn model drops
+ * a digit between kanji now and then; on a poor capture it read 魚町1丁目 as 人魚困丁目).
  */
 export function isPlausibleAddress(address: string): boolean {
-  return startsWithPrefecture(address) && !/丁目番|丁目号|番号|^[^0-9]*$/.test(address);
+  return (
+    startsWithPrefecture(address) &&
+    !/(^|[^0-9一二三四五六七八九十])丁目|丁目番|丁目号|番号|^[^0-9]*$/.test(address)
+  );
 }

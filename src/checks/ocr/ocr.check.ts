@@ -68,7 +68,8 @@ import { type MrzReading, type MrzVerdictFacts, mrzDate, mrzFailureKind, readMrz
 // failed check digit: no check_digit_failure, no low_confidence verdict on it.
 // 1.8.2: the My Number is read again at 0.5× too when no reading passes its check digit.
 // 1.8.3: a key value only the local threshold read is confirmed by the global one at half size.
-export const OCR_CHECK_VERSION = '1.8.3';
+// 1.8.4: an address with no number before 丁目 is not read as one (read again, else left out).
+export const OCR_CHECK_VERSION = '1.8.4';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic

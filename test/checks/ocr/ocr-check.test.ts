@@ -7,6 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import sharp from 'sharp';
 import {
   cleanAddress,
+  isPlausibleAddress,
   isPlausibleExpiryDate,
   isValidMyNumber,
   readDigits,
@@ -592,6 +593,15 @@ describe('field correction', () => {
     // A mark after a digit is not a digit of its own (11 is not read into 1+).
     assert.equal(cleanAddress('東京都新宿区西新宿2丁目1+番3号'), '東京都新宿区西新宿2丁目1+番3号');
     assert.equal(cleanAddress('東京都港区十丁目5番3号'), '東京都港区十丁目5番3号');
+  });
+
+  it('takes an address line only with a number before 丁目, 番 and 号', () => {
+    assert.equal(isPlausibleAddress('福岡県北九州市小倉北区魚町1丁目11番16号'), true);
+    assert.equal(isPlausibleAddress('東京都港区十丁目5番3号'), true);
+    // A poor capture's reading of the line above: 町1 read as one glyph.
+    assert.equal(isPlausibleAddress('福岡県北九州市小倉北区人魚困丁目11生16号'), false);
+    assert.equal(isPlausibleAddress('東京都新宿区西新宿2丁目番3号'), false);
+    assert.equal(isPlausibleAddress('新宿区西新宿2丁目1番3号'), false);
   });
 
   it('computes a homography that maps the four corners', () => {
