@@ -23,7 +23,7 @@ import {
   findDocumentOutline,
   type GreyImage,
 } from '../ocr/find-document.ts';
-import { mrzFailureKind } from '../ocr/read-mrz.ts';
+import { type MrzVerdictFacts, mrzFailureKind } from '../ocr/read-mrz.ts';
 import { combineSpoofCues, roundScore, type SpoofCue } from '../spoof-cues.ts';
 import {
   type BorderStats,
@@ -56,7 +56,8 @@ export interface DocumentSpoofOcrFacts {
   /** False when the expiry date was read on a poor capture and nothing confirms it (OcrExtras). */
   expiryDateReliable?: boolean;
   myNumberCheckDigitValid?: boolean;
-  mrz?: { valid: boolean; invalidFields: string[]; matchesPrintedFields: boolean; lines?: string[] };
+  /** What mrzFailureKind reads, and whether the MRZ gives the printed values. */
+  mrz?: MrzVerdictFacts & { matchesPrintedFields: boolean };
   /** Fields the back prints otherwise than the front (OcrExtras.backDisagrees). */
   backDisagrees?: string[];
   /** The issuer's area, when the printed address lies outside it (OcrExtras.addressOutsideIssuer). */

@@ -306,11 +306,11 @@ async function readRegion(
     // A key value the global threshold gives too, at half size, is confirmed as any unsure reading
     // is: two readings agree (a typical My Number card's name 高橋 誠, read as nothing at 1×, 1.4×
     // and 0.75×). Alone it stays a last resort.
+    const reading = { ...local, confidence: local.confidence * 0.95 };
     const value = options.confirm?.value(local);
     const half = value === undefined ? undefined : await atScale(0.5);
-    if (half && options.confirm?.value(half) === value)
-      return { ...local, confidence: local.confidence * 0.95, confirmation: half };
-    return { ...local, confidence: local.confidence * 0.95, lastResort: true };
+    if (half && options.confirm?.value(half) === value) return { ...reading, confirmation: half };
+    return { ...reading, lastResort: true };
   }
   return { ...first, rereads };
 }
