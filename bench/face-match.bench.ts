@@ -160,7 +160,9 @@ async function matchCorpusSamples(): Promise<CorpusPair[]> {
       quality: string;
       attack: string | null;
       documentType: DocumentType;
+      person: string;
       files: { front: string; selfie: string };
+      truth: { attackDetails: { portraitPerson?: string } | null; selfie?: { person?: string } };
     }>;
   };
   try {
@@ -175,8 +177,10 @@ async function matchCorpusSamples(): Promise<CorpusPair[]> {
       documentType: sample.documentType,
       referenceImage: readFileSync(path.join(dir, sample.files.selfie)),
     });
-    // Which attacks put a different face on one side: the synth generator's names.
-    const samePerson = !['other_person', 'portrait_swap'].includes(sample.attack ?? '');
+    // Whose faces the two pictures are, as the generator recorded them (a portrait swap glues the
+    // attacker's face on the card, and the attacker takes the selfie).
+    const portraitPerson = sample.truth.attackDetails?.portraitPerson ?? sample.person;
+    const samePerson = portraitPerson === (sample.truth.selfie?.person ?? sample.person);
     pairs.push({ id: sample.id, quality: sample.quality, samePerson, ...r });
   }
   return pairs;

@@ -1,10 +1,11 @@
 // Presentation attacks on the document image (issue 4 item 6): a document shown on a screen and
 // photographed, and a paper copy photographed. Both return a new flat "object" that the virtual
-// camera then photographs like a card. Record-level attacks (portrait swap, text edit, expiry,
+// camera then photographs like a card. A portrait swap glues a print over the card's portrait
+// (drawPastedPrint here, drawn by render-document.ts). Record-level attacks (text edit, expiry,
 // check digit) change the DocumentRecord instead; see generate-corpus.ts.
 import type { RgbImage } from './photograph-document.ts';
 import { Random } from './random.ts';
-import type { FlatImage } from './render-document.ts';
+import type { FlatImage, PastedPrint } from './render-document.ts';
 
 export type PrintedCopyParameters = {
   colour: 'grey' | 'colour';
@@ -188,4 +189,36 @@ export function showOnScreen(shown: RgbImage, params: ScreenReplayParameters): F
     }
   }
   return { data, width, height };
+}
+
+const round1 = (v: number) => Math.round(v * 10) / 10;
+const round2 = (v: number) => Math.round(v * 100) / 100;
+
+/**
+ * How a glued-on print of the attacker's face sits on the card (card units; the portrait box is
+ * about 200 wide): cut by hand to within a few percent of the box, placed within a few units and
+ * degrees, printed at home, standing off the card by the paper's thickness.
+ */
+export function drawPastedPrint(random: Random, photoFile: string): PastedPrint {
+  const light = random.range(0, 2 * Math.PI);
+  const reach = random.range(1, 3);
+  return {
+    photoFile,
+    scale: round2(random.range(0.96, 1.06)),
+    dx: round1(random.range(-6, 6)),
+    dy: round1(random.range(-6, 6)),
+    rotation: round1(random.range(-3, 3)),
+    paperEdge: random.chance(0.4) ? round1(random.range(1, 3)) : 0,
+    shadow: {
+      dx: round1(reach * Math.cos(light)),
+      dy: round1(reach * Math.sin(light)),
+      opacity: round2(random.range(0.25, 0.55)),
+      blur: round1(random.range(0.8, 2)),
+    },
+    tone: {
+      saturation: round2(random.range(0.9, 1.2)),
+      brightness: round2(random.range(0.95, 1.1)),
+      contrast: round2(random.range(1, 1.2)),
+    },
+  };
 }

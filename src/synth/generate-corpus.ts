@@ -12,6 +12,7 @@ import {
   type Quality,
 } from './capture-parameters.ts';
 import {
+  drawPastedPrint,
   drawPrintedCopyParameters,
   drawScreenReplayParameters,
   printCopy,
@@ -40,7 +41,7 @@ import {
 import { breakMrzCheckDigit } from './mrz.ts';
 import { composeCapture, finishCapture, photographDocument } from './photograph-document.ts';
 import { Random } from './random.ts';
-import { type FlatImage, renderDocumentSide } from './render-document.ts';
+import { type FlatImage, type PastedPrint, renderDocumentSide } from './render-document.ts';
 import { drawSelfieParameters, renderSelfie } from './selfie.ts';
 
 export const DOCUMENT_ATTACKS = [
@@ -66,8 +67,11 @@ export const REFERENCE_DATE = '2026-04-01';
 /**
  * 2: the liveness stills include a frontal frame after every movement (the hosted flow's capture).
  * 3: the document portrait is a frontal photo, as ID photo rules require (it was any of the five).
+ * 4: a portrait swap is a print of the attacker's face glued over the holder's portrait, and the
+ *    attacker takes the selfie and the live check (it was the other face composited as issued, with
+ *    the holder's selfie).
  */
-export const MANIFEST_VERSION = 3;
+export const MANIFEST_VERSION = 4;
 
 export type CorpusOptions = {
   outDir: string;
@@ -397,11 +401,19 @@ async function generateSample(
   let documentPortrait = portraitFile;
   let facePhoto = selfieFile;
   let facePerson = person;
+  // A portrait swap is done to get through the face match: the attacker glues a print of their own
+  // face over the holder's portrait and takes the selfie and the live check themselves.
+  let pastedPrint: PastedPrint | undefined;
   if (plan.attack === 'portrait_swap') {
-    const other = otherPerson(root, names, person);
-    documentPortrait = root.pick(await frontalPhotos(people.get(other) ?? []));
-    attackDetails.portraitPerson = other;
-    attackDetails.portraitPhoto = path.basename(documentPortrait);
+    const attacker = otherPerson(root, names, person);
+    const attackerPhotos = await frontalPhotos(people.get(attacker) ?? []);
+    const printed = root.pick(attackerPhotos);
+    pastedPrint = drawPastedPrint(root.fork('paste'), printed);
+    facePerson = attacker;
+    facePhoto = root.pick(attackerPhotos.filter((f) => f !== printed));
+    attackDetails.portraitPerson = attacker;
+    attackDetails.portraitPhoto = path.basename(printed);
+    attackDetails.paste = { ...pastedPrint, photoFile: path.basename(printed) };
   }
   if (plan.attack === 'other_person') {
     facePerson = otherPerson(root, names, person);
@@ -426,8 +438,10 @@ async function generateSample(
   for (const side of sides) {
     const sideRandom = root.fork(side);
     const sideRecord = side === 'front' ? attacked.front : attacked.back;
-    const layoutOptions =
-      side === 'front' && attacked.editedField ? { editedField: attacked.editedField } : {};
+    const layoutOptions = {
+      ...(side === 'front' && attacked.editedField ? { editedField: attacked.editedField } : {}),
+      ...(side === 'front' && pastedPrint ? { pastedPrint } : {}),
+    };
     const flat = await renderDocumentSide(sideRecord, side, documentPortrait, layoutOptions);
     if (!flat) continue;
     const params = drawCaptureParameters(sideRandom, plan.quality, options.captureWidth);

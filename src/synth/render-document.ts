@@ -1,17 +1,85 @@
 // A document side as a flat image: the layout's SVG rasterised by sharp (librsvg) with the
 // portrait composited into its box. The result is the "physical card" that is then photographed.
 import sharp, { type OverlayOptions } from 'sharp';
-import { type LayoutOptions, layoutDocumentSide } from './document-layouts.ts';
+import { type Box, type LayoutOptions, layoutDocumentSide } from './document-layouts.ts';
 import type { DocumentRecord } from './document-record.ts';
 
 export type FlatImage = { data: Buffer; width: number; height: number };
 
-/** RGBA pixels of one side (rounded corners transparent), or null for a passport's back. */
+/**
+ * A portrait swap as it is done to a real card (issue 6): the attacker prints a photo of their own
+ * face, cuts it to about the portrait's size and glues it over the issued portrait. The print sits
+ * a little off the box, turned, larger or smaller, toned by a home printer, with a paper edge and
+ * a shadow where it stands off the card. Lengths in card units.
+ */
+export type PastedPrint = {
+  photoFile: string;
+  /** Size of the print relative to the portrait box. */
+  scale: number;
+  /** Offset of the print's centre from the box's centre. */
+  dx: number;
+  dy: number;
+  /** Turn of the print on the card, degrees. */
+  rotation: number;
+  /** Width of the white paper edge a scissor cut leaves (0: cut on the image). */
+  paperEdge: number;
+  /** Shadow cast by the print's edge: offset towards (x, y), its darkness and softness. */
+  shadow: { dx: number; dy: number; opacity: number; blur: number };
+  /** The home printer's tone: saturation and brightness multipliers, contrast about mid-grey. */
+  tone: { saturation: number; brightness: number; contrast: number };
+};
+
+/** The print cut out and turned: RGBA, transparent outside the paper, and where its top-left lands. */
+async function cutPrint(paste: PastedPrint, box: Box): Promise<{ input: Buffer; left: number; top: number }> {
+  const w = Math.round(box.width * paste.scale);
+  const h = Math.round(box.height * paste.scale);
+  const { contrast, brightness, saturation } = paste.tone;
+  const photo = await sharp(paste.photoFile)
+    .removeAlpha()
+    .resize(w, h, { fit: 'cover', position: 'centre', kernel: 'lanczos3' })
+    .modulate({ brightness, saturation })
+    .linear(contrast, 128 * (1 - contrast))
+    .png()
+    .toBuffer();
+  const edge = Math.round(paste.paperEdge);
+  // Two pipelines: in one, sharp would turn the photo before adding the paper edge, leaving the
+  // edge square to the card around a turned photo.
+  const cut = await sharp(photo)
+    .extend({ top: edge, bottom: edge, left: edge, right: edge, background: { r: 250, g: 250, b: 247 } })
+    .png()
+    .toBuffer();
+  const paper = await sharp(cut)
+    .ensureAlpha()
+    .rotate(paste.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    input: paper.data,
+    left: Math.round(box.x + box.width / 2 + paste.dx - paper.info.width / 2),
+    top: Math.round(box.y + box.height / 2 + paste.dy - paper.info.height / 2),
+  };
+}
+
+/** The print's shadow: its own outline in black, faded and softened (moved off along the light by the caller). */
+async function shadowOf(print: { input: Buffer }, paste: PastedPrint): Promise<Buffer> {
+  const { data, info } = await sharp(print.input).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  for (let i = 0; i < data.length; i += 4) {
+    data[i] = 0;
+    data[i + 1] = 0;
+    data[i + 2] = 0;
+    data[i + 3] = Math.round((data[i + 3] ?? 0) * paste.shadow.opacity);
+  }
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+    .blur(Math.max(0.3, paste.shadow.blur))
+    .png()
+    .toBuffer();
+}
+
 export async function renderDocumentSide(
   record: DocumentRecord,
   side: 'front' | 'back',
   portraitFile: string,
-  options: LayoutOptions = {},
+  options: LayoutOptions & { pastedPrint?: PastedPrint } = {},
 ): Promise<FlatImage | null> {
   const layout = layoutDocumentSide(record, side, options);
   if (!layout) return null;
@@ -25,6 +93,16 @@ export async function renderDocumentSide(
       .png()
       .toBuffer();
     composites.push({ input: portrait, left: x, top: y });
+    if (options.pastedPrint) {
+      const print = await cutPrint(options.pastedPrint, layout.portrait);
+      const { dx, dy } = options.pastedPrint.shadow;
+      composites.push({
+        input: await shadowOf(print, options.pastedPrint),
+        left: Math.round(print.left + dx),
+        top: Math.round(print.top + dy),
+      });
+      composites.push(print);
+    }
   }
   const { data, info } = await sharp(Buffer.from(layout.svg), { density: 72 })
     .composite(composites)

@@ -101,8 +101,20 @@ test('attack bundles differ from genuine ones in the way their label says', () =
   for (const s of samples.filter((x) => x.attack !== 'expired')) {
     assert.ok(String((s.truth as { expiryDate: string }).expiryDate) > REFERENCE_DATE, `${s.id} valid`);
   }
-  const swap = truthOf('portrait_swap-0') as { portraitPhoto: string; selfie: { person: string } };
-  assert.ok(!swap.portraitPhoto.startsWith(swap.selfie.person));
+  // A portrait swap: the attacker glues a print of their own face over the holder's issued
+  // portrait and takes the selfie and the live check themselves.
+  const swap = truthOf('portrait_swap-0') as {
+    portraitPhoto: string;
+    selfie: { person: string };
+    liveness: { person: string };
+    attackDetails: { portraitPerson: string; paste: { photoFile: string; rotation: number } };
+  };
+  const holder = samples.find((s) => s.id === 'portrait_swap-0')?.person ?? '';
+  const attacker = swap.attackDetails.portraitPerson;
+  assert.ok(attacker !== holder && swap.portraitPhoto.startsWith(holder));
+  assert.ok(swap.attackDetails.paste.photoFile.startsWith(attacker));
+  assert.deepEqual([swap.selfie.person, swap.liveness.person], [attacker, attacker]);
+  assert.ok(Math.abs(swap.attackDetails.paste.rotation) <= 3);
   const other = samples.find((s) => s.attack === 'other_person');
   assert.ok(other);
   assert.notEqual((other.truth as { selfie: { person: string } }).selfie.person, other.person);
