@@ -180,18 +180,21 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] as number;
 };
 
-/**
- * Rectifies the front to the layout's own units (1 px per unit) and measures every printed line
- * of the given document type.
- */
-export function measurePrintedLines(
+/** The front rectified to the layout's own units (1 px per unit), as the printed-line cues read it. */
+export function rectifyFront(
   grey: GreyImage,
   outline: DocumentOutline,
   documentType: DocumentType,
-): LineMeasurement[] {
+): GreyImage {
+  const { width, height } = PRINTED_LINES[documentType];
+  return warpDocument(grey, outline.corners, width, height);
+}
+
+/** Measures every printed line of the given document type on the rectified front (rectifyFront). */
+export function measurePrintedLines(front: GreyImage, documentType: DocumentType): LineMeasurement[] {
   const page = PRINTED_LINES[documentType];
   const { width: w, height: h } = page;
-  const flat = warpDocument(grey, outline.corners, w, h).data;
+  const flat = front.data;
   const pixels = (x0: number, x1: number, y0: number, y1: number) => {
     const out: number[] = [];
     for (let y = Math.max(0, Math.round(y0)); y < Math.min(h, Math.round(y1)); y++)

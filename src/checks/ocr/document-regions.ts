@@ -97,16 +97,26 @@ export const BACK_FIELDS: Partial<
   residence_card: { address: line(236, 820, 146, 18) },
 };
 
-/**
- * The printed portrait with a margin of ~30 units around it: the face check describes the face
- * from this crop rather than from the whole photo (the face detector wants a little context).
- */
-export const PORTRAIT_REGIONS: Record<DocumentType, Region> = {
-  drivers_license: [590, 122, 846, 432],
-  my_number_card: [590, 80, 846, 390],
-  residence_card: [600, 140, 846, 440],
-  passport: [10, 80, 320, 460],
+/** The box the card's printer fills with the holder's portrait (x0, y0, x1, y1). */
+export const PORTRAIT_BOXES: Record<DocumentType, Region> = {
+  drivers_license: [620, 152, 816, 402],
+  my_number_card: [620, 110, 816, 360],
+  residence_card: [630, 170, 816, 410],
+  passport: [40, 110, 290, 430],
 };
+
+const PORTRAIT_MARGIN = 30;
+
+/**
+ * The printed portrait with a margin around it: the face check describes the face from this crop
+ * rather than from the whole photo (the face detector wants a little context).
+ */
+export const PORTRAIT_REGIONS = Object.fromEntries(
+  Object.entries(PORTRAIT_BOXES).map(([type, [x0, y0, x1, y1]]) => [
+    type,
+    [x0 - PORTRAIT_MARGIN, y0 - PORTRAIT_MARGIN, x1 + PORTRAIT_MARGIN, y1 + PORTRAIT_MARGIN],
+  ]),
+) as Record<DocumentType, Region>;
 
 /**
  * Where to look for the printed title when telling the types apart, read on a card-shaped

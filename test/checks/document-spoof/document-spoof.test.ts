@@ -217,7 +217,7 @@ test("portrait_swap-0: a card printed 女 F. under a man's portrait is tampering
     assert.ok(face?.apparentSex, `${s.id}: a face in the portrait, its apparent sex estimated`);
     return face.apparentSex;
   };
-  // Both are amy's residence cards (女 F.); the swap printed raj's photo (raj4) on hers.
+  // Both are amy's residence cards (女 F.); the swap glued a print of raj's photo (raj4) over hers.
   const judge = async (s: Sample, portraitSex: ApparentSex) =>
     (await documentSpoofCheck.run({ ...inputOf(s, { sex: 'F' }), portraitSex })).result;
   const swapped = sample('portrait_swap-0');
@@ -242,6 +242,67 @@ test("portrait_swap-0: a card printed 女 F. under a man's portrait is tampering
   // A look the net is unsure of is no cue: the sexes differ, the probability is near a coin toss.
   const unsure = await judge(genuine, { sex: 'M', probability: 0.6 });
   assert.equal(unsure.isForgedOrTampered, false, unsure.details);
+});
+
+/** The cue's score and the outline measured, on a front under test/fixtures/portrait-paste. */
+const portraitOf = async (front: string, documentType: DocumentType) => {
+  const { result, measurements } = await documentSpoofCheck.run({
+    front: readFileSync(front),
+    documentType,
+    referenceDate: REFERENCE_DATE,
+  });
+  const cue = measurements.cues.find((c) => c.name.startsWith('portrait pasted over'));
+  assert.ok(cue && measurements.portrait, 'the portrait cue is measured when the type is known');
+  return { result, score: cue.score, outline: measurements.portrait };
+};
+
+test('a print glued over the portrait, turned and off the box, is tampering: rejected', async () => {
+  const { result, outline } = await portraitOf(
+    'test/fixtures/portrait-paste/turned-front.jpg',
+    'drivers_license',
+  );
+  assert.equal(result.risk, 'high', result.details);
+  assert.equal(result.isForgedOrTampered, true);
+  assert.match(
+    result.details ?? '',
+    /portrait pasted over the issued one \(its outline runs [\d.]+ units off the portrait box and is turned [\d.]+°\)/,
+  );
+  // Turned 3° by the forger's hand; the rectified card reads within half a degree of it.
+  assert.ok(Math.abs(outline.tilt - 3) <= 0.5, `tilt ${outline.tilt}`);
+});
+
+test('a print cut smaller than the box shows the issued portrait beside it: rejected', async () => {
+  const { result, outline } = await portraitOf(
+    'test/fixtures/portrait-paste/inside-front.jpg',
+    'drivers_license',
+  );
+  assert.equal(result.risk, 'high', result.details);
+  // On the left the box's own edge (the issued portrait against the card) stays the strongest and
+  // the print's edge runs inside it, 5.5 units in at its middle and turned 1.5°.
+  assert.ok((outline.displacement[0] ?? 0) >= 5, JSON.stringify(outline));
+});
+
+test('on a blurred capture a glued print goes to review, not to rejection', async () => {
+  const { result, score } = await portraitOf(
+    'test/fixtures/portrait-paste/blurred-front.jpg',
+    'residence_card',
+  );
+  assert.equal(score, 0.6);
+  assert.equal(result.risk, 'medium', result.details);
+  assert.equal(result.isForgedOrTampered, true);
+});
+
+test('a genuine portrait printed in its box shows no pasted print', async () => {
+  const genuine: [string, DocumentType][] = [
+    ['test/fixtures/ocr-rereads/licence-name-front.jpg', 'drivers_license'],
+    ['test/fixtures/ocr-rereads/my-number-name-front.jpg', 'my_number_card'],
+    ['test/fixtures/ocr-rereads/residence-name-front.jpg', 'residence_card'],
+    ['test/fixtures/text-edit-licence-name/front.jpg', 'drivers_license'],
+  ];
+  for (const [front, type] of genuine) {
+    const { score, outline } = await portraitOf(front, type);
+    assert.equal(score, 0, `${front}: ${JSON.stringify(outline)}`);
+  }
 });
 
 test('the check records its id, version, model and a score in [0, 1]', async () => {
