@@ -24,8 +24,10 @@ export interface PortraitEdge extends EdgeLine {
   side: PortraitSide;
   /** The side's length (units). */
   length: number;
-  /** The strongest line that stays at least SECOND_APART away from that one along the whole side. */
+  /** The strongest line within the search that stays at least SECOND_APART away from that one along the whole side. */
   second: EdgeLine;
+  /** The strongest line within the search turned at least TURNED_APART from that one. */
+  turned: EdgeLine;
   /** The strongest line square to the card within BOX_TOLERANCE of where a genuine card's edge runs. */
   atBox: number;
   /** False when the strongest line lies on the search's limit: the edge is beyond it, not found. */
@@ -53,10 +55,14 @@ const ANGLE_STEP = 0.25;
 const BOX_TOLERANCE = 1;
 /** A second edge is one at least this far from the strongest all along the side (units). */
 const SECOND_APART = 3;
+/** A turned edge is one at least this many degrees from the strongest… */
+const TURNED_APART = 1.5;
 /** Only the middle of each side: the corners belong to two sides, and a cut corner to neither. */
 const SPAN = [0.12, 0.88] as const;
 
 const tanOf = (degrees: number) => Math.tan((degrees * Math.PI) / 180);
+/** A line on the search's limit marks an edge beyond it: not found. */
+const withinSearch = (l: EdgeLine) => Math.abs(l.offset) < SEARCH_OFFSET && Math.abs(l.angle) < SEARCH_ANGLE;
 
 /**
  * The gradient across lines of one orientation: for vertical lines (left, right) the x gradient
@@ -135,7 +141,7 @@ function searchSide(
   const halfSpan = ((SPAN[1] - SPAN[0]) * length) / 2;
   const apart = (l: EdgeLine) =>
     Math.abs(l.offset - best.offset) - halfSpan * Math.abs(tanOf(l.angle) - tanOf(best.angle));
-  const second = strongest(lines.filter((l) => apart(l) >= SECOND_APART));
+  const second = strongest(lines.filter((l) => apart(l) >= SECOND_APART && withinSearch(l)));
   const atBox = strongest(
     lines.filter((l) => l.angle === 0 && Math.abs(l.offset - genuineOffset) <= BOX_TOLERANCE),
   ).strength;
@@ -144,8 +150,18 @@ function searchSide(
     angle: clockwise(l.angle),
     strength: l.strength,
   });
-  const located = Math.abs(best.offset) < SEARCH_OFFSET && Math.abs(best.angle) < SEARCH_ANGLE;
-  return { side, length, ...relative(best), second: relative(second), atBox, located };
+  const turned = strongest(
+    lines.filter((l) => Math.abs(l.angle - best.angle) >= TURNED_APART && withinSearch(l)),
+  );
+  return {
+    side,
+    length,
+    ...relative(best),
+    second: relative(second),
+    turned: relative(turned),
+    atBox,
+    located: withinSearch(best),
+  };
 }
 
 /**
@@ -180,14 +196,22 @@ export interface PortraitPasteEvidence {
 
 /** Below this mean gradient (grey levels per unit) a side shows no edge worth reading. */
 const MIN_EDGE = 8;
-/** The box's own edge is gone when the strongest edge is this much stronger than it. */
+/** The box's own edge is gone when it is at most this share of the strongest edge on the side. */
 const BOX_GONE = 0.6;
-/** A second, parallel edge inside the box counts when at least this strong against the first… */
+/**
+ * A second edge inside the box counts when at least this strong against the first and in grey
+ * levels: the issued portrait against the print is one photo's edge against another's, as strong
+ * as a box edge; the face's own outline beside a light background reads 7–10 (seed 11's genuine
+ * My Number cards and passports)…
+ */
 const SECOND_EDGE = 0.45;
+const SECOND_MIN_EDGE = 16;
 /** …and turned no more than a hand-glued print is (a steeper line is the photo's content). */
 const SECOND_MAX_ANGLE = 3.5;
 /** Two sides' angles agree within this (degrees); angles below MIN_TILT are the rectification's. */
 const TILT_AGREEMENT = 1;
+/** …and counts for the angle when at least this strong against the strongest (and SECOND_MIN_EDGE). */
+const TURNED_EDGE = 0.8;
 const MIN_TILT = 0.75;
 
 /**
@@ -199,12 +223,17 @@ const MIN_TILT = 0.75;
  */
 export function portraitPasteEvidence(edges: PortraitEdge[], sharp: boolean): PortraitPasteEvidence {
   const displacement: number[] = [];
-  const angles: number[] = [];
+  const angles: { side: PortraitSide; angle: number }[] = [];
   for (const edge of edges) {
     if (edge.strength < MIN_EDGE || !edge.located) continue;
     const halfSpan = ((SPAN[1] - SPAN[0]) * edge.length) / 2;
     const outline = outlineEdge(edge, sharp);
-    angles.push(outline?.angle ?? edge.angle);
+    angles.push({ side: edge.side, angle: outline?.angle ?? edge.angle });
+    // A print turned across the box's edge: half the side shows the box's edge, all of it the
+    // print's, turned (a blurred edge's own halo reads as strong turned lines, so only when sharp).
+    const { turned } = edge;
+    if (sharp && turned.strength >= Math.max(SECOND_MIN_EDGE, TURNED_EDGE * edge.strength))
+      angles.push({ side: edge.side, angle: turned.angle });
     if (!outline || edge.side === 'top') continue;
     displacement.push(Math.abs(outline.offset) + halfSpan * Math.abs(tanOf(outline.angle)));
   }
@@ -219,24 +248,19 @@ function outlineEdge(edge: PortraitEdge, sharp: boolean): EdgeLine | undefined {
   if (
     sharp &&
     inside &&
-    second.strength >= SECOND_EDGE * edge.strength &&
+    second.strength >= Math.max(SECOND_MIN_EDGE, SECOND_EDGE * edge.strength) &&
     Math.abs(second.angle) <= SECOND_MAX_ANGLE
   )
     return second;
   return undefined;
 }
 
-/** The largest angle at least two sides share (within TILT_AGREEMENT, same direction). */
-function agreedTilt(angles: number[]): number {
+/** The largest angle two sides share (within TILT_AGREEMENT, same direction). */
+function agreedTilt(angles: { side: PortraitSide; angle: number }[]): number {
   let tilt = 0;
-  for (const sign of [1, -1]) {
-    const turned = angles
-      .map((a) => a * sign)
-      .filter((a) => a >= MIN_TILT)
-      .sort((a, b) => a - b);
-    for (let i = 0; i + 1 < turned.length; i++)
-      if ((turned[i + 1] as number) - (turned[i] as number) <= TILT_AGREEMENT)
-        tilt = Math.max(tilt, turned[i] as number);
-  }
-  return tilt;
+  for (const a of angles)
+    for (const b of angles)
+      if (a.side !== b.side && a.angle * b.angle > 0 && Math.abs(a.angle - b.angle) <= TILT_AGREEMENT)
+        tilt = Math.max(tilt, Math.min(Math.abs(a.angle), Math.abs(b.angle)));
+  return tilt >= MIN_TILT ? tilt : 0;
 }
