@@ -282,6 +282,17 @@ test('a print cut smaller than the box shows the issued portrait beside it: reje
   assert.ok((outline.displacement[0] ?? 0) >= 5, JSON.stringify(outline));
 });
 
+test('a print turned across the box, its edges crossing the issued ones, is tampering: rejected', async () => {
+  const { result, outline } = await portraitOf(
+    'test/fixtures/portrait-paste/turned-across-front.jpg',
+    'drivers_license',
+  );
+  assert.equal(result.risk, 'high', result.details);
+  // No side's strongest edge leaves the box; the turned lines beside them agree on the angle.
+  assert.deepEqual(outline.displacement, []);
+  assert.ok(Math.abs(outline.tilt - 2.8) <= 0.5, `tilt ${outline.tilt}`);
+});
+
 test('on a blurred capture a glued print goes to review, not to rejection', async () => {
   const { result, score } = await portraitOf(
     'test/fixtures/portrait-paste/blurred-front.jpg',
