@@ -189,6 +189,11 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
   portraitOneSideOff: { from: 2.5, to: 4.5 },
   portraitTilt: { from: 1, to: 1.5 },
   /**
+   * Blur spreads the angles read: genuine poor captures of seeds 11–13 agree on up to 2° (one;
+   * 1.25–1.5° twice, among them persona blurry-document seed 1), poor swaps on 0.75–3.75°.
+   */
+  portraitBlurredTilt: { from: 1.5, to: 2 },
+  /**
    * The cue needs the layout to fit the photo loosely (median line registration): on the 60 tuning
    * fronts the other three types' layouts fit at most 0.22 but for a licence read as a My Number
    * card, whose portrait the check then does not see off its box; swaps on typical captures fit
@@ -269,7 +274,7 @@ function portraitScore(evidence: PortraitPasteEvidence, text: TextEditEvidence):
   const [first = 0, second = 0] = evidence.displacement;
   const score = Math.max(
     ramp(second, t.portraitTwoSidesOff),
-    ramp(evidence.tilt, t.portraitTilt),
+    ramp(evidence.tilt, sharp ? t.portraitTilt : t.portraitBlurredTilt),
     sharp ? ramp(first, t.portraitOneSideOff) : 0,
   );
   return sharp ? score : Math.min(t.portraitBlurredMaxScore, score);
