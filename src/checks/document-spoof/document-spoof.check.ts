@@ -181,9 +181,9 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
    * Seed 12, manifest 4 (tuning: 60 genuine fronts, 40 swaps): no genuine clean or typical front
    * shows a side off the box or two sides turned alike; poor ones show single sides 4–12 units off
    * (a blurred edge lost, a rule line found instead) and once two sides turned 1°. Swaps: 26 of
-   * 26 clean and typical at medium or high (22 high), 8 of 14 poor at medium. Seed 13 (held out,
-   * run once on the final code): 0 of 80 genuine fronts; swaps 23 of 26 clean and typical (21
-   * high), 9 of 14 poor (docs/spoof-checks.md).
+   * 26 clean and typical at medium or high (22 high), 8 of 14 poor at medium. Seed 13 (held
+   * out): 0 of 80 genuine fronts; swaps 23 of 26 clean and typical (21 high), 6 of 14 poor
+   * (docs/spoof-checks.md).
    */
   portraitTwoSidesOff: { from: 3, to: 4.5 },
   portraitOneSideOff: { from: 2.5, to: 4.5 },
