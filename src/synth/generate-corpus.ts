@@ -397,8 +397,7 @@ async function generateSample(
   const attacked = attackRecord(root.fork('attack'), plan.attack, record, options.referenceDate);
   const attackDetails: Record<string, unknown> = { ...attacked.details };
 
-  // Whose face is where.
-  let documentPortrait = portraitFile;
+  // Whose face is where: the card always prints the holder's portrait (a swap glues a print over it).
   let facePhoto = selfieFile;
   let facePerson = person;
   // A portrait swap is done to get through the face match: the attacker glues a print of their own
@@ -442,7 +441,7 @@ async function generateSample(
       ...(side === 'front' && attacked.editedField ? { editedField: attacked.editedField } : {}),
       ...(side === 'front' && pastedPrint ? { pastedPrint } : {}),
     };
-    const flat = await renderDocumentSide(sideRecord, side, documentPortrait, layoutOptions);
+    const flat = await renderDocumentSide(sideRecord, side, portraitFile, layoutOptions);
     if (!flat) continue;
     const params = drawCaptureParameters(sideRandom, plan.quality, options.captureWidth);
     const { jpeg, details } = await photographSide(sideRandom, plan.attack, flat, params);
@@ -511,7 +510,7 @@ async function generateSample(
     files,
     truth: {
       ...truthOf(attacked.front),
-      portraitPhoto: path.basename(documentPortrait),
+      portraitPhoto: path.basename(portraitFile),
       capture,
       selfie: { person: facePerson, photo: path.basename(facePhoto), ...selfieParams },
       liveness: {
