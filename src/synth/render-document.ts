@@ -75,6 +75,7 @@ async function shadowOf(print: { input: Buffer }, paste: PastedPrint): Promise<B
     .toBuffer();
 }
 
+/** RGBA pixels of one side (rounded corners transparent), or null for a passport's back. */
 export async function renderDocumentSide(
   record: DocumentRecord,
   side: 'front' | 'back',

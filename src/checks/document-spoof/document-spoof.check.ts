@@ -330,7 +330,6 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       const front = measuredFront.side;
       const back = input.back ? (await measureSide(input.back)).side : undefined;
       const cues: SpoofCue[] = [];
-      const t = DOCUMENT_SPOOF_THRESHOLDS;
       const screen = Math.max(screenScore(front, false), back ? screenScore(back, true) : 0);
       cues.push({
         name: 'screen replay (moiré / pixel grid / colour fringes)',
@@ -405,6 +404,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         });
       if (ocr?.myNumberCheckDigitValid === false)
         cues.push({ name: 'My Number check digit failed', score: 1, tamper: true });
+      const t = DOCUMENT_SPOOF_THRESHOLDS;
       const looks = input.portraitSex;
       if (ocr?.sex && looks && looks.sex !== ocr.sex)
         cues.push({

@@ -55,7 +55,7 @@ const ANGLE_STEP = 0.25;
 const BOX_TOLERANCE = 1;
 /** A second edge is one at least this far from the strongest all along the side (units). */
 const SECOND_APART = 3;
-/** A turned edge is one at least this many degrees from the strongest… */
+/** A turned edge is one at least this many degrees from the strongest. */
 const TURNED_APART = 1.5;
 /** Only the middle of each side: the corners belong to two sides, and a cut corner to neither. */
 const SPAN = [0.12, 0.88] as const;
@@ -208,10 +208,11 @@ const SECOND_EDGE = 0.45;
 const SECOND_MIN_EDGE = 16;
 /** …and turned no more than a hand-glued print is (a steeper line is the photo's content). */
 const SECOND_MAX_ANGLE = 3.5;
-/** Two sides' angles agree within this (degrees); angles below MIN_TILT are the rectification's. */
-const TILT_AGREEMENT = 1;
-/** …and counts for the angle when at least this strong against the strongest (and SECOND_MIN_EDGE). */
+/** A turned edge (TURNED_APART) counts for the angle when this strong against the strongest (and SECOND_MIN_EDGE). */
 const TURNED_EDGE = 0.8;
+/** Two sides' angles agree within this (degrees)… */
+const TILT_AGREEMENT = 1;
+/** …and an agreed angle below this is the rectification's, not a print's. */
 const MIN_TILT = 0.75;
 
 /**
