@@ -464,14 +464,17 @@ plot('accuracy-ocr.svg', barSvg('OCR exact match, genuine bundles (all types)', 
 // Presentation attack detection, ISO/IEC 30107-3 terms.
 out.push('## Presentation attack detection (ISO/IEC 30107-3)', '');
 out.push(
-  'APCER: share of attack presentations of a type classified bona fide. BPCER: share of bona fide presentations classified as attacks. For the document check, an attack is a bundle with a document attack and a bona fide presentation any other bundle (face attacks carry a genuine document); for the face, the reverse — except other_person, a real live face of someone other than the holder: an impostor, not a presentation attack, which faceMatch answers (face sections; its row in the decision table). "At the operating point": classified as an attack when the check says risk medium or high (the face side also when the live check failed). "At BPCER 5 %": the score threshold that classifies at most 5 % of the bona fide presentations as attacks. The document table adds both rates on the clean and typical captures alone: the issue sends a poor capture to review (low_ocr_confidence), and its blur erases most of what the document cues measure (printed dates, check digits, the weight and position of re-typed values).',
+  'APCER: share of attack presentations of a type classified bona fide. BPCER: share of bona fide presentations classified as attacks. For the document check, an attack is a bundle with a document attack and a bona fide presentation any other bundle (face attacks carry a genuine document); for the face, the reverse — except other_person, a real live face of someone other than the holder: an impostor, not a presentation attack, which faceMatch answers (face sections; its row in the decision table). "At the operating point": classified as an attack when the check says risk medium or high (the face side also when the live check failed). "At BPCER 5 %": the score threshold that classifies at most 5 % of the bona fide presentations as attacks.',
+  '',
+  'No verdict (APNRR, BPNRR: the non-response rates of ISO/IEC 30107-3): the document check answers status insufficient_quality, risk unknown, where no cue fired and the capture is too poor for what it must see — print too blurred for the re-typed-value and portrait cues, the expiry date, a passport\'s MRZ or a My Number card\'s check digit not read reliably (docs/spoof-checks.md "No verdict"). The decision then sends the verification to review as a poor capture (low_ocr_confidence, metadata documentStatus insufficient_quality), never approves it. APCER and BPCER count the presentations the check gave a verdict on; the last column counts every attack, a non-response as classified bona fide.',
   '',
 );
 /**
  * `hardFail`: classified as an attack whatever the score (the live check failing); `score`: the
  * check's score, an attack above a threshold. The BPCER ≤ 5 % threshold lets at most 5 % of the
  * bona fide presentations be classified as attacks, hard failures included (unreachable when
- * those alone exceed 5 %).
+ * those alone exceed 5 %). `noVerdict`: the check's non-responses, left out of APCER and BPCER
+ * and counted apart.
  */
 function padSection(
   title: string,
@@ -480,10 +483,13 @@ function padSection(
   hardFail: (r: BundleRecord) => boolean,
   score: (r: BundleRecord) => number,
   file: string,
-  /** Add APCER and BPCER on the clean and typical document captures alone (the document check). */
-  byDocumentQuality = false,
+  noVerdict?: (r: BundleRecord) => boolean,
 ) {
-  const bona = records.filter((r) => !attacks.includes(r.sample.attack ?? ''));
+  const answered = (r: BundleRecord) => !noVerdict?.(r);
+  const share = (group: BundleRecord[], f: (r: BundleRecord) => boolean) =>
+    group.filter(f).length / Math.max(1, group.length);
+  const bonaAll = records.filter((r) => !attacks.includes(r.sample.attack ?? ''));
+  const bona = bonaAll.filter(answered);
   const soft = bona
     .filter((r) => !hardFail(r))
     .map(score)
@@ -491,36 +497,36 @@ function padSection(
   const allowed = Math.floor(0.05 * bona.length) - (bona.length - soft.length);
   const t = allowed < 0 ? Infinity : allowed >= soft.length ? -Infinity : soft[soft.length - allowed - 1]!;
   const detectedAtT = (r: BundleRecord) => hardFail(r) || score(r) > t;
-  const share = (group: BundleRecord[], f: (r: BundleRecord) => boolean) =>
-    group.filter(f).length / Math.max(1, group.length);
   const bpcer = share(bona, atOperatingPoint);
   const tText = Number.isFinite(t)
     ? `score > ${t.toFixed(3)}`
     : t > 0
       ? 'not reachable: the hard failures alone exceed 5 %'
       : 'any score';
-  out.push(`### ${title}`, '');
-  // Poor captures apart: the issue sends them to review as low_ocr_confidence, and blur erases
-  // most of what the cues measure (printed dates, check digits, re-typed values).
-  const readable = (r: BundleRecord) => r.sample.quality !== 'poor';
-  const byQuality = (group: BundleRecord[], f: (r: BundleRecord) => boolean) => {
-    const clear = group.filter(readable);
-    return byDocumentQuality ? ` ${clear.length} | ${rate(share(clear, f))} |` : '';
+  // The non-responses, in all and on the clean and typical captures (on which a bona fide one is
+  // a good photo sent to review for nothing).
+  const noVerdictCells = (group: BundleRecord[]) => {
+    if (!noVerdict) return '';
+    const clear = group.filter((r) => r.sample.quality !== 'poor');
+    return ` ${rate(share(group, noVerdict))} | ${rate(share(clear, noVerdict))} of ${clear.length} |`;
   };
+  out.push(`### ${title}`, '');
   out.push(
-    `| presentations | n | APCER at the operating point | APCER at BPCER ≤ 5 % (${tText}) |${byDocumentQuality ? ' clean and typical captures: n | their APCER / BPCER at the operating point |' : ''}`,
+    `| presentations | n |${noVerdict ? ' no verdict (APNRR / BPNRR) | no verdict, clean and typical captures |' : ''} APCER at the operating point | APCER at BPCER ≤ 5 % (${tText}) |${noVerdict ? ' APCER counting no verdict as bona fide |' : ''}`,
   );
-  out.push(`|---|---|---|---|${byDocumentQuality ? '---|---|' : ''}`);
+  out.push(`|---|---|---|---|${noVerdict ? '---|---|---|' : ''}`);
   const bars = [];
   for (const attack of attacks) {
-    const group = records.filter((r) => r.sample.attack === attack);
+    const every = records.filter((r) => r.sample.attack === attack);
+    const group = every.filter(answered);
     const apcer = share(group, (r) => !atOperatingPoint(r));
+    const apnrr = noVerdict ? share(every, noVerdict) : 0;
     out.push(
-      `| ${attack} | ${group.length} | ${rate(apcer)} | ${rate(share(group, (r) => !detectedAtT(r)))} |${byQuality(group, (r) => !atOperatingPoint(r))}`,
+      `| ${attack} | ${every.length} |${noVerdictCells(every)} ${rate(apcer)} | ${rate(share(group, (r) => !detectedAtT(r)))} |${noVerdict ? ` ${rate(share(every, (r) => !noVerdict(r) && !atOperatingPoint(r)) + apnrr)} |` : ''}`,
     );
     bars.push({ label: attack, value: apcer });
     targets.push({
-      name: `APCER ${attack} (${title}, operating point; BPCER ${rate(bpcer)})`,
+      name: `APCER ${attack} (${title}, operating point; BPCER ${rate(bpcer)}${noVerdict ? `; no verdict: APNRR ${rate(apnrr)}, BPNRR ${rate(share(bonaAll, noVerdict))}` : ''})`,
       target: '≤ 5 % at BPCER ≤ 5 %',
       measured: rate(apcer),
       distance: signedPts(apcer - 0.05),
@@ -528,7 +534,7 @@ function padSection(
     });
   }
   out.push(
-    `| **bona fide** (BPCER) | ${bona.length} | ${rate(bpcer)} | ${rate(share(bona, detectedAtT))} |${byQuality(bona, atOperatingPoint)}`,
+    `| **bona fide** (BPCER) | ${bonaAll.length} |${noVerdictCells(bonaAll)} ${rate(bpcer)} | ${rate(share(bona, detectedAtT))} |${noVerdict ? ' |' : ''}`,
     '',
   );
   bars.push({ label: 'BPCER (bona fide)', value: bpcer });
@@ -547,7 +553,7 @@ padSection(
   () => false,
   (r) => r.documentSpoof.score ?? 0,
   'accuracy-pad-document.svg',
-  true,
+  (r) => r.documentSpoof.status === 'insufficient_quality',
 );
 /**
  * other_person shows a real, live face, only not the document holder's: an impostor, not a

@@ -8,9 +8,11 @@
 // document check runs, the selfie check needs the manifest's frame times and challenge.
 //
 // Attack presentation = a bundle whose attack targets that check; a bona fide presentation = any
-// other bundle. "Detected" = risk medium or high. The OCR facts the document check reads (expiry,
-// check digits, MRZ) are taken from the corpus truth here, so the figures for expired and
-// bad_check_digit measure this check's rule given a correct reading; the OCR bench measures reading.
+// other bundle. "Detected" = risk medium or high; "no verdict" = the document check's
+// insufficient_quality (a capture too poor to judge), left out of APCER and BPCER. The OCR facts
+// the document check reads (expiry, check digits, MRZ) are taken from the corpus truth here, so the
+// figures for expired and bad_check_digit measure this check's rule given a correct reading; the
+// OCR bench measures reading.
 // The document type (where the values are printed) is the corpus truth too.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -95,6 +97,10 @@ function ocrFactsOf(sample: Sample): DocumentSpoofOcrFacts | undefined {
     (edited === 'name' || edited === 'birthDate' || edited === 'expiryDate')
   )
     facts.mrz = { valid: true, invalidFields: [], matchesPrintedFields: false };
+  // A correct reading of what the attack left alone: the check has every fact it must see.
+  if (sample.documentType === 'passport')
+    facts.mrz ??= { valid: true, invalidFields: [], matchesPrintedFields: true };
+  if (sample.documentType === 'my_number_card') facts.myNumberCheckDigitValid ??= true;
   return facts;
 }
 
@@ -114,7 +120,8 @@ const { values } = parseArgs({
   },
 });
 
-type Tally = { total: number; detected: number; flagged: number };
+/** `noVerdict`: the check's non-responses (status insufficient_quality), outside APCER and BPCER. */
+type Tally = { total: number; detected: number; flagged: number; noVerdict: number };
 const doc = new Map<string, Tally>();
 const face = new Map<string, Tally>();
 const docMs: number[] = [];
@@ -123,11 +130,18 @@ const faceCpuMs: number[] = [];
 let liveFalseRejects = 0;
 const faceMs: number[] = [];
 /** `flagged`: isDisplayAttack (document and selfie) — whether the right kind of attack is named. */
-const count = (map: Map<string, Tally>, key: string, detected: boolean, flagged = false) => {
-  const t = map.get(key) ?? { total: 0, detected: 0, flagged: 0 };
+const count = (
+  map: Map<string, Tally>,
+  key: string,
+  detected: boolean,
+  flagged = false,
+  noVerdict = false,
+) => {
+  const t = map.get(key) ?? { total: 0, detected: 0, flagged: 0, noVerdict: 0 };
   t.total++;
   if (detected) t.detected++;
   if (flagged) t.flagged++;
+  if (noVerdict) t.noVerdict++;
   map.set(key, t);
 };
 
@@ -149,7 +163,8 @@ for (const dir of values.corpus ?? []) {
     docMs.push(performance.now() - started);
     docCpuMs.push(cpuMsSince(cpu));
     const docKey = sample.attack && DOCUMENT_ATTACKS.includes(sample.attack) ? sample.attack : 'bona fide';
-    count(doc, docKey, result.risk !== 'low', result.isDisplayAttack === true);
+    const noVerdict = result.status === 'insufficient_quality';
+    count(doc, docKey, !noVerdict && result.risk !== 'low', result.isDisplayAttack === true, noVerdict);
     if (values.dump) {
       const side = (s: typeof measurements.front) =>
         `L${s.luma.topRatio.toFixed(2)} r${s.ripple.p90.toFixed(2)}/${s.ripple.rippleShare.toFixed(2)} m${Math.min(s.borders.top, s.borders.bottom, s.borders.left, s.borders.right).toFixed(2)}`;
@@ -200,14 +215,15 @@ const percentile = (xs: number[], p: number) => {
 };
 function table(title: string, map: Map<string, Tally>, ms: number[], cpuMs: number[]) {
   console.log(`\n${title}`);
-  console.log('| presentations | n | detected | APCER | BPCER | isDisplayAttack |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| presentations | n | no verdict | detected | APCER | BPCER | isDisplayAttack |');
+  console.log('|---|---|---|---|---|---|---|');
   for (const [key, t] of [...map].sort()) {
-    const rate = (x: number) => `${((100 * x) / t.total).toFixed(1)} %`;
-    if (key === 'bona fide')
-      console.log(`| bona fide | ${t.total} | ${t.detected} | | ${rate(t.detected)} | ${t.flagged} |`);
-    else
-      console.log(`| ${key} | ${t.total} | ${t.detected} | ${rate(t.total - t.detected)} | | ${t.flagged} |`);
+    // APCER and BPCER over the presentations the check gave a verdict on.
+    const answered = t.total - t.noVerdict;
+    const rate = (x: number) => `${((100 * x) / Math.max(1, answered)).toFixed(1)} %`;
+    const head = `| ${key} | ${t.total} | ${t.noVerdict} | ${t.detected} |`;
+    if (key === 'bona fide') console.log(`${head} | ${rate(t.detected)} | ${t.flagged} |`);
+    else console.log(`${head} ${rate(answered - t.detected)} | | ${t.flagged} |`);
   }
   if (ms.length)
     console.log(

@@ -3,8 +3,9 @@
 // be recomputed from its stored inputs. Rejections are looked for first, then reasons for review;
 // only when nothing is found is the verification approved. Review reasons, in order: document type
 // mismatch, suspected spoofs, low OCR confidence (a poor capture, which also lowers the face
-// similarity and breeds field mismatches), face not found / near the threshold, blacklist, fraud,
-// pre-registered info and user input mismatches — interface §3.2 lists low OCR confidence first.
+// similarity and breeds field mismatches; also a capture the document check could not judge),
+// face not found / near the threshold, blacklist, fraud, pre-registered info and user input
+// mismatches — interface §3.2 lists low OCR confidence first.
 // On a capture too poor to read, a low face similarity is not taken as a different person, nor is
 // user input that differs only in fields the OCR read below the OCR threshold a user's mistake.
 import type {
@@ -18,6 +19,8 @@ import { type DecisionThresholds, riskRank } from './thresholds.ts';
 export type CheckOutcome<T> = { status: 'success'; result: T } | { status: 'unavailable'; detail: string };
 
 export interface SpoofOutcome {
+  /** success, or insufficient_quality: the check could not judge the capture (no verdict). */
+  status?: string;
   risk?: string;
   score?: number;
   confidence?: number;
@@ -228,15 +231,21 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
   // similarity) and the identity fields (mismatches), so low OCR confidence names the cause, and
   // the remedy (a better photo). The document-type and spoof rules come first: what they flag is
   // not explained by a blurred photo, and a reviewer must see it.
+  // The same when the document check could not judge the capture (too blurred for its print
+  // cues; an expiry date, MRZ or check digit the OCR could not read reliably): nothing vouches for
+  // the document, and the remedy is the same.
+  const unjudged = doc.status === 'success' && doc.result.status === 'insufficient_quality';
   if (
     ocr.status === 'unavailable' ||
     ocr.result.status === 'low_confidence' ||
-    (ocrConfidence ?? 0) < t.ocrConfidenceThreshold
+    (ocrConfidence ?? 0) < t.ocrConfidenceThreshold ||
+    unjudged
   ) {
     // interface §6.2 rule 4: low_ocr_confidence carries ocrConfidence.
     return review('low_ocr_confidence', {
       ocrConfidence: ocrConfidence ?? 0,
       ...(ocr.status === 'unavailable' ? { detail: ocr.detail } : {}),
+      ...(unjudged ? { documentStatus: 'insufficient_quality' } : {}),
     });
   }
   if (faceMatch.status === 'success' && faceMatch.result.status !== 'success') {

@@ -84,6 +84,8 @@ const AUTHENTICITY: Record<string, string> = {
   low: 'authentic',
   medium: 'suspicious',
   high: 'not_authentic',
+  // The check gave no verdict (a capture too poor to judge): the reviewer's decision stands alone.
+  unknown: 'unverified',
 };
 
 /** The same person can not be the second reviewer, whatever the letter case of the address. */

@@ -145,6 +145,28 @@ test('a poor capture is named low_ocr_confidence, not the near-threshold face or
   assert.deepEqual([decide(readable, t).status, decide(readable, t).reason], ['rejected', 'face_mismatch']);
 });
 
+test('a document the spoof check could not judge is never approved: a poor capture, to review', () => {
+  // A capture the OCR read (0.93) but too blurred for the document check's print cues.
+  const input = {
+    ...passing(),
+    documentSpoofCheck: {
+      status: 'success' as const,
+      result: { status: 'insufficient_quality', risk: 'unknown', score: 0, confidence: 1 },
+    },
+  };
+  assert.deepEqual(decide(input, t), {
+    status: 'pending_review',
+    reason: 'low_ocr_confidence',
+    metadata: { ocrConfidence: 0.93, documentStatus: 'insufficient_quality' },
+  });
+  // A different face is rejected all the same: the rejections come first.
+  const impostor = {
+    ...input,
+    faceMatch: { status: 'success' as const, result: { similarity: 0.2, status: 'success' } },
+  };
+  assert.deepEqual([decide(impostor, t).status, decide(impostor, t).reason], ['rejected', 'face_mismatch']);
+});
+
 test('document spoof: high risk rejected, medium risk to review', () => {
   const high = {
     ...passing(),

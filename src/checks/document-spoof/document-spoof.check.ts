@@ -55,7 +55,9 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // reads genuine values up to 1.24, and a genuine My Number address of dense kanji was rejected at 1.27.
 // 0.11.0: a print glued over the portrait (portrait-edges.ts): the portrait's outline off its box,
 // turned, or with the issued portrait showing beside it.
-export const DOCUMENT_SPOOF_VERSION = '0.11.0';
+// 0.12.0: no verdict (status insufficient_quality, risk unknown) where nothing fired and the
+// capture is too poor for what the check must see (`unjudged`), instead of a guessed "low".
+export const DOCUMENT_SPOOF_VERSION = '0.12.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -92,6 +94,10 @@ export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoof
 export interface DocumentSpoofInput {
   front: Buffer;
   back?: Buffer;
+  /**
+   * The OCR check's facts. Given, a fact it lacks (no expiry date read, a passport's MRZ misread)
+   * is something the check could not judge (`unjudged`); absent, the picture's cues are judged alone.
+   */
   ocr?: DocumentSpoofOcrFacts;
   /** The sex the printed portrait looks (the face check's `document.apparentSex`). */
   portraitSex?: ApparentSex;
@@ -321,6 +327,33 @@ function printedScore(front: SideMeasurements): number {
 
 const round = roundScore;
 
+/**
+ * What the check could not judge on this capture: the layout's cues need the card found and its
+ * print sharp (isSharp), the expiry cue a date the OCR relies on, the check-digit cues a passport's
+ * MRZ read cleanly or a My Number card's twelve digits. Where nothing fired and any of these is
+ * missing, the check gives no verdict (status insufficient_quality, risk unknown): a blurred forgery
+ * reads as clean as a blurred genuine card, so "low" would be a guess (docs/spoof-checks.md
+ * "No verdict").
+ */
+function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidence } | undefined): string[] {
+  const ocr = input.ocr;
+  const missing: string[] = [];
+  const values = 'the printed values and the portrait';
+  // Without the document type (or the OCR's facts) the caller asks for the picture's cues alone.
+  if (input.documentType && !layout) missing.push(`${values} (the card was not found)`);
+  else if (layout && layout.textEdit.fit < DOCUMENT_SPOOF_THRESHOLDS.textMinFit)
+    missing.push(`${values} (the card's layout does not fit the photo)`);
+  else if (layout && !isSharp(layout.textEdit)) missing.push(`${values} (the print is too blurred)`);
+  if (!ocr) return missing;
+  if (!ocr.expiryDate) missing.push('the expiry date (not read)');
+  else if (ocr.expiryDateReliable === false) missing.push('the expiry date (not read reliably)');
+  if (input.documentType === 'passport' && (!ocr.mrz || mrzFailureKind(ocr.mrz) === 'misread'))
+    missing.push('the MRZ check digits (not read cleanly)');
+  if (input.documentType === 'my_number_card' && ocr.myNumberCheckDigitValid === undefined)
+    missing.push('the My Number check digit (not read)');
+  return missing;
+}
+
 export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSpoofResult> {
   return {
     id: 'documentSpoofCheck',
@@ -343,7 +376,8 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       });
       cues.push({ name: 'printed copy (paper margin around the card)', score: printedScore(front) });
 
-      const { textEdit, portrait } = measureLayout(measuredFront, input.documentType) ?? {};
+      const layout = measureLayout(measuredFront, input.documentType);
+      const { textEdit, portrait } = layout ?? {};
       if (textEdit && portrait) {
         const scores = textEditScores(textEdit);
         cues.push({
@@ -418,7 +452,13 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       if (ocr?.expiryDate && ocr.expiryDate < reference && ocr.expiryDateReliable !== false)
         cues.push({ name: `document expired on ${ocr.expiryDate}`, score: 0.7 });
 
-      const { score, risk, details, boundaryConfidence } = combineSpoofCues(cues, t, t.medium);
+      const combined = combineSpoofCues(cues, t, t.medium);
+      const { score, boundaryConfidence } = combined;
+      const missing = combined.risk === 'low' ? unjudged(input, layout) : [];
+      const risk = missing.length ? 'unknown' : combined.risk;
+      const details = missing.length
+        ? `no spoof cue fired, but the capture is too poor to judge ${missing.join('; ')}`
+        : combined.details;
       // A halftone screen is periodic too and can raise the spectral cue: when the paper margin
       // says "printed copy", the periodicity is the print's, not a display's.
       const printed = printedScore(front);
@@ -431,7 +471,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         score: round(score),
         confidence: round(confidence),
         details,
-        status: 'success',
+        status: missing.length ? 'insufficient_quality' : 'success',
         provider: PROVIDER,
         model: `${DOCUMENT_SPOOF_MODEL}@${DOCUMENT_SPOOF_VERSION}`,
         isDisplayAttack,

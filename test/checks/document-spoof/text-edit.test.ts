@@ -94,11 +94,13 @@ test('without the document type the re-typed-value cues are not measured', async
   assert.equal(result.risk, 'low');
 });
 
-test('a wrong document type does not make a genuine card look tampered', async () => {
+test('a wrong document type does not make a genuine card look tampered: its layout does not fit, no verdict', async () => {
   const front = await photographFront('residence_card', 3);
   for (const wrong of ['passport', 'drivers_license', 'my_number_card'] as const) {
     const { result } = await run(front, wrong);
     assert.equal(result.isForgedOrTampered, false, `${wrong}: ${result.details}`);
-    assert.equal(result.risk, 'low', `${wrong}: ${result.details}`);
+    assert.equal(result.risk, 'unknown', `${wrong}: ${result.details}`);
+    assert.match(result.details ?? '', /layout does not fit the photo/, wrong);
   }
+  assert.equal((await run(front, 'residence_card')).result.risk, 'low');
 });
