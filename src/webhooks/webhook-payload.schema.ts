@@ -157,11 +157,18 @@ export const OcrResultSchema = Type.Object(
 /** The spoof check object of interface §2.9 (documentSpoofCheck, selfieSpoofCheck). */
 export const SpoofCheckSchema = Type.Object(
   {
-    risk: Type.Optional(Type.String({ description: 'value seen: low' })),
+    risk: Type.Optional(
+      Type.String({ description: 'low, medium or high; unknown when the check gives no verdict' }),
+    ),
     score: Type.Optional(Type.Number()),
     confidence: Type.Optional(Type.Number()),
     details: Type.Optional(Type.String()),
-    status: Type.Optional(Type.String({ description: 'value seen: success' })),
+    status: Type.Optional(
+      Type.String({
+        description:
+          'success, or insufficient_quality: the capture too poor for the check to judge (risk unknown; the verification goes to review)',
+      }),
+    ),
     provider: Type.Optional(Type.String()),
     model: Type.Optional(Type.String()),
     isDisplayAttack: Type.Optional(Type.Boolean()),

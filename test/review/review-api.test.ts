@@ -11,7 +11,7 @@ import { ApiClient, countWrites } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { signatureIsValid, waitFor } from '../webhooks/event-fixture.ts';
 import { type LocalReceiver, startLocalReceiver } from '../webhooks/local-receiver.ts';
-import { countRows, decidedSession, withTenantSettings } from './review-fixture.ts';
+import { countRows, decidedSession, storeCheckResult, withTenantSettings } from './review-fixture.ts';
 
 let platform: TestPlatform;
 let api: ApiClient;
@@ -106,6 +106,23 @@ describe('POST /v1/verification-sessions/{id}/review', () => {
     assert.match(payload.review.id, /^rv_/);
     assert.equal(payload.verificationResult.status, 'approved');
     assert.equal(payload.verificationResult.livenessConfidence, 0.93);
+  });
+
+  test("verificationResult.documentAuthenticity follows the document check: 'unverified' where it gave no verdict", async () => {
+    const judged = async (path: string, risk: string, status: string) => {
+      const sessionId = await pending(path);
+      await storeCheckResult(platform, sessionId, 'documentSpoofCheck', { risk, status, score: 0 });
+      assert.equal((await review(sessionId, approve)).statusCode, 200);
+      const [delivery] = await waitFor('the review webhook', () => {
+        const got = receiver.received.filter((r) => r.url === path);
+        return got.length ? got : undefined;
+      });
+      const payload = JSON.parse(delivery!.body.toString('utf8'));
+      assert.ok(validatePayload(payload), JSON.stringify(validatePayload.errors));
+      return payload.verificationResult.documentAuthenticity;
+    };
+    assert.equal(await judged('/authentic', 'low', 'success'), 'authentic');
+    assert.equal(await judged('/unverified', 'unknown', 'insufficient_quality'), 'unverified');
   });
 
   test('rejects: verification.rejected with the review field', async () => {

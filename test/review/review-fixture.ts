@@ -2,9 +2,12 @@
 // a session created through the API whose automatic decisions are written with the pipeline's own
 // repository function (the pipeline itself is driven in blacklist.test.ts).
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { CheckId } from '../../src/checks/check.ts';
 import { CLI_ACTOR } from '../../src/console/audit-log.ts';
 import { createConsoleUser, setPasswordWithLink } from '../../src/console/console-accounts.ts';
-import { insertDecision } from '../../src/pipeline/pipeline-repository.ts';
+import { insertDecision, saveCheckResult } from '../../src/pipeline/pipeline-repository.ts';
+import { resultContext } from '../../src/pipeline/stored-results.ts';
+import { encryptJson } from '../../src/platform/crypto/encryption.ts';
 import type { ApiClient } from '../helpers/api-client.ts';
 import type { TestPlatform } from '../helpers/test-platform.ts';
 
@@ -62,6 +65,29 @@ export async function decidedSession(
     });
   }
   return sessionId;
+}
+
+/** A check's result stored for the session's current generation, as the pipeline's job stores it. */
+export async function storeCheckResult(
+  platform: TestPlatform,
+  sessionId: string,
+  checkId: CheckId,
+  result: Record<string, unknown>,
+): Promise<void> {
+  await saveCheckResult(platform.database.db, {
+    sessionId,
+    checkId,
+    generation: 0,
+    status: 'success',
+    resultEnc: encryptJson(platform.keyring, { result }, resultContext(sessionId, checkId)),
+    provider: 'mimoto',
+    model: 'test',
+    version: '0',
+    inputHashes: {},
+    durationMs: 1,
+    error: null,
+    completedAt: platform.now(),
+  });
 }
 
 export const PASSWORD = 'correct horse battery staple';
