@@ -522,7 +522,7 @@ function padSection(
     const apcer = share(group, (r) => !atOperatingPoint(r));
     const apnrr = noVerdict ? share(every, noVerdict) : 0;
     out.push(
-      `| ${attack} | ${every.length} |${noVerdictCells(every)} ${rate(apcer)} | ${rate(share(group, (r) => !detectedAtT(r)))} |${noVerdict ? ` ${rate(share(every, (r) => !noVerdict(r) && !atOperatingPoint(r)) + apnrr)} |` : ''}`,
+      `| ${attack} | ${every.length} |${noVerdictCells(every)} ${rate(apcer)} | ${rate(share(group, (r) => !detectedAtT(r)))} |${noVerdict ? ` ${rate(share(every, (r) => noVerdict(r) || !atOperatingPoint(r)))} |` : ''}`,
     );
     bars.push({ label: attack, value: apcer });
     targets.push({
