@@ -25,6 +25,7 @@ import {
 } from '../src/checks/face-match/index.ts';
 import { analyzeFraudSignals, type FraudFacts } from '../src/checks/fraud-signals/index.ts';
 import { checkDigitsVerdict } from '../src/checks/ocr/index.ts';
+import { NO_VERDICT } from '../src/checks/spoof-cues.ts';
 import { type DecisionInput, decide, resolveThresholds } from '../src/decision/index.ts';
 import { compareIdentityFields, type IdentityFields } from '../src/japanese/index.ts';
 import { sessionIdentity } from '../src/pipeline/gather-fraud-facts.ts';
@@ -553,7 +554,7 @@ padSection(
   () => false,
   (r) => r.documentSpoof.score ?? 0,
   'accuracy-pad-document.svg',
-  (r) => r.documentSpoof.status === 'insufficient_quality',
+  (r) => r.documentSpoof.status === NO_VERDICT.status,
 );
 /**
  * other_person shows a real, live face, only not the document holder's: an impostor, not a

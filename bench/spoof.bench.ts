@@ -21,6 +21,7 @@ import sharp from 'sharp';
 import { type DocumentSpoofOcrFacts, documentSpoofCheck } from '../src/checks/document-spoof/index.ts';
 import { DOCUMENT_TYPES, type DocumentType } from '../src/checks/ocr/document-regions.ts';
 import { selfieSpoofCheck } from '../src/checks/selfie-spoof/index.ts';
+import { NO_VERDICT } from '../src/checks/spoof-cues.ts';
 import type { LivenessStep } from '../src/liveness/index.ts';
 import { verifyLivenessFrames } from '../src/liveness/index.ts';
 
@@ -163,7 +164,7 @@ for (const dir of values.corpus ?? []) {
     docMs.push(performance.now() - started);
     docCpuMs.push(cpuMsSince(cpu));
     const docKey = sample.attack && DOCUMENT_ATTACKS.includes(sample.attack) ? sample.attack : 'bona fide';
-    const noVerdict = result.status === 'insufficient_quality';
+    const noVerdict = result.status === NO_VERDICT.status;
     count(doc, docKey, !noVerdict && result.risk !== 'low', result.isDisplayAttack === true, noVerdict);
     if (values.dump) {
       const side = (s: typeof measurements.front) =>

@@ -16,6 +16,12 @@ export interface RiskThresholds {
   high: number;
 }
 
+/**
+ * A spoof check's answer when it could not judge the capture: no verdict (an ISO/IEC 30107-3
+ * non-response), which the decision never counts as a pass (docs/spoof-checks.md "No verdict").
+ */
+export const NO_VERDICT = { status: 'insufficient_quality', risk: 'unknown' } as const;
+
 export const roundScore = (v: number) => Math.round(v * 1000) / 1000;
 
 export function combineSpoofCues(cues: SpoofCue[], thresholds: RiskThresholds, reportFrom: number) {

@@ -8,6 +8,8 @@
 // mismatches — interface §3.2 lists low OCR confidence first.
 // On a capture too poor to read, a low face similarity is not taken as a different person, nor is
 // user input that differs only in fields the OCR read below the OCR threshold a user's mistake.
+
+import { NO_VERDICT } from '../checks/spoof-cues.ts';
 import type {
   DecisionMetadata,
   DecisionReasonCode,
@@ -234,7 +236,7 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
   // The same when the document check could not judge the capture (too blurred for its print
   // cues; an expiry date, MRZ or check digit the OCR could not read reliably): nothing vouches for
   // the document, and the remedy is the same.
-  const unjudged = doc.status === 'success' && doc.result.status === 'insufficient_quality';
+  const unjudged = doc.status === 'success' && doc.result.status === NO_VERDICT.status;
   if (
     ocr.status === 'unavailable' ||
     ocr.result.status === 'low_confidence' ||
@@ -245,7 +247,7 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
     return review('low_ocr_confidence', {
       ocrConfidence: ocrConfidence ?? 0,
       ...(ocr.status === 'unavailable' ? { detail: ocr.detail } : {}),
-      ...(unjudged ? { documentStatus: 'insufficient_quality' } : {}),
+      ...(unjudged ? { documentStatus: NO_VERDICT.status } : {}),
     });
   }
   if (faceMatch.status === 'success' && faceMatch.result.status !== 'success') {

@@ -3,6 +3,7 @@
 // decision row (kind = 'review', which makes reprocess answer DecisionFinal), the verification
 // status, the webhook event with the review field, the audit row and the end of the claim commit
 // together or not at all; a second reviewer racing for the same case finds the first one's work.
+import { NO_VERDICT } from '../checks/spoof-cues.ts';
 import { recordAudit } from '../console/index.ts';
 import {
   findTenantSettings,
@@ -85,7 +86,7 @@ const AUTHENTICITY: Record<string, string> = {
   medium: 'suspicious',
   high: 'not_authentic',
   // The check gave no verdict (a capture too poor to judge): the reviewer's decision stands alone.
-  unknown: 'unverified',
+  [NO_VERDICT.risk]: 'unverified',
 };
 
 /** The same person can not be the second reviewer, whatever the letter case of the address. */

@@ -24,7 +24,7 @@ import {
   type GreyImage,
 } from '../ocr/find-document.ts';
 import { type MrzVerdictFacts, mrzFailureKind } from '../ocr/read-mrz.ts';
-import { combineSpoofCues, roundScore, type SpoofCue } from '../spoof-cues.ts';
+import { combineSpoofCues, NO_VERDICT, roundScore, type SpoofCue } from '../spoof-cues.ts';
 import {
   type BorderStats,
   type ChromaTexture,
@@ -455,7 +455,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       const combined = combineSpoofCues(cues, t, t.medium);
       const { score, boundaryConfidence } = combined;
       const missing = combined.risk === 'low' ? unjudged(input, layout) : [];
-      const risk = missing.length ? 'unknown' : combined.risk;
+      const risk = missing.length ? NO_VERDICT.risk : combined.risk;
       const details = missing.length
         ? `no spoof cue fired, but the capture is too poor to judge ${missing.join('; ')}`
         : combined.details;
@@ -471,7 +471,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         score: round(score),
         confidence: round(confidence),
         details,
-        status: missing.length ? 'insufficient_quality' : 'success',
+        status: missing.length ? NO_VERDICT.status : 'success',
         provider: PROVIDER,
         model: `${DOCUMENT_SPOOF_MODEL}@${DOCUMENT_SPOOF_VERSION}`,
         isDisplayAttack,
