@@ -42,7 +42,8 @@ commands:
   webhooks redeliver --event ID [--json]              one attempt now, same bytes
   user create --email E --role operator|tenant_admin|reviewer [--tenant ID] [--json]   prints a one-time password link
   synth --out DIR --seed N --count K  write a synthetic identity corpus
-  simulate --url VERIFICATION_URL --persona P [--seed N] [--json]   complete a session's hosted flow headlessly
+  simulate --persona P --api-key KEY --callback-url URL [--wait] [--json]   create a session and play
+                                      an end user through it (simulate --help for every option)
 
 configuration comes from the environment: see .env.example
 `;

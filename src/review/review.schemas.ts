@@ -16,7 +16,7 @@ const Id = (description: string) =>
   Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
 
 export const ReviewDecisionField = enumOf(['approved', 'rejected'] as const, "The reviewer's decision");
-const Reason = Text(500, "The reviewer's reason; becomes decision.reason (interface §6.2 rule 2)");
+const Reason = Text(500, "The reviewer's reason; becomes decision.reason (API reference §6.2 rule 2)");
 
 export const ApiReviewBody = Type.Object(
   {

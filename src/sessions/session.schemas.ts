@@ -32,7 +32,7 @@ export const SessionIdParams = Type.Object({
     minLength: 1,
     maxLength: 64,
     pattern: '^[A-Za-z0-9_-]+$',
-    description: 'Session identifier (interface §4.2, §8)',
+    description: 'Session identifier (API reference §4.2, §8)',
   }),
 });
 
@@ -49,7 +49,7 @@ export const PreRegisteredInfo = Type.Object(
     firstName: Type.Optional(Text(100)),
     address: Type.Optional(Text(300, 'A partial address is acceptable for matching')),
   },
-  { additionalProperties: false, description: 'Data to compare with the OCR result (interface §2.2)' },
+  { additionalProperties: false, description: 'Data to compare with the OCR result (API reference §2.2)' },
 );
 export type PreRegisteredInfo = Static<typeof PreRegisteredInfo>;
 
@@ -107,7 +107,9 @@ const Liveness = Type.Object({
 
 const Verification = Type.Object({
   verificationId: Type.String(),
-  status: Type.String({ description: 'processing, approved, rejected or pending_review (interface §3.2)' }),
+  status: Type.String({
+    description: 'processing, approved, rejected or pending_review (API reference §3.2)',
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   decision: Type.Optional(
@@ -129,7 +131,7 @@ const Verification = Type.Object({
 export const SessionDetail = Type.Object({
   sessionId: Type.String(),
   status: Type.Unsafe<(typeof SESSION_STATUSES)[number]>(
-    Type.String({ enum: [...SESSION_STATUSES], description: 'Session status (interface §3.1)' }),
+    Type.String({ enum: [...SESSION_STATUSES], description: 'Session status (API reference §3.1)' }),
   ),
   callbackUrl: Type.String(),
   verificationUrl: Type.String(),
@@ -139,11 +141,11 @@ export const SessionDetail = Type.Object({
   expiresAt: Timestamp,
   documentType: Nullable(Type.String(), 'null until the user chooses a document'),
   preRegisteredInfo: Nullable(PreRegisteredInfo, 'null when none was given at creation'),
-  userInput: Nullable(UserInput, 'null until the user submits (interface §2.3)'),
-  documents: Nullable(Documents, 'null until the user chooses a document (interface §2.4)'),
-  liveness: Nullable(Liveness, 'null until a live face check was attempted (interface §2.5)'),
-  ocrResult: Nullable(OcrResultSchema, 'null until OCR has run (interface §2.6)'),
-  verification: Nullable(Verification, 'null until the user submits (interface §2.7)'),
+  userInput: Nullable(UserInput, 'null until the user submits (API reference §2.3)'),
+  documents: Nullable(Documents, 'null until the user chooses a document (API reference §2.4)'),
+  liveness: Nullable(Liveness, 'null until a live face check was attempted (API reference §2.5)'),
+  ocrResult: Nullable(OcrResultSchema, 'null until OCR has run (API reference §2.6)'),
+  verification: Nullable(Verification, 'null until the user submits (API reference §2.7)'),
 });
 export type SessionDetail = Static<typeof SessionDetail>;
 

@@ -6,6 +6,7 @@ import type { LivenessStep } from '../liveness/index.ts';
 import { drawScreenReplayParameters, showOnScreen } from '../synth/document-attacks.ts';
 import type { FaceSceneParameters } from '../synth/face-scene.ts';
 import { sexOfPerson } from '../synth/faces.ts';
+import type { Identity } from '../synth/identity.ts';
 import {
   createDocumentRecord,
   createIdentityFor,
@@ -32,6 +33,35 @@ export { isPersona, PERSONAS, type Persona } from './personas.ts';
 const CAPTURE_WIDTH = 1280;
 /** A poor capture made blurrier still (the corpus's poor range tops out at 2.2). */
 const BLURRY_SIGMA = 2.6;
+
+/**
+ * Who the persona says it is, when told (`mimoto simulate --last-name … --birth-date …`): printed
+ * on its document and typed into the form, so that a tenant's preRegisteredInfo can match it
+ * (docs/api-reference.md §2.2). Unset fields keep the seed's made-up identity.
+ */
+export interface PresentedIdentity {
+  lastName?: string;
+  firstName?: string;
+  lastNameKana?: string;
+  firstNameKana?: string;
+  birthDate?: string;
+  address?: string;
+}
+
+const LATIN_NAME = /^[A-Za-z][A-Za-z '-]*$/;
+
+/** The seed's identity with the presented fields in place; a name in Latin letters is also the passport's. */
+function presentIdentity(identity: Identity, presented: PresentedIdentity): Identity {
+  const defined = Object.fromEntries(Object.entries(presented).filter(([, v]) => v !== undefined));
+  const latin = (name: string | undefined) =>
+    name !== undefined && LATIN_NAME.test(name) ? name.toUpperCase() : undefined;
+  return {
+    ...identity,
+    ...defined,
+    lastNameLatin: latin(presented.lastName) ?? identity.lastNameLatin,
+    firstNameLatin: latin(presented.firstName) ?? identity.firstNameLatin,
+  };
+}
 
 /** What the personal data form receives: the identity printed on the document (interface §2.3). */
 export interface PersonalData {
@@ -149,6 +179,7 @@ export async function preparePersonaMedia(
   documentType: DocumentType,
   facesDir = defaultFacesDir(),
   referenceDate: string = new Date().toISOString().slice(0, 10),
+  presented: PresentedIdentity = {},
 ): Promise<PersonaMedia> {
   const label = `simulate:${seed}:${persona}`;
   const root = new Random(label);
@@ -173,11 +204,9 @@ export async function preparePersonaMedia(
   // (today for a run against a server): otherwise the fraud check would rightly see one face
   // under several identities, and the expiry check documents that ran out since the corpus date.
   const sex = sexOfPerson(documentPerson);
-  const identity = createIdentityFor(
-    new Random(`simulate:identity:${documentPerson}`),
-    documentType,
-    sex,
-    REFERENCE_DATE,
+  const identity = presentIdentity(
+    createIdentityFor(new Random(`simulate:identity:${documentPerson}`), documentType, sex, REFERENCE_DATE),
+    presented,
   );
   const record = createDocumentRecord(root.fork('record'), documentType, sex, referenceDate, identity);
   const faceCandidates = (people.get(facePerson) ?? []).filter((f) => f !== portraitFile);

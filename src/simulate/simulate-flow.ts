@@ -6,7 +6,12 @@
 import { isLivenessStep } from '../liveness/index.ts';
 import { DOCUMENT_TYPES, type DocumentType, hasBackSide, Random } from '../synth/index.ts';
 import { FlowStepRefused, HostedFlowClient, type LivenessAttemptAnswer } from './hosted-flow-client.ts';
-import { type Persona, preparePersonaMedia } from './persona-media.ts';
+import {
+  type Persona,
+  type PersonaMedia,
+  type PresentedIdentity,
+  preparePersonaMedia,
+} from './persona-media.ts';
 
 /** Quality-gate refusals a person answers by taking the photo again (docs/hosted-flow-api.md, 422). */
 const RETAKE_CODES = new Set(['ImageBlurred', 'ImageGlare', 'DocumentNotFound', 'ImageTooSmall']);
@@ -30,8 +35,12 @@ export interface SimulateOptions {
   client?: HostedFlowClient;
   persona: Persona;
   seed?: number;
-  /** Default: drawn from the tenant's allowed types with the seed. */
+  /** Default: drawn with the seed, among the tenant's allowed types. */
   documentType?: DocumentType;
+  /** The name and birth date the persona presents instead of the seed's (persona-media.ts). */
+  presented?: PresentedIdentity;
+  /** What prepareSimulation made before the link was opened; else it is made here, still before. */
+  prepared?: PreparedSimulation;
   /** Accept-Language of every request (the server's messages follow it). */
   language?: 'ja' | 'en';
   /** One line per thing that happened (progress for people). */
@@ -63,12 +72,80 @@ function isDocumentType(value: string): value is DocumentType {
   return (DOCUMENT_TYPES as readonly string[]).includes(value);
 }
 
+/** The type a seed picks among `types` when none was asked for (the same pick before and after the link). */
+function seededDocumentType(seed: number, types: readonly DocumentType[]): DocumentType {
+  return new Random(`simulate:${seed}:document-type`).pick(types);
+}
+
+/**
+ * Everything that can be made before the one-time link is opened: the persona's identity, faces
+ * and document, and the first photo of each side, rendered. A failure here (missing face photos,
+ * fonts, models) leaves the session untouched. What cannot be made before is made in the flow:
+ * retakes after a refusal, and the liveness frames, which answer the steps the server draws.
+ */
+export interface PreparedSimulation {
+  persona: Persona;
+  seed: number;
+  presented: PresentedIdentity;
+  /** The type asked for, or the seed's pick among all types (the tenant's list is seen only inside the flow). */
+  documentType: DocumentType;
+  /** Whether `documentType` was asked for (then it is not swapped for an allowed one). */
+  isDocumentTypeChosen: boolean;
+  media: PersonaMedia;
+}
+
+export async function prepareSimulation(options: {
+  persona: Persona;
+  seed?: number;
+  documentType?: DocumentType;
+  presented?: PresentedIdentity;
+}): Promise<PreparedSimulation> {
+  const seed = options.seed ?? 1;
+  const presented = options.presented ?? {};
+  const documentType = options.documentType ?? seededDocumentType(seed, DOCUMENT_TYPES);
+  const media = await preparePersonaMediaWithFirstTakes(options.persona, seed, documentType, presented);
+  return {
+    persona: options.persona,
+    seed,
+    presented,
+    documentType,
+    isDocumentTypeChosen: options.documentType !== undefined,
+    media,
+  };
+}
+
+/** The persona's media with the first photo of every side already rendered (and kept). */
+async function preparePersonaMediaWithFirstTakes(
+  persona: Persona,
+  seed: number,
+  documentType: DocumentType,
+  presented: PresentedIdentity,
+): Promise<PersonaMedia> {
+  const media = await preparePersonaMedia(persona, seed, documentType, undefined, undefined, presented);
+  const sides = hasBackSide(documentType) ? (['front', 'back'] as const) : (['front'] as const);
+  const firstTakes = new Map<string, Awaited<ReturnType<PersonaMedia['photographSide']>>>();
+  for (const side of sides) firstTakes.set(side, await media.photographSide(side, 0));
+  return {
+    ...media,
+    photographSide: async (side, take) =>
+      (take === 0 && firstTakes.get(side)) || media.photographSide(side, take),
+  };
+}
+
 export async function simulateFlow(options: SimulateOptions): Promise<SimulationResult> {
   const started = performance.now();
-  const seed = options.seed ?? 1;
   const log = options.log ?? (() => {});
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
+  const prepared =
+    options.prepared ??
+    (await prepareSimulation({
+      persona: options.persona,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.documentType ? { documentType: options.documentType } : {}),
+      ...(options.presented ? { presented: options.presented } : {}),
+    }));
+  const seed = prepared.seed;
   const client = options.client ?? (await HostedFlowClient.enter(options.url, options.language ?? 'en'));
   const state = await client.state();
   const sessionId = state.sessionId;
@@ -77,18 +154,31 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
     throw new FlowStepRefused('enter', 409, null, 'the session was already submitted');
 
   const allowed = state.allowedDocumentTypes.filter(isDocumentType);
-  const documentType = options.documentType ?? new Random(`simulate:${seed}:document-type`).pick(allowed);
+  let media = prepared.media;
+  let documentType = prepared.documentType;
   if (!allowed.includes(documentType)) {
-    throw new FlowStepRefused(
-      'document type',
-      0,
-      'DocumentTypeNotAllowed',
-      `the tenant allows ${allowed.join(', ')}`,
+    if (prepared.isDocumentTypeChosen || allowed.length === 0) {
+      throw new FlowStepRefused(
+        'document type',
+        0,
+        'DocumentTypeNotAllowed',
+        `${documentType} is not among the tenant's document types (${allowed.join(', ') || 'none'})`,
+      );
+    }
+    // The seed's pick is not one the tenant takes: pick again among those it takes. Everything
+    // this needs (faces, models, fonts) was loaded and used in the preparation.
+    documentType = seededDocumentType(seed, allowed);
+    media = await preparePersonaMedia(
+      prepared.persona,
+      seed,
+      documentType,
+      undefined,
+      undefined,
+      prepared.presented,
     );
   }
-  const media = await preparePersonaMedia(options.persona, seed, documentType);
   log(
-    `persona ${options.persona} (seed ${seed}): ${documentType} of ${media.documentPerson}, face of ${media.facePerson}`,
+    `persona ${prepared.persona} (seed ${seed}): ${documentType} of ${media.documentPerson}, face of ${media.facePerson}`,
   );
 
   await client.giveConsent();
@@ -159,7 +249,7 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
   return {
     sessionId,
     redirectedTo,
-    persona: options.persona,
+    persona: prepared.persona,
     seed,
     documentType,
     documentPerson: media.documentPerson,

@@ -65,7 +65,7 @@ function literalUnion<const T extends readonly string[]>(
 // a pattern means the same to every JSON Schema validator a tenant may use.
 const Timestamp = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$',
-  description: 'ISO 8601 timestamp, UTC with a trailing Z (interface §2)',
+  description: 'ISO 8601 timestamp, UTC with a trailing Z (API reference §2)',
 });
 
 /** Interface §2.10. */
@@ -76,7 +76,7 @@ export const SignalSchema = Type.Object(
     message: Type.Optional(Type.String()),
     code: Type.Optional(Type.String()),
   },
-  { ...closed, title: 'Signal', description: 'Interface §2.10' },
+  { ...closed, title: 'Signal', description: 'API reference §2.10' },
 );
 
 /** preRegisteredInfoMatch in webhooks: a boolean per compared field (§2.7, §6.2). */
@@ -123,7 +123,7 @@ export const DecisionMetadataSchema = Type.Object(
     userInputMatch: Type.Optional(Type.Boolean()),
     preRegisteredInfoMatch: Type.Optional(FieldMatchSchema),
   },
-  { ...closed, title: 'DecisionMetadata', description: 'Interface §2.8' },
+  { ...closed, title: 'DecisionMetadata', description: 'API reference §2.8' },
 );
 export type DecisionMetadata = Static<typeof DecisionMetadataSchema>;
 
@@ -151,7 +151,7 @@ export const OcrResultSchema = Type.Object(
     detectedDocumentTypeConfidence: Type.Optional(Type.Number()),
     unsupportedDocumentType: Type.Optional(Type.String()),
   },
-  { ...closed, title: 'OcrResult', description: 'Interface §2.6' },
+  { ...closed, title: 'OcrResult', description: 'API reference §2.6' },
 );
 
 /** The spoof check object of interface §2.9 (documentSpoofCheck, selfieSpoofCheck). */
@@ -174,7 +174,7 @@ export const SpoofCheckSchema = Type.Object(
     isDisplayAttack: Type.Optional(Type.Boolean()),
     isForgedOrTampered: Type.Optional(Type.Boolean()),
   },
-  { ...closed, title: 'SpoofCheck', description: 'Interface §2.9' },
+  { ...closed, title: 'SpoofCheck', description: 'API reference §2.9' },
 );
 
 export const FaceMatchSchema = Type.Object(
@@ -184,7 +184,7 @@ export const FaceMatchSchema = Type.Object(
     status: Type.Optional(Type.String()),
     reason: Type.Optional(Type.String()),
   },
-  { ...closed, title: 'FaceMatch', description: 'Interface §2.9' },
+  { ...closed, title: 'FaceMatch', description: 'API reference §2.9' },
 );
 
 export const FraudSignalAnalysisSchema = Type.Object(
@@ -192,7 +192,7 @@ export const FraudSignalAnalysisSchema = Type.Object(
     riskScore: Type.Optional(Type.Number()),
     signals: Type.Optional(Type.Array(SignalSchema)),
   },
-  { ...closed, title: 'FraudSignalAnalysis', description: 'Interface §2.9' },
+  { ...closed, title: 'FraudSignalAnalysis', description: 'API reference §2.9' },
 );
 
 /** A subset of interface §2.9; may be empty after manual review (§6.2). */
@@ -204,7 +204,7 @@ export const WebhookResultsSchema = Type.Object(
     faceMatch: Type.Optional(FaceMatchSchema),
     fraudSignalAnalysis: Type.Optional(FraudSignalAnalysisSchema),
   },
-  { ...closed, title: 'Results', description: 'Subset of interface §2.9; may be {} after manual review' },
+  { ...closed, title: 'Results', description: 'Subset of API reference §2.9; may be {} after manual review' },
 );
 export type WebhookResults = Static<typeof WebhookResultsSchema>;
 
@@ -217,24 +217,24 @@ export const ReviewSchema = Type.Object(
     reviewedAt: Timestamp,
     reason: Type.String(),
   },
-  { ...closed, title: 'Review', description: 'Interface §6.2; present only on manual-review outcomes' },
+  { ...closed, title: 'Review', description: 'API reference §6.2; present only on manual-review outcomes' },
 );
 
 /** Interface §6.2 verificationResult, seen on manual-review events. */
 export const VerificationResultSchema = Type.Object(
   {
-    status: literalUnion(DECISION_STATUSES, 'Verification result status (§3.2)'),
+    status: literalUnion(DECISION_STATUSES, 'Verification result status (API reference §3.2)'),
     livenessConfidence: Type.Optional(Type.Number()),
     faceMatchConfidence: Type.Optional(Type.Number()),
     documentAuthenticity: Type.Optional(Type.String()),
     userInputMatch: Type.Optional(Type.Boolean()),
     preRegisteredInfoMatch: Type.Optional(FieldMatchSchema),
   },
-  { ...closed, title: 'VerificationResult', description: 'Interface §6.2' },
+  { ...closed, title: 'VerificationResult', description: 'API reference §6.2' },
 );
 
 const commonFields = {
-  event: literalUnion(WEBHOOK_EVENTS, 'Event kind (§6.1); always verification.<status>'),
+  event: literalUnion(WEBHOOK_EVENTS, 'Event kind (API reference §6.1); always verification.<status>'),
   verificationId: Type.String({ minLength: 1, description: 'Equal to the sessionId' }),
   tenantId: Type.String({ minLength: 1 }),
   status: literalUnion(DECISION_STATUSES, 'approved / rejected / pending_review'),
@@ -247,7 +247,7 @@ export const AutomaticWebhookPayloadSchema = Type.Object(
     decision: Type.Object(
       {
         status: literalUnion(DECISION_STATUSES, 'Equals the top-level status'),
-        reason: literalUnion(DECISION_REASON_CODES, 'Machine reason code (design.md)'),
+        reason: literalUnion(DECISION_REASON_CODES, 'Machine reason code (API reference §6.2)'),
         metadata: DecisionMetadataSchema,
       },
       closed,
@@ -284,8 +284,8 @@ export const WebhookPayloadSchema = Type.Union([AutomaticWebhookPayloadSchema, R
   $id: WEBHOOK_PAYLOAD_SCHEMA_ID,
   title: 'Webhook payload',
   description:
-    'Body of the POST sent to the callbackUrl (interface §6.2). Signed with X-Service-Signature over the raw bytes (§6.4). ' +
-    'Receivers should ignore unknown event kinds and fields (§6.5).',
+    'Body of the POST sent to the callbackUrl (API reference §6.2). Signed with X-Service-Signature over the raw bytes (API reference §6.4). ' +
+    'Receivers should ignore unknown event kinds and fields (API reference §6.5).',
 });
 
 export type AutomaticWebhookPayload = Static<typeof AutomaticWebhookPayloadSchema>;

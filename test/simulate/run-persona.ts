@@ -4,7 +4,7 @@
 
 import { FlowStepRefused, HostedFlowClient } from '../../src/simulate/hosted-flow-client.ts';
 import type { Persona } from '../../src/simulate/persona-media.ts';
-import { simulateFlow } from '../../src/simulate/simulate-flow.ts';
+import { prepareSimulation, simulateFlow } from '../../src/simulate/simulate-flow.ts';
 import type { DocumentType } from '../../src/synth/index.ts';
 import { createSession, getSessionDetail, type SimulateServer } from './simulate-server.ts';
 
@@ -72,16 +72,15 @@ export async function runPersona(
   seed: number,
   options: { documentType?: DocumentType; timeoutMs?: number } = {},
 ): Promise<PersonaOutcome> {
-  const started = performance.now();
-  const { sessionId, verificationUrl, client } = await enterNewSession(server);
-  const run = await simulateFlow({
-    url: verificationUrl,
-    client,
+  // The media before the session, whose link is valid 10 s (docs/api-reference.md §8).
+  const prepared = await prepareSimulation({
     persona,
     seed,
-    pace: 'human',
     ...(options.documentType ? { documentType: options.documentType } : {}),
   });
+  const started = performance.now();
+  const { sessionId, verificationUrl, client } = await enterNewSession(server);
+  const run = await simulateFlow({ url: verificationUrl, client, persona, prepared, pace: 'human' });
   const detail = await waitForDecision(server, sessionId, options.timeoutMs ?? 600_000);
   const v = detail.verification;
   const r = v.results ?? {};

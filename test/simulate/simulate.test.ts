@@ -1,15 +1,15 @@
-// `mimoto simulate` against a real server on a loopback port (issue 5 item 7): each persona walks
-// the hosted flow over HTTP as a browser would; the tenant API then shows what the server made
-// of it. One server for the file; Human and face-api load once in this process (the CLI test
-// loads them again in its child).
+// `mimoto simulate` against a real server on a loopback port: each persona walks the hosted flow
+// over HTTP as a browser would; the tenant API then shows what the server made of it. One server
+// for the file; Human and face-api load once in this process. The command as a separate process
+// (session created by it, --wait, failures) is in simulate-cli.test.ts.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { promisify } from 'node:util';
 import { FlowStepRefused } from '../../src/simulate/hosted-flow-client.ts';
 import { preparePersonaMedia } from '../../src/simulate/persona-media.ts';
-import { simulateFlow } from '../../src/simulate/simulate-flow.ts';
-import { CALLBACK_PREFIX } from '../helpers/api-client.ts';
+import { simulateCommand } from '../../src/simulate/simulate.command.ts';
+import { prepareSimulation, simulateFlow } from '../../src/simulate/simulate-flow.ts';
+import { updateTenantSettings } from '../../src/tenants/tenant-repository.ts';
+import { CALLBACK_PREFIX, createTestTenant } from '../helpers/api-client.ts';
 import {
   createSession,
   getSessionDetail,
@@ -40,13 +40,14 @@ describe('mimoto simulate', () => {
   });
 
   test('genuine: front and back, a passed face check, the document identity typed, submitted with 5 checks queued', async () => {
-    const { sessionId, verificationUrl } = await createSession(server);
-    const result = await simulateFlow({
-      url: verificationUrl,
+    // Media first, then the session: its link is valid 10 s (docs/api-reference.md §8).
+    const prepared = await prepareSimulation({
       persona: 'genuine',
       seed: 3,
       documentType: 'drivers_license',
     });
+    const { sessionId, verificationUrl } = await createSession(server);
+    const result = await simulateFlow({ url: verificationUrl, persona: 'genuine', prepared });
     assert.equal(result.sessionId, sessionId);
     assert.equal(result.redirectedTo, expectedRedirect(sessionId));
     assert.equal(result.liveness.status, 'success');
@@ -63,13 +64,10 @@ describe('mimoto simulate', () => {
   });
 
   test('photo-attack: three failed face checks, recorded as failed, and the flow still reaches submission', async () => {
+    // Media first, then the session: its link is valid 10 s (docs/api-reference.md §8).
+    const prepared = await prepareSimulation({ persona: 'photo-attack', seed: 4, documentType: 'passport' });
     const { sessionId, verificationUrl } = await createSession(server);
-    const result = await simulateFlow({
-      url: verificationUrl,
-      persona: 'photo-attack',
-      seed: 4,
-      documentType: 'passport',
-    });
+    const result = await simulateFlow({ url: verificationUrl, persona: 'photo-attack', prepared });
     assert.equal(result.liveness.status, 'failed');
     assert.equal(result.liveness.attempts.length, 3);
     for (const { answer } of result.liveness.attempts) {
@@ -84,13 +82,10 @@ describe('mimoto simulate', () => {
   });
 
   test('impostor: one person’s document, another’s face, passes the face check and reaches submission', async () => {
+    // Media first, then the session: its link is valid 10 s (docs/api-reference.md §8).
+    const prepared = await prepareSimulation({ persona: 'impostor', seed: 5, documentType: 'passport' });
     const { sessionId, verificationUrl } = await createSession(server);
-    const result = await simulateFlow({
-      url: verificationUrl,
-      persona: 'impostor',
-      seed: 5,
-      documentType: 'passport',
-    });
+    const result = await simulateFlow({ url: verificationUrl, persona: 'impostor', prepared });
     assert.notEqual(result.facePerson, result.documentPerson);
     assert.equal(result.liveness.status, 'success');
     assert.equal(result.redirectedTo, expectedRedirect(sessionId));
@@ -109,41 +104,91 @@ describe('mimoto simulate', () => {
   });
 
   test('a link already used is refused with the server’s 410, and the run says so', async () => {
+    const prepared = await prepareSimulation({ persona: 'genuine', documentType: 'passport' });
     const { verificationUrl } = await createSession(server);
     assert.equal((await fetch(verificationUrl, { redirect: 'manual' })).status, 303);
     await assert.rejects(
-      simulateFlow({ url: verificationUrl, persona: 'genuine' }),
+      simulateFlow({ url: verificationUrl, persona: 'genuine', prepared }),
       (error) =>
         error instanceof FlowStepRefused && error.status === 410 && /verification link/.test(error.message),
     );
   });
 
-  test('the CLI with --json: exit 0, progress on stderr, last stdout line {sessionId, redirectedTo}', async () => {
-    const { sessionId, verificationUrl } = await createSession(server);
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [
-        'bin/mimoto.js',
-        'simulate',
-        '--url',
-        verificationUrl,
-        '--persona',
-        'genuine',
-        '--seed',
-        '6',
-        '--document-type',
-        'passport',
-        '--json',
-      ],
-      { timeout: 60_000 },
-    );
-    const lines = stdout.trim().split('\n');
-    assert.deepEqual(JSON.parse(lines.at(-1) ?? ''), {
-      sessionId,
-      redirectedTo: expectedRedirect(sessionId),
-    });
+  test('the command with --url: a link made elsewhere, media prepared first, exit 0 and one JSON line on stdout', async () => {
+    const args = ['--persona', 'genuine', '--seed', '6', '--document-type', 'passport', '--json'];
+    // The command prepares the media before it opens the link (valid 10 s). Made once here first,
+    // its second making is quick; on a machine so busy that the link still ran out, the tenant
+    // would make a new session, and so does the test (once).
+    await prepareSimulation({ persona: 'genuine', seed: 6, documentType: 'passport' });
+    let out = captureOutput();
+    let code = -1;
+    let sessionId = '';
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      out = captureOutput();
+      const created = await createSession(server);
+      sessionId = created.sessionId;
+      code = await simulateCommand(['--url', created.verificationUrl, ...args], out.io);
+      if (code === 0 || !/HTTP 410/.test(out.stderr())) break;
+    }
+    assert.equal(code, 0, out.stderr());
+    const lines = out.stdout().trim().split('\n');
     assert.equal(lines.length, 1, 'nothing but the result on stdout');
-    assert.match(stderr, /liveness passed/);
+    const result = JSON.parse(lines[0] ?? '');
+    assert.equal(result.sessionId, sessionId);
+    assert.equal(result.redirectedTo, expectedRedirect(sessionId));
+    assert.equal(result.documentType, 'passport');
+    assert.match(out.stderr(), /liveness passed/);
     assert.equal((await getSessionDetail(server, sessionId)).verification.status, 'processing');
   });
+
+  test('--document-type the tenant does not take: a one-line error after the link, the JSON error names it, exit 1', async () => {
+    const passportOnly = await createTestTenant(server.platform);
+    await updateTenantSettings(server.platform.database.db, passportOnly.tenantId, {
+      allowedDocumentTypes: ['passport'],
+    });
+    const out = captureOutput();
+    const code = await simulateCommand(
+      [
+        ...['--api-key', passportOnly.apiKey, '--callback-url', `${CALLBACK_PREFIX}/done`],
+        ...[
+          '--base-url',
+          server.origin,
+          '--persona',
+          'genuine',
+          '--document-type',
+          'drivers_license',
+          '--json',
+        ],
+      ],
+      out.io,
+    );
+    assert.equal(code, 1);
+    const result = JSON.parse(out.stdout().trim());
+    assert.equal(result.linkUsed, true);
+    assert.equal(result.error.code, 'DocumentTypeNotAllowed');
+    assert.match(result.error.message, /passport/);
+    const errorLines = out
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('mimoto simulate:'));
+    assert.equal(errorLines.length, 1);
+    assert.match(errorLines[0] ?? '', /drivers_license is not among the tenant's document types/);
+    const detail = await fetch(`${server.origin}/v1/verification-sessions/${result.sessionId}`, {
+      headers: { authorization: `Bearer ${passportOnly.apiKey}` },
+    });
+    assert.equal(((await detail.json()) as { status: string }).status, 'in_progress');
+  });
 });
+
+/** The command's stdout and stderr, kept as text. */
+function captureOutput() {
+  const text = { stdout: '', stderr: '' };
+  return {
+    io: {
+      stdout: { write: (chunk: string) => (text.stdout += chunk) },
+      stderr: { write: (chunk: string) => (text.stderr += chunk) },
+    },
+    stdout: () => text.stdout,
+    stderr: () => text.stderr,
+  };
+}

@@ -1,5 +1,7 @@
 // GET /docs: a readable reference rendered on the server from the OpenAPI document itself, so it
-// cannot drift from the routes. No scripts, no third-party assets.
+// cannot drift from the routes, plus the rules no schema carries (the link's lifetime, the
+// callback URL's two uses, the webhook signature), in the words of docs/api-reference.md §1, §6
+// and §8. No scripts, no third-party assets.
 import { ERRORS } from './errors.ts';
 
 type Schema = {
@@ -70,6 +72,29 @@ const table = (schema: Schema | undefined) => {
     : '';
 };
 
+/** The rules of docs/api-reference.md §1, §6 and §8 that the route schemas cannot say. */
+const RULES = `<h2>How a verification runs</h2>
+<ol><li>Your server creates a session (<code>POST /v1/verification-sessions</code>) and sends the user's browser to its
+<code>verificationUrl</code> at once: the link is valid <b>10 seconds</b> and opens once (later or again: an "expired link"
+page, HTTP 410). With an IPv4 <code>clientIpAddress</code> it opens only from that address (403 otherwise); leave it out
+when you cannot know the browser's address.</li>
+<li>The user has 15 minutes (<code>expiresAt</code>) to photograph a document, pass the live face check and type their data.</li>
+<li>Their browser is then sent with a <b>GET</b> to <code>callbackUrl?sessionId=…&amp;state=…</code> (<code>state</code> when you gave one:
+compare it with yours). The checks may still be running.</li>
+<li>The decision (<code>approved</code>, <code>rejected</code>, <code>pending_review</code>) is <b>POST</b>ed to the same
+<code>callbackUrl</code> as a signed webhook, and shows in <code>GET /v1/verification-sessions/{sessionId}</code>.</li></ol>
+<h2>Webhooks</h2>
+<p>Headers: <code>Content-Type: application/json</code>; <code>X-Service-Signature: sha256=&lt;hex HMAC-SHA256 of the raw body,
+keyed with your webhook secret&gt;</code>; <code>X-Service-Event</code> (the event kind); <code>X-Service-Delivery</code> (the
+event's id, the same on every retry); <code>X-Service-Attempt</code> (1, 2, …).</p>
+<p>Verify the signature over the raw body bytes (before any JSON parser) and compare in constant time; answer 401 when it
+does not match. Answer 2xx within 5 seconds and work afterwards: anything else is retried about 10 s, 1 min, 5 min, 30 min,
+2 h, 6 h, 12 h and 24 h after the first try (a 410 answer stops the retries). The same event can arrive twice: deduplicate
+by <code>verificationId</code> and <code>status</code>. Accept event kinds and fields you do not know. Production delivers
+only to https URLs on public addresses. Delivery status is not in this API: the console's Webhooks page shows every attempt.</p>
+<h2>Limits</h2>
+<p>JSON bodies up to 64 KB; a rate limit per API key (429 with <code>Retry-After</code>); 3 face check attempts per session.</p>`;
+
 export function renderApiReference(document: OpenApiDocument): string {
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
@@ -105,6 +130,7 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;paddin
 code{background:#f3f3f3;padding:0 .2rem}section{border-top:1px solid #ddd;margin-top:1.5rem}</style></head><body>
 <h1>${escapeHtml(document.info.title)}</h1><p>${escapeHtml(document.info.description ?? '')}</p>
 <p>Machine-readable: <a href="/openapi.json">OpenAPI 3.1</a> · <a href="/schemas/webhook-payload.json">webhook payload JSON Schema</a></p>
+${RULES}
 <h2>Endpoints</h2>${operations.join('')}
 <h2>Errors</h2><p>Every error body is <code>{"error": code, "message": text}</code>, with <code>details</code> for validation errors.</p>
 <table><tr><th>status</th><th>error</th><th>message</th></tr>${errors}</table></body></html>`;

@@ -39,7 +39,9 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
         version: '1',
         description:
           'Server-to-server API for remote identity verification. Every /v1 request carries ' +
-          '`Authorization: Bearer <API key>`. Browser calls fail: the API sends no CORS headers.',
+          '`Authorization: Bearer <API key>`. Browser calls fail: the API sends no CORS headers. ' +
+          'Section numbers (§) in descriptions are those of the API reference, docs/api-reference.md ' +
+          'in the mimoto repository.',
       },
       servers: [{ url: publicUrl }],
       components: {
