@@ -1,6 +1,8 @@
 // A webhook receiver a tenant can copy: keeps the raw body, verifies the signature, answers 200 at
 // once, deduplicates, and never fails on an event kind or payload it does not know
-// (interface §6.4 and §6.5). Run: WEBHOOK_SECRET=... node --import tsx examples/webhook-receiver/server.ts
+// (interface §6.4 and §6.5, docs/api-reference.md). It also answers the other use of the callback
+// URL: the user's browser coming back with GET ?sessionId&state when the flow is done (§4.1).
+// Run: WEBHOOK_SECRET=... node --import tsx examples/webhook-receiver/server.ts (port 3000)
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { verifyWebhookSignature } from 'mimoto';
@@ -41,6 +43,18 @@ export function buildReceiver(options: ReceiverOptions): FastifyInstance {
   // §6.4 rule 3: the signature covers the raw bytes, so no parsing body reader may run first.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  // The browser redirect (§4.1): the user is done, the result comes later by POST. A real tenant
+  // compares `state` with the value it stored for this user and refuses a mismatch.
+  app.get<{ Querystring: { sessionId?: string; state?: string } }>(
+    '/webhooks/mimoto',
+    async (request, reply) => {
+      const sessionId = String(request.query.sessionId ?? '');
+      reply.type('text/html; charset=utf-8');
+      return `<!doctype html><meta charset="utf-8"><title>Verification submitted</title>
+<p>Verification <code>${escapeHtml(sessionId)}</code> submitted. The result arrives at this URL as a signed POST (the webhook).</p>`;
+    },
+  );
 
   app.post('/webhooks/mimoto', async (request, reply) => {
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
@@ -98,6 +112,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -116,5 +134,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     },
     onIgnored: (reason) => app.log.warn({ reason }, 'webhook ignored'),
   });
-  await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 8080) });
+  // Port 3000 by default: 8080 is the mimoto service's own.
+  await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 3000) });
 }
