@@ -24,37 +24,27 @@ import {
 } from '../synth/index.ts';
 import { faceModelFor } from '../synth/liveness-capture.ts';
 import { composeCapture, finishCapture, photographDocument } from '../synth/photograph-document.ts';
-import type { Persona } from './personas.ts';
+import { isLatinName, type Persona, type PresentedIdentity } from './personas.ts';
 import { type ChallengeFrame, renderChallengeFrames } from './render-challenge-frames.ts';
 
-export { isPersona, PERSONAS, type Persona } from './personas.ts';
+export {
+  documentTypesForName,
+  isPersona,
+  PERSONAS,
+  type Persona,
+  type PresentedIdentity,
+} from './personas.ts';
 
 /** Width of the document photographs, as the corpus (a phone photo scaled for upload). */
 const CAPTURE_WIDTH = 1280;
 /** A poor capture made blurrier still (the corpus's poor range tops out at 2.2). */
 const BLURRY_SIGMA = 2.6;
 
-/**
- * Who the persona says it is, when told (`mimoto simulate --last-name … --birth-date …`): printed
- * on its document and typed into the form, so that a tenant's preRegisteredInfo can match it
- * (docs/api-reference.md §2.2). Unset fields keep the seed's made-up identity.
- */
-export interface PresentedIdentity {
-  lastName?: string;
-  firstName?: string;
-  lastNameKana?: string;
-  firstNameKana?: string;
-  birthDate?: string;
-  address?: string;
-}
-
-const LATIN_NAME = /^[A-Za-z][A-Za-z '-]*$/;
-
-/** The seed's identity with the presented fields in place; a name in Latin letters is also the passport's. */
+/** The seed's identity with the presented fields in place; a name in Latin letters is printed upper case. */
 function presentIdentity(identity: Identity, presented: PresentedIdentity): Identity {
   const defined = Object.fromEntries(Object.entries(presented).filter(([, v]) => v !== undefined));
   const latin = (name: string | undefined) =>
-    name !== undefined && LATIN_NAME.test(name) ? name.toUpperCase() : undefined;
+    name !== undefined && isLatinName(name) ? name.toUpperCase() : undefined;
   return {
     ...identity,
     ...defined,

@@ -7,6 +7,7 @@ import { isLivenessStep } from '../liveness/index.ts';
 import { DOCUMENT_TYPES, type DocumentType, hasBackSide, Random } from '../synth/index.ts';
 import { FlowStepRefused, HostedFlowClient, type LivenessAttemptAnswer } from './hosted-flow-client.ts';
 import {
+  documentTypesForName,
   type Persona,
   type PersonaMedia,
   type PresentedIdentity,
@@ -102,7 +103,15 @@ export async function prepareSimulation(options: {
 }): Promise<PreparedSimulation> {
   const seed = options.seed ?? 1;
   const presented = options.presented ?? {};
-  const documentType = options.documentType ?? seededDocumentType(seed, DOCUMENT_TYPES);
+  const candidates = documentTypesForName(presented);
+  if (candidates.length === 0)
+    throw new Error('the last and first names must both be in Latin letters, or neither');
+  if (options.documentType && !candidates.includes(options.documentType)) {
+    throw new Error(
+      `a ${options.documentType} does not print that name; ${candidates.join(', ')} would (kanji on a Japanese document, Latin letters on a residence card)`,
+    );
+  }
+  const documentType = options.documentType ?? seededDocumentType(seed, candidates);
   const media = await preparePersonaMediaWithFirstTakes(options.persona, seed, documentType, presented);
   return {
     persona: options.persona,
@@ -167,7 +176,16 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
     }
     // The seed's pick is not one the tenant takes: pick again among those it takes. Everything
     // this needs (faces, models, fonts) was loaded and used in the preparation.
-    documentType = seededDocumentType(seed, allowed);
+    const usable = allowed.filter((t) => documentTypesForName(prepared.presented).includes(t));
+    if (usable.length === 0) {
+      throw new FlowStepRefused(
+        'document type',
+        0,
+        'DocumentTypeNotAllowed',
+        `the tenant takes ${allowed.join(', ')}, none of which prints the name given`,
+      );
+    }
+    documentType = seededDocumentType(seed, usable);
     media = await preparePersonaMedia(
       prepared.persona,
       seed,

@@ -12,8 +12,13 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, parseConfig } from '../config.ts';
 import { DOCUMENT_TYPES, type DocumentType } from '../synth/document-record.ts';
 import { FlowStepRefused, HostedFlowClient } from './hosted-flow-client.ts';
-import type { PresentedIdentity } from './persona-media.ts';
-import { isPersona, PERSONAS, type Persona } from './personas.ts';
+import {
+  documentTypesForName,
+  isPersona,
+  PERSONAS,
+  type Persona,
+  type PresentedIdentity,
+} from './personas.ts';
 import { type SessionDetail, TenantApiClient, TenantApiRefused } from './tenant-api-client.ts';
 
 const usage = `usage: mimoto simulate --persona P --api-key KEY --callback-url URL [options]
@@ -41,7 +46,9 @@ persona:
   --document-type T      ${DOCUMENT_TYPES.join(' | ')}
                          (default: the seed's pick among the tenant's allowed types)
   --last-name NAME       the name the persona presents: printed on its document and typed into
-  --first-name NAME      the form (in Latin letters it is also the passport's name)
+  --first-name NAME      the form. Kanji for a Japanese national's document (drivers_license,
+                         my_number_card, passport), Latin letters for a residence_card; without
+                         --document-type, the document follows the name
   --last-name-kana K     its reading as typed into the form (hiragana or katakana)
   --first-name-kana K
   --birth-date DATE      YYYY-MM-DD
@@ -194,6 +201,17 @@ function parseArguments(args: string[], readConfig: () => Config): Arguments {
     presented.birthDate = birthDate;
   }
   if (address) presented.address = address;
+  const nameDocuments = documentTypesForName(presented);
+  if (nameDocuments.length === 0) {
+    throw new UsageError(
+      '--last-name and --first-name: both in Latin letters (a residence card) or both not',
+    );
+  }
+  if (documentType !== undefined && !nameDocuments.includes(documentType as DocumentType)) {
+    throw new UsageError(
+      `a ${documentType} does not print that name; ${nameDocuments.join(', ')} would (kanji on a Japanese document, Latin letters on a residence card)`,
+    );
+  }
 
   const wait = values.wait === true;
   const timeoutSeconds = values.timeout === undefined ? 300 : Number(values.timeout);

@@ -134,7 +134,7 @@ describe('mimoto simulate, the command a tenant runs', () => {
     assert.equal((await getSessionDetail(server, sessionId)).status, 'pending');
   });
 
-  test('usage errors: --wait without an API key, and no session at all, exit 2', async () => {
+  test('usage errors: --wait without an API key, no session at all, a name the document cannot print: exit 2', async () => {
     const wait = await runCli([
       '--url',
       'http://127.0.0.1:9/verify?sessionId=vs_x',
@@ -147,6 +147,15 @@ describe('mimoto simulate, the command a tenant runs', () => {
     const none = await runCli(['--persona', 'genuine']);
     assert.equal(none.code, 2);
     assertOneLineError(none, /give --api-key KEY --callback-url URL/);
+    const script = await runCli([
+      ...session(),
+      ...['--persona', 'genuine', '--document-type', 'residence_card', '--last-name', '山田'],
+    ]);
+    assert.equal(script.code, 2);
+    assertOneLineError(
+      script,
+      /a residence_card does not print that name; drivers_license, my_number_card, passport would/,
+    );
   });
 
   test('a used link: one line naming the 410 and how to avoid the race, exit 1', async () => {

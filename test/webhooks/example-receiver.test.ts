@@ -202,3 +202,16 @@ test('end to end: the service delivers over HTTP and the example verifies it wit
     await app.close();
   }
 });
+
+test('the browser redirect to the same callback URL (GET ?sessionId&state) gets a page, not a 404, and no event', async () => {
+  const { app, handled, ignored } = startReceiver();
+  const res = await app.inject({
+    method: 'GET',
+    url: '/webhooks/mimoto?sessionId=vs_A%3Cb%3E&state=csrf-token',
+  });
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /^text\/html/);
+  assert.ok(res.body.includes('vs_A&#60;b&#62;'), 'the session id, escaped');
+  assert.ok(!res.body.includes('<b>'));
+  assert.deepEqual([handled.length, ignored.length], [0, 0]);
+});
