@@ -3,12 +3,15 @@
 // challenge id and the largest frames (default 30 × 10 MB: valid JPEGs padded with comment
 // segments, so they decode at once), first with a Content-Length, then chunked (no length: the
 // server cannot refuse the size up front). The server is `mimoto start --role api` on the embedded
-// database in a process of its own; its RSS is sampled every 10 ms from /proc.
+// database in a process of its own; its RSS is sampled every 10 ms from /proc. Then the same
+// with the largest upload the server accepts (MAX_LIVENESS_FRAMES frames filling
+// LIVENESS_UPLOAD_LIMITS.maxRequestBytes), which only the challenge check can refuse.
 // Target: peak RSS growth < 150 MB per round.
 //
 //   npm run bench:upload-memory -- [--frames 30] [--frame-mb 10] [--concurrent 6]
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
+import { LIVENESS_UPLOAD_LIMITS } from '../src/hosted-flow/liveness-attempt.ts';
 import { enterFlow, memoryOf, sendAttempt, startFlowServer, watchRss } from './lib/flow-bench.ts';
 
 const TARGET_MB = 150;
@@ -41,15 +44,26 @@ async function paddedJpeg(size: number): Promise<Buffer> {
   return Buffer.concat([base.subarray(0, 2), ...segments, base.subarray(2)]);
 }
 
-const frame = await paddedJpeg(frameBytes);
 const small = await paddedJpeg(50_000);
 const invalid = `lc_${'0'.repeat(26)}`;
-const timestamps = Array.from({ length: frameCount }, (_, i) => i * 300);
+const accepted = {
+  frames: LIVENESS_UPLOAD_LIMITS.maxFiles,
+  bytes: Math.min(
+    LIVENESS_UPLOAD_LIMITS.maxFileBytes,
+    Math.floor((LIVENESS_UPLOAD_LIMITS.maxRequestBytes - 64 * 1024) / LIVENESS_UPLOAD_LIMITS.maxFiles),
+  ),
+};
+const rounds = [
+  { frames: frameCount, bytes: frameBytes },
+  { frames: accepted.frames, bytes: accepted.bytes },
+].flatMap((shape) => [false, true].map((chunked) => ({ ...shape, chunked })));
 console.log(
-  `${concurrent} concurrent attempts on one flow cookie, unknown challenge id, ${frameCount} frames × ${(frameBytes / 1048576).toFixed(1)} MB (${((frameCount * frameBytes) / 1048576).toFixed(0)} MB per request); a fresh server process per round`,
+  `${concurrent} concurrent attempts on one flow cookie, unknown challenge id; a fresh server process per round`,
 );
 let worst = 0;
-for (const chunked of [false, true]) {
+for (const { frames: count, bytes, chunked } of rounds) {
+  const frame = await paddedJpeg(bytes);
+  const timestamps = Array.from({ length: count }, (_, i) => i * 300);
   const server = await startFlowServer();
   try {
     const user = await enterFlow(server);
@@ -68,7 +82,7 @@ for (const chunked of [false, true]) {
         sendAttempt(server.origin, user, {
           challengeId: invalid,
           timestamps,
-          frames: { bytes: frame, repeat: frameCount },
+          frames: { bytes: frame, repeat: count },
           chunked,
         }),
       ),
@@ -78,9 +92,11 @@ for (const chunked of [false, true]) {
     const growth = peak - before;
     worst = Math.max(worst, growth);
     const statuses = answers.map((a) => a.status || 'closed').join(',');
-    const codes = [...new Set(answers.map((a) => a.body && JSON.parse(a.body).error))].join(',');
+    const codes = [...new Set(answers.map((a) => a.body && JSON.parse(a.body).error).filter(Boolean))].join(
+      ',',
+    );
     console.log(
-      `${chunked ? 'chunked       ' : 'Content-Length'}: RSS ${before.toFixed(0)} MB → peak ${peak.toFixed(0)} MB (growth ${growth.toFixed(0)} MB), answers ${statuses} (${codes}), all answered in ${(elapsed / 1000).toFixed(1)} s`,
+      `${count} × ${(bytes / 1048576).toFixed(2)} MB, ${chunked ? 'chunked       ' : 'Content-Length'}: RSS ${before.toFixed(0)} MB → peak ${peak.toFixed(0)} MB (growth ${growth.toFixed(0)} MB), answers ${statuses} (${codes}), all answered in ${(elapsed / 1000).toFixed(1)} s`,
     );
   } finally {
     await server.stop();

@@ -139,7 +139,7 @@ export interface Attempt {
 /**
  * POST /verify/api/liveness/attempts as the browser app sends it (challengeId, timestamps, then the
  * frames), written part by part with backpressure. An answer that comes before the whole body was
- * sent counts as the answer; a connection closed with no answer is status 0.
+ * sent counts as the answer; a connection closed before the answer's head arrived is status 0.
  */
 export function sendAttempt(origin: string, user: FlowUser, attempt: Attempt): Promise<HttpAnswer> {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
@@ -162,6 +162,7 @@ export function sendAttempt(origin: string, user: FlowUser, attempt: Attempt): P
   const started = performance.now();
   return new Promise((resolve) => {
     let answered = false;
+    let status = 0;
     const req = http.request(
       `${origin}/verify/api/liveness/attempts`,
       {
@@ -174,6 +175,7 @@ export function sendAttempt(origin: string, user: FlowUser, attempt: Attempt): P
         },
       },
       (res) => {
+        status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
@@ -188,7 +190,8 @@ export function sendAttempt(origin: string, user: FlowUser, attempt: Attempt): P
       },
     );
     req.on('error', () => {
-      if (!answered) resolve({ status: 0, body: '', headers: {}, ms: performance.now() - started });
+      // Reset while still sending: the answer's status if it had arrived, else 0.
+      if (!answered) resolve({ status, body: '', headers: {}, ms: performance.now() - started });
     });
     (async () => {
       for (const piece of pieces) {

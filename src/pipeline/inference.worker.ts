@@ -3,7 +3,8 @@
 // also serves the API — is not held up by it): describing a face picture (docs/face-match.md:
 // tfjs-wasm runs one thread per process, so two threads describe the document's face — its
 // portrait found and cut out first — and the selfie at once), the document spoof check's image
-// statistics, the selfie spoof check (Human's nets on the live-check frames). The OCR check's
+// statistics, the selfie spoof check (Human's nets on the live-check frames), and for the API the
+// verification of a live face capture (hosted flow: the API's event loop is not held up by it). The OCR check's
 // geometry has a thread of its own (geometry.worker.ts); Tesseract reads in threads of its own. Each thread loads its own tfjs, face nets and Human once, and
 // runs the face nets once on blank input before its first task (warmUpFaceApi).
 // Errors cross the thread boundary as values: an Error's class would be lost.
@@ -12,6 +13,7 @@ import { type DocumentSpoofInput, documentSpoofCheck } from '../checks/document-
 import { describeDocumentFace, describeFace, FaceMatchImageError } from '../checks/face-match/index.ts';
 import type { DocumentType } from '../checks/ocr/index.ts';
 import { type SelfieSpoofInput, selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
+import { type LivenessFrame, type LivenessStep, verifyLivenessFrames } from '../liveness/index.ts';
 import { loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
 import { loadHuman } from '../platform/ml/human.ts';
 
@@ -20,6 +22,8 @@ export type InferenceTask =
   | { kind: 'describeDocumentFace'; photo: Uint8Array; documentType: DocumentType | null }
   | { kind: 'documentSpoof'; input: DocumentSpoofInput }
   | { kind: 'selfieSpoof'; input: SelfieSpoofInput }
+  /** The hosted flow's server verification of a live capture (its frames as RGB pixels). */
+  | { kind: 'verifyLiveness'; steps: LivenessStep[]; frames: LivenessFrame[] }
   /** Load and warm this thread's models now (a worker process starting up). */
   | { kind: 'warmUp' };
 
@@ -63,6 +67,8 @@ async function run(task: InferenceTask): Promise<unknown> {
         ...task.input,
         frames: task.input.frames.map((f) => ({ ...f, image: buffer(f.image) })),
       });
+    case 'verifyLiveness':
+      return verifyLivenessFrames(task.steps, task.frames);
     case 'warmUp':
       return null;
   }
