@@ -11,6 +11,8 @@ export interface FlowServer {
   origin: string;
   apiKey: string;
   pid: number;
+  /** The server's event-loop delay since the previous call (ms). */
+  eventLoop(): Promise<{ p50: number; p99: number; max: number }>;
   stop(): Promise<void>;
 }
 
@@ -26,6 +28,17 @@ export async function startFlowServer(): Promise<FlowServer> {
   return {
     ...ready,
     pid: child.pid!,
+    eventLoop: () =>
+      new Promise((resolve) => {
+        const onMessage = (m: unknown) => {
+          const loop = (m as { loop?: { p50: number; p99: number; max: number } }).loop;
+          if (!loop) return;
+          child.off('message', onMessage);
+          resolve(loop);
+        };
+        child.on('message', onMessage);
+        child.send('loop');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startMimotoServer } from './bench-servers.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mimoto-flow-bench-'));
@@ -14,8 +15,18 @@ const stop = async () => {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 };
+// How late the server's event loop runs ('loop' → figures since the last 'loop', in ms).
+const loop = monitorEventLoopDelay({ resolution: 5 });
+loop.enable();
+const ms = (ns: number) => Math.round(ns / 1e5) / 10;
 process.on('message', (message) => {
   if (message === 'stop') void stop();
+  if (message === 'loop') {
+    process.send?.({
+      loop: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+    });
+    loop.reset();
+  }
 });
 process.on('disconnect', () => void stop());
 process.send?.({ origin: server.origin, apiKey: server.apiKey });

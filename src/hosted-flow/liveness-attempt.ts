@@ -2,7 +2,7 @@
 // issued challenge. The upload is read as it arrives and judged before it is held: the challenge
 // id, the timestamps (so the frame count) and the challenge itself are checked at the first file
 // part, before any frame is read; each frame is then read (at most MAX_LIVENESS_FRAME_BYTES),
-// decoded and bounded to FRAME_SIDE at once, so an attempt holds one upload frame at a time. A bad
+// decoded and re-encoded at FRAME_SIDE at once, so an attempt holds one upload frame at a time. A bad
 // file costs no attempt; then the challenge is used up and the attempt counted in one statement
 // pair, before the slow verification (in an inference thread: the API's event loop stays free), so
 // a challenge can never be answered twice, even by concurrent requests.
@@ -147,7 +147,7 @@ export async function receiveLivenessAttempt(
     }
     const bytes = await readFile(part, frameTooLarge);
     decoded.push(
-      await decodeUploadImage(bytes, { maxSide: FRAME_SIDE, greySide: 64, withRgb: true, jpegQuality: 85 }),
+      await decodeUploadImage(bytes, { maxSide: FRAME_SIDE, greySide: 64, jpegQuality: 85 }),
     );
   }
   timestamps ??= await checkBeforeFrames(platform, context, fields);
@@ -180,10 +180,8 @@ async function verifyAndRecord(
     return result;
   });
   const steps = claimed.steps.filter(isLivenessStep);
-  const frames: LivenessFrame[] = decoded.map((image, i) => ({
-    t: timestamps[i] ?? Number.NaN,
-    image: { data: image.rgb!.data, width: image.rgb!.width, height: image.rgb!.height, channels: 3 },
-  }));
+  // The verdict is computed on the frames as stored: a thread decodes the JPEGs again.
+  const frames = decoded.map((image, i) => ({ t: timestamps[i] ?? Number.NaN, jpeg: image.jpeg }));
   // The capture cannot be longer than the time since the challenge was issued (1 s of clock slack).
   const elapsed = platform.now().getTime() - claimed.issued_at.getTime() + 1000;
   const span = Math.max(...timestamps) - Math.min(...timestamps);

@@ -11,7 +11,7 @@ import type { DocumentSpoofInput, DocumentSpoofResult } from '../checks/document
 import type { DocumentPortraitSource } from '../checks/face-match/index.ts';
 import type { DocumentGeometry, DocumentType, GreyImage, LocatedDocument } from '../checks/ocr/index.ts';
 import type { SelfieSpoofInput, SelfieSpoofResult } from '../checks/selfie-spoof/index.ts';
-import type { LivenessFrame, LivenessStep, LivenessVerdict } from '../liveness/index.ts';
+import type { LivenessStep, LivenessVerdict } from '../liveness/index.ts';
 import type { FaceDescription } from '../platform/ml/face-api.ts';
 import type { GeometryTask } from './geometry.worker.ts';
 import type { InferenceOutcome, InferenceTask } from './inference.worker.ts';
@@ -96,15 +96,19 @@ export async function runSelfieSpoofInWorker(input: SelfieSpoofInput): Promise<S
 
 /**
  * verifyLivenessFrames in a worker thread, for the API's hosted flow (in an API-only process the
- * threads start, and load their models, at the first attempt). The frames' pixels cross by copy
- * (~1 MB a frame, a few milliseconds for an attempt).
+ * threads start, and load their models, at the first attempt). The frames cross as JPEG (tens of
+ * KB each) and are decoded in the thread: the API's thread neither copies nor holds their pixels.
  */
 export async function verifyLivenessInWorker(
   steps: readonly LivenessStep[],
-  frames: readonly LivenessFrame[],
+  frames: readonly { t: number; jpeg: Buffer }[],
 ): Promise<LivenessVerdict> {
-  return (await runTask({ kind: 'verifyLiveness', steps: [...steps], frames: [...frames] }))
-    .value as LivenessVerdict;
+  const task = {
+    kind: 'verifyLiveness' as const,
+    steps: [...steps],
+    frames: frames.map((f) => ({ t: f.t, jpeg: new Uint8Array(f.jpeg) })),
+  };
+  return (await runTask(task)).value as LivenessVerdict;
 }
 
 /**

@@ -8,12 +8,15 @@
 // geometry has a thread of its own (geometry.worker.ts); Tesseract reads in threads of its own. Each thread loads its own tfjs, face nets and Human once, and
 // runs the face nets once on blank input before its first task (warmUpFaceApi).
 // Errors cross the thread boundary as values: an Error's class would be lost.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { threadId } from 'node:worker_threads';
 import { type DocumentSpoofInput, documentSpoofCheck } from '../checks/document-spoof/index.ts';
 import { describeDocumentFace, describeFace, FaceMatchImageError } from '../checks/face-match/index.ts';
 import type { DocumentType } from '../checks/ocr/index.ts';
 import { type SelfieSpoofInput, selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
-import { type LivenessFrame, type LivenessStep, verifyLivenessFrames } from '../liveness/index.ts';
+import sharp from 'sharp';
+import { type LivenessStep, verifyLivenessFrames } from '../liveness/index.ts';
 import { loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
 import { loadHuman } from '../platform/ml/human.ts';
 
@@ -22,14 +25,29 @@ export type InferenceTask =
   | { kind: 'describeDocumentFace'; photo: Uint8Array; documentType: DocumentType | null }
   | { kind: 'documentSpoof'; input: DocumentSpoofInput }
   | { kind: 'selfieSpoof'; input: SelfieSpoofInput }
-  /** The hosted flow's server verification of a live capture (its frames as RGB pixels). */
-  | { kind: 'verifyLiveness'; steps: LivenessStep[]; frames: LivenessFrame[] }
+  /** The hosted flow's server verification of a live capture (its frames as stored, JPEG). */
+  | { kind: 'verifyLiveness'; steps: LivenessStep[]; frames: { t: number; jpeg: Uint8Array }[] }
   /** Load and warm this thread's models now (a worker process starting up). */
   | { kind: 'warmUp' };
 
 export type InferenceOutcome =
   | { ok: true; value: unknown; faceApiVersion: string; threadId: number }
   | { ok: false; unreadable: boolean; message: string };
+
+/**
+ * The thread runs at a lower CPU priority than the process's event loop (Linux: a thread is a task
+ * with a niceness of its own), so that on a busy machine the loop — the API's in `mimoto start` and
+ * in an API process verifying liveness — gets the CPU first and requests are not kept waiting.
+ */
+function yieldToEventLoop() {
+  try {
+    const tid = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ')[0]);
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + 10));
+  } catch {
+    // Not Linux, or not allowed: the thread keeps the process's priority.
+  }
+}
+yieldToEventLoop();
 
 let warm: Promise<void> | undefined;
 function warmOnce(): Promise<void> {
@@ -67,8 +85,18 @@ async function run(task: InferenceTask): Promise<unknown> {
         ...task.input,
         frames: task.input.frames.map((f) => ({ ...f, image: buffer(f.image) })),
       });
-    case 'verifyLiveness':
-      return verifyLivenessFrames(task.steps, task.frames);
+    case 'verifyLiveness': {
+      const frames = [];
+      for (const { t, jpeg } of task.frames) {
+        const { data, info } = await sharp(buffer(jpeg))
+          .removeAlpha()
+          .toColourspace('srgb')
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        frames.push({ t, image: { data, width: info.width, height: info.height, channels: 3 as const } });
+      }
+      return verifyLivenessFrames(task.steps, frames);
+    }
     case 'warmUp':
       return null;
   }
