@@ -9,6 +9,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { requireApiKey } from '../api-keys/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import { LinkToken, SessionId } from '../platform/http/id-schemas.ts';
 import {
   type MultipartLimits,
   multipartParts,
@@ -56,8 +57,8 @@ export const MAX_UPLOAD_REQUEST_BYTES = Math.max(
 );
 
 const EntryQuery = Type.Object({
-  sessionId: Type.Optional(Type.String({ maxLength: 64 })),
-  token: Type.Optional(Type.String({ maxLength: 128 })),
+  sessionId: Type.Optional(SessionId),
+  token: Type.Optional(LinkToken),
 });
 
 /** Registers the flow and the tenant's image endpoint; app.ts calls this once. */
@@ -146,10 +147,12 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const hide = { hide: true };
 
-  app.get('/verify', { schema: { ...hide, querystring: EntryQuery } }, async (request, reply) => {
+  // A link whose id or token is not of our format cannot be valid: the same page as a wrong token.
+  const entry = { schema: { ...hide, querystring: EntryQuery }, attachValidation: true };
+  app.get('/verify', entry, async (request, reply) => {
     const language = negotiateLanguage(request);
     const { sessionId, token } = request.query;
-    if (!sessionId || !token) return sendPage(reply, 410, 'expired', language);
+    if (request.validationError || !sessionId || !token) return sendPage(reply, 410, 'expired', language);
     const outcome = await enterFlow(platform, { sessionId, token }, request.ip);
     if (outcome.kind === 'expired') return sendPage(reply, 410, 'expired', language);
     if (outcome.kind === 'wrong_ip') return sendPage(reply, 403, 'wrongNetwork', language);

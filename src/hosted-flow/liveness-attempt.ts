@@ -8,7 +8,7 @@
 // a challenge can never be answered twice, even by concurrent requests.
 import { randomBytes } from 'node:crypto';
 import type { Multipart } from '@fastify/multipart';
-import { isLivenessStep, type LivenessFrame, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
+import { isLivenessStep, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
 import { verifyLivenessInWorker } from '../pipeline/inference-pool.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
@@ -146,9 +146,7 @@ export async function receiveLivenessAttempt(
       ]);
     }
     const bytes = await readFile(part, frameTooLarge);
-    decoded.push(
-      await decodeUploadImage(bytes, { maxSide: FRAME_SIDE, greySide: 64, jpegQuality: 85 }),
-    );
+    decoded.push(await decodeUploadImage(bytes, { maxSide: FRAME_SIDE, greySide: 64, jpegQuality: 85 }));
   }
   timestamps ??= await checkBeforeFrames(platform, context, fields);
   if (decoded.length !== timestamps.length) {

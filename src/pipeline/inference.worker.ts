@@ -11,11 +11,11 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { threadId } from 'node:worker_threads';
+import sharp from 'sharp';
 import { type DocumentSpoofInput, documentSpoofCheck } from '../checks/document-spoof/index.ts';
 import { describeDocumentFace, describeFace, FaceMatchImageError } from '../checks/face-match/index.ts';
 import type { DocumentType } from '../checks/ocr/index.ts';
 import { type SelfieSpoofInput, selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
-import sharp from 'sharp';
 import { type LivenessStep, verifyLivenessFrames } from '../liveness/index.ts';
 import { loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
 import { loadHuman } from '../platform/ml/human.ts';
