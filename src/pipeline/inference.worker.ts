@@ -10,7 +10,7 @@
 // Errors cross the thread boundary as values: an Error's class would be lost.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { threadId } from 'node:worker_threads';
+import { isMainThread, threadId } from 'node:worker_threads';
 import sharp from 'sharp';
 import { type DocumentSpoofInput, documentSpoofCheck } from '../checks/document-spoof/index.ts';
 import { describeDocumentFace, describeFace, FaceMatchImageError } from '../checks/face-match/index.ts';
@@ -40,6 +40,7 @@ export type InferenceOutcome =
  * in an API process verifying liveness — gets the CPU first and requests are not kept waiting.
  */
 function yieldToEventLoop() {
+  if (isMainThread) return;
   try {
     const tid = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ')[0]);
     if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + 10));
