@@ -46,14 +46,21 @@ export const frameTooLarge = () =>
 /**
  * The sessions whose attempt this process is receiving or verifying: one at a time per session
  * (a second one is refused with 409 before its body is read), so one link cannot multiply the
- * memory and the CPU an attempt takes. Per process, like the memory it protects.
+ * memory and the CPU an attempt takes. Per process, like the memory it protects. An entry older
+ * than `staleAfterMs` (an upload whose connection went silent) no longer blocks the session.
  */
 export class AttemptsInFlight {
-  readonly #sessions = new Set<string>();
-  enter(sessionId: string): () => void {
-    if (this.#sessions.has(sessionId)) throw new AppError('LivenessAttemptInProgress');
-    this.#sessions.add(sessionId);
-    return () => this.#sessions.delete(sessionId);
+  readonly #sessions = new Map<string, { since: number }>();
+  constructor(private readonly staleAfterMs = 60_000) {}
+
+  enter(sessionId: string, now = Date.now()): () => void {
+    const current = this.#sessions.get(sessionId);
+    if (current && now - current.since < this.staleAfterMs) throw new AppError('LivenessAttemptInProgress');
+    const entry = { since: now };
+    this.#sessions.set(sessionId, entry);
+    return () => {
+      if (this.#sessions.get(sessionId) === entry) this.#sessions.delete(sessionId);
+    };
   }
 }
 

@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { before, describe, type TestContext, test } from 'node:test';
 import sharp from 'sharp';
-import { LIVENESS_UPLOAD_LIMITS, MAX_LIVENESS_FRAMES } from '../../src/hosted-flow/liveness-attempt.ts';
+import {
+  AttemptsInFlight,
+  LIVENESS_UPLOAD_LIMITS,
+  MAX_LIVENESS_FRAMES,
+} from '../../src/hosted-flow/liveness-attempt.ts';
 import { useTestApi } from '../helpers/api-client.ts';
 import { dataDirEnv, FlowClient } from './flow-helpers.ts';
 
@@ -142,6 +146,22 @@ function stateRequest(client: FlowClient) {
 
 const chunk = (bytes: Buffer) =>
   Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
+
+test('one attempt in flight per session: released when done, and a silent one stops blocking after a while', () => {
+  const inFlight = new AttemptsInFlight(60_000);
+  const leave = inFlight.enter('vs_A', 0);
+  assert.throws(() => inFlight.enter('vs_A', 1000), { code: 'LivenessAttemptInProgress' });
+  const other = inFlight.enter('vs_B', 1000);
+  leave();
+  const again = inFlight.enter('vs_A', 2000);
+  // An upload gone silent for a minute no longer holds the session; its late end frees nothing.
+  const takeover = inFlight.enter('vs_A', 62_001);
+  again();
+  assert.throws(() => inFlight.enter('vs_A', 62_002), { code: 'LivenessAttemptInProgress' });
+  takeover();
+  other();
+  inFlight.enter('vs_A', 62_003)();
+});
 
 describe('liveness uploads are judged before their frames are read', () => {
   const t = useTestApi({ env: dataDirEnv() });
