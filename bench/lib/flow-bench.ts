@@ -180,7 +180,9 @@ export function sendAttempt(origin: string, user: FlowUser, attempt: Attempt): P
       `${origin}/verify/api/liveness/attempts`,
       {
         method: 'POST',
-        agent: false,
+        // A connection of its own, kept alive as a browser's is (agent: false would send
+        // `Connection: close`, and the server then closes while the body is still coming).
+        agent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
         headers: {
           ...user.headers,
           'content-type': `multipart/form-data; boundary=${boundary}`,
@@ -193,6 +195,7 @@ export function sendAttempt(origin: string, user: FlowUser, attempt: Attempt): P
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           answered = true;
+          req.destroy();
           resolve({
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString('utf8'),
