@@ -228,7 +228,10 @@ async function deliverClaimedEvent(
   return { result, state, nextAttemptAt: next };
 }
 
-/** The event's state after an attempt (design.md: 2xx delivered, 410 gone, else retry until the schedule ends). */
+/**
+ * The event's state after an attempt (design.md: 2xx delivered, 410 gone, an address the SSRF guard
+ * refuses failed at once, else retry until the schedule ends).
+ */
 function nextStep(
   event: ClaimedEvent,
   trigger: 'scheduled' | 'manual',
@@ -242,6 +245,9 @@ function nextStep(
     // automatic attempt, a finished one stays finished.
     return { state: event.state, nextAttemptAt: event.state === 'pending' ? event.nextAttemptAt : null };
   }
+  // The guard refused the address (private, loopback, metadata…): waiting does not make it public,
+  // and two days of retries would only hide the misconfiguration. The attempt is recorded with why.
+  if (result.errorClass === 'ssrf_refused') return { state: 'failed', nextAttemptAt: null };
   const attemptNumber = event.scheduledAttemptCount + 1;
   const next = nextAttemptAt(
     attemptNumber,
