@@ -6,7 +6,8 @@
 // (its singleton policy), which would serialise every healthy endpoint too. The schedule (jitter,
 // Retry-After, 410, manual redelivery) lives in the event row anyway, so the row is the one source
 // of truth and the queue at once: the event is "enqueued" by the INSERT in the decision's
-// transaction, claimed with a lease, and a crashed worker's lease simply runs out.
+// transaction, claimed with a lease, and a crashed worker's lease simply runs out: the next claim
+// records the lost attempt as 'interrupted' and tries the event again.
 //
 // In this process: up to `concurrency` deliveries at once; each claim asks the database only for
 // what fits both the free local slots and every endpoint's free slots, so a dead endpoint holds at
@@ -287,7 +288,8 @@ export async function redeliverWebhookEvent(
   const claimed = await claimEventNow(platform.database.db, eventId, {
     now,
     leaseUntil: new Date(now.getTime() + leaseMs(settings)),
-    leaseToken: randomBytes(12).toString('base64url'),
+    // 'm.': a manual attempt, should it be lost with its worker (recover_lost_webhook_attempts).
+    leaseToken: `m.${randomBytes(12).toString('base64url')}`,
   });
   if (claimed === undefined) return undefined;
   if (claimed === 'busy') throw new WebhookEventBusyError(`event ${eventId} is being delivered right now`);

@@ -137,7 +137,7 @@ test('a restart between two attempts of a schedule loses nothing', async () => {
   );
 });
 
-test('an attempt cut short by a dead worker is made again once its lease runs out', async () => {
+test('an attempt cut short by a dead worker is recorded as interrupted and made again once its lease runs out', async () => {
   await withPlatform(async (platform) => {
     const { tenantId: tenant, sessionId: session } = await createTenantWithSession(
       platform,
@@ -163,12 +163,17 @@ test('an attempt cut short by a dead worker is made again once its lease runs ou
         const read = await readEvent(platform, orphan);
         return read.event.state === 'delivered' ? read : undefined;
       });
-      // Attempt 1 was started and never recorded: the gap says so.
+      // Attempt 1 was started and never finished: recorded as such when the lease was recovered.
       assert.deepEqual(
-        attempts.map((a) => a.attempt),
-        [2],
+        attempts.map((a) => [a.attempt, a.trigger, a.outcome, a.errorClass]),
+        [
+          [1, 'scheduled', 'failure', 'interrupted'],
+          [2, 'scheduled', 'success', null],
+        ],
       );
-      assert.ok(attempts[0]!.startedAt.getTime() >= now.getTime() + 500, 'not while the lease held');
+      assert.equal(attempts[0]!.startedAt.getTime(), now.getTime(), 'started when it was claimed');
+      assert.match(attempts[0]!.errorMessage ?? '', /worker stopped/);
+      assert.ok(attempts[1]!.startedAt.getTime() >= now.getTime() + 500, 'not while the lease held');
     } finally {
       await worker.stop();
     }
