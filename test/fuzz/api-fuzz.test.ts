@@ -223,7 +223,7 @@ const authorization = () =>
     },
     {
       weight: 1,
-      arbitrary: hostileString.map((s) => `Bearer ${s.replace(/[\r\n\u0000-\u001f\u007f-\uffff]/g, '')}`),
+      arbitrary: hostileString.map((s) => `Bearer ${s.replace(/[^\x20-\x7e]/g, '')}`),
     },
   );
 
