@@ -8,18 +8,20 @@
 // JOB_LEASE_SECONDS + JOB_MAINTENANCE_SECONDS + the first retry delay (2–4 s); a job that is
 // merely slow keeps its lease as long as its process lives.
 //
-// Checks take 0.01–0.9 s at p95 (docs/benchmarks/pipeline.md); the lease is 30 s so that a
-// worker whose event loop stalls for a few heartbeats (a large GC, a saturated machine) does not
-// lose its jobs. Should that still happen, the job runs twice, which the pipeline tolerates (results
+// Checks take 0.01–0.9 s at p95 (docs/benchmarks/pipeline.md), the worker's event loop stalls
+// for 41 ms at most there; the lease (20 s) outlasts four missed heartbeats, so a worker on a
+// saturated machine does not lose its jobs. Measured (bench/worker-crash.bench.ts): kill -9 to
+// decision 50 s with a 30 s lease and 10 s maintenance on a machine at load 20, hence these.
+// Should a living worker still lose a job, the job runs twice, which the pipeline tolerates (results
 // keyed by session, check and generation; one decision per generation under the session lock).
 import type { Database } from '../db/open-database.ts';
 
 /** The expiry each pipeline job is sent with (pg-boss expireInSeconds). */
-export const JOB_LEASE_SECONDS = 30;
+export const JOB_LEASE_SECONDS = 20;
 /** How often a worker renews the leases of the jobs it runs. */
-export const JOB_HEARTBEAT_SECONDS = 5;
+export const JOB_HEARTBEAT_SECONDS = 4;
 /** How often pg-boss's maintenance (which hands expired jobs back) runs in a supervising process. */
-export const JOB_MAINTENANCE_SECONDS = 10;
+export const JOB_MAINTENANCE_SECONDS = 5;
 
 export interface JobHeartbeat {
   /** Renews `jobId`'s lease until the returned function is called (when the handler ends). */
