@@ -5,3 +5,5 @@
 -- takes a job (src/pipeline/identity-hashes.ts, rehashLegacyIdentityKeys): the new hash is the HMAC
 -- of the stored digest, so no plaintext is needed and no plain digest is left behind.
 ALTER TABLE session_identity_keys ADD COLUMN hash_key_id text;
+-- Finds what is left to rehash at each start without reading the table; empty once rehashed.
+CREATE INDEX session_identity_keys_unkeyed ON session_identity_keys (session_id) WHERE hash_key_id IS NULL;
