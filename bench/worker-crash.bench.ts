@@ -6,13 +6,14 @@
 // DATABASE_URL: the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the
 // bench creates a database of its own there and drops it afterwards (worker processes share it).
 //
-// Two `mimoto start --role worker` processes, both warm: each round submits --sessions genuine
-// verifications (`mimoto simulate`'s flow over HTTP, the API in this process), SIGKILLs one worker
-// as soon as check jobs of the last one are active, and starts a replacement (warm by the next
-// round). The dead worker's jobs are those still active 8 s later whose lease was not renewed since
-// the kill (a living worker renews its jobs every 4 s, platform/jobs/job-lease.ts). Figures per
-// such job: kill → the job started again; per session: kill → decision. At the end: every session
-// has exactly one automatic decision and one webhook event (0 lost, 0 double).
+// Two `mimoto start --role worker` processes, both warm. Each round: the survivor is paused
+// (SIGSTOP) once it is idle, so that the victim alone takes the round's jobs; --sessions genuine
+// verifications are submitted (`mimoto simulate`'s flow over HTTP, the API in this process); as soon
+// as check jobs of the last one are active the victim is SIGKILLed and the survivor resumed
+// (SIGCONT) — every job active at that moment is the dead worker's. A replacement victim is started
+// (warm by the next round). Figures per such job: kill → the job running again (pg-boss started_on
+// of its last run); per session: kill → decision. At the end: every session has exactly one
+// automatic decision and one webhook event (0 lost, 0 double).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -87,7 +88,16 @@ try {
   const survivor = next();
   let victim = next();
   await Promise.all([survivor.ready, victim.ready]);
+  const decidedCount = async (ids: string[]) =>
+    (
+      await query(
+        "SELECT count(DISTINCT session_id)::int AS n FROM decisions WHERE kind = 'automatic' AND session_id = ANY($1)",
+        [ids],
+      )
+    )[0].n as number;
   for (let round = 1; round <= rounds; round++) {
+    while ((await decidedCount(allSessions)) < allSessions.length) await sleep(200);
+    survivor.child.kill('SIGSTOP');
     const sessions: string[] = [];
     for (let i = 0; i < perRound; i++) sessions.push(await submitOne());
     allSessions.push(...sessions);
@@ -98,21 +108,19 @@ try {
         "SELECT count(*)::int AS n FROM pgboss.job WHERE state = 'active' AND data->>'sessionId' = $1",
         [last],
       );
-      if (active[0].n >= 2) break;
+      if (active[0].n >= 1) break;
       if (Date.now() > deadline) throw new Error('no check jobs became active');
       await sleep(10);
     }
     const killedAt = new Date();
     victim.child.kill('SIGKILL');
     await new Promise((r) => victim.child.once('exit', r));
+    survivor.child.kill('SIGCONT');
     children.delete(victim.child);
-    victim = next();
-    await sleep(8000);
     const orphans = await query(
-      `SELECT id, name, data->>'sessionId' AS session_id FROM pgboss.job
-        WHERE state = 'active' AND started_on < $1 ORDER BY name`,
-      [killedAt],
+      "SELECT id, name, data->>'sessionId' AS session_id FROM pgboss.job WHERE state = 'active' ORDER BY name",
     );
+    victim = next();
     console.log(
       `round ${round}: killed a worker holding ${orphans.length} jobs (${orphans.map((o) => o.name).join(', ')})`,
     );
@@ -192,7 +200,10 @@ try {
 } catch (error) {
   failure = error;
 } finally {
-  for (const child of children) child.kill('SIGKILL');
+  for (const child of children) {
+    child.kill('SIGCONT');
+    child.kill('SIGKILL');
+  }
   await db.end();
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
