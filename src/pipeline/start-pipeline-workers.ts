@@ -3,7 +3,7 @@
 // pg-boss with backoff (CHECK_JOB_OPTIONS); on a permanent error, or when the last retry fails,
 // the session is marked failed with the cause and the job completes. Each running job's lease is
 // renewed by a heartbeat (platform/jobs/job-lease.ts); a process killed mid-check stops renewing,
-// the lease runs out (20 s) and pg-boss retries the job elsewhere.
+// the lease runs out (30 s) and pg-boss retries the job elsewhere.
 //
 // Face inference, the spoof checks and the OCR's document finding and warps run in piscina worker
 // threads (inference-pool.ts); tesseract.js runs its own worker threads; this event loop only

@@ -8,18 +8,18 @@
 // JOB_LEASE_SECONDS + JOB_MAINTENANCE_SECONDS + the first retry delay (2–4 s); a job that is
 // merely slow keeps its lease as long as its process lives.
 //
-// Checks take 0.01–0.9 s at p95 (docs/benchmarks/pipeline.md), the worker's event loop stalls
-// for 41 ms at most there; the lease (20 s) outlasts four missed heartbeats, so a worker on a
-// saturated machine does not lose its jobs. Measured (bench/worker-crash.bench.ts): kill -9 to
-// decision 50 s with a 30 s lease and 10 s maintenance on a machine at load 20, hence these.
-// Should a living worker still lose a job, the job runs twice, which the pipeline tolerates (results
-// keyed by session, check and generation; one decision per generation under the session lock).
+// Checks take 0.01–0.9 s at p95 (docs/benchmarks/pipeline.md) and the worker's event loop stalls
+// for 41 ms at most there; the lease (30 s) outlasts five missed heartbeats, because a worker that
+// loses a job while alive runs it twice (tolerated: results keyed by session, check and
+// generation; one decision per generation under the session lock) and each loss spends one of the
+// job's retries. A dead worker's job runs again within 30 + 5 + 4 s; the rest of the minute is the
+// check itself (bench/worker-crash.bench.ts).
 import type { Database } from '../db/open-database.ts';
 
 /** The expiry each pipeline job is sent with (pg-boss expireInSeconds). */
-export const JOB_LEASE_SECONDS = 20;
+export const JOB_LEASE_SECONDS = 30;
 /** How often a worker renews the leases of the jobs it runs. */
-export const JOB_HEARTBEAT_SECONDS = 4;
+export const JOB_HEARTBEAT_SECONDS = 5;
 /** How often pg-boss's maintenance (which hands expired jobs back) runs in a supervising process. */
 export const JOB_MAINTENANCE_SECONDS = 5;
 
