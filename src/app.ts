@@ -4,13 +4,14 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { requireApiKey } from './api-keys/index.ts';
 import { registerConsole } from './console/index.ts';
-import { registerHostedFlow } from './hosted-flow/index.ts';
+import { MAX_UPLOAD_REQUEST_BYTES, registerHostedFlow } from './hosted-flow/index.ts';
 import { renderApiReference } from './platform/http/api-reference-page.ts';
 import { AppError } from './platform/http/app-error.ts';
 import { installErrorHandler, sendError } from './platform/http/error-handler.ts';
 import { registerMetrics } from './platform/http/metrics.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { parseJsonBody } from './platform/http/parse-json-body.ts';
+import { installUnreadBodyGuard } from './platform/http/unread-body.ts';
 import type { Platform } from './platform/platform.ts';
 import { registerReviewApiRoutes } from './review/index.ts';
 import { registerSessionRoutes } from './sessions/session.routes.ts';
@@ -45,6 +46,9 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
     requestIdHeader: false,
   });
   installErrorHandler(app);
+  // A body left unread by an early answer is drained (up to the largest upload) or the connection
+  // closed, so the next request on a keep-alive connection is answered (unread-body.ts).
+  installUnreadBodyGuard(app, MAX_UPLOAD_REQUEST_BYTES);
 
   // Only JSON (strict parser) at the root; the hosted flow adds its own parsers in its scope.
   app.removeAllContentTypeParsers();

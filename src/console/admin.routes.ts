@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { type ApiKeyView, listTenantApiKeys } from '../api-keys/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import { ApiKeyId, TenantId, WebhookEventId } from '../platform/http/id-schemas.ts';
 import type { Platform } from '../platform/platform.ts';
 import { listTenantViews, showTenant } from '../tenants/index.ts';
 import {
@@ -25,13 +26,13 @@ import {
 import { recordAudit, requestActor } from './audit-log.ts';
 import { listAuditRows } from './audit-log-repository.ts';
 import { onlyRoles, requireRole } from './console-auth.ts';
-import { Id, Text } from './console-schemas.ts';
+import { Text } from './console-schemas.ts';
 import { readTenantSettings, TenantSettingsSchema, writeTenantSettings } from './tenant-settings.ts';
 
 const hide = true;
-const TenantParams = Type.Object({ tenantId: Id });
-const KeyParams = Type.Object({ tenantId: Id, keyId: Id });
-const EventParams = Type.Object({ tenantId: Id, eventId: Id });
+const TenantParams = Type.Object({ tenantId: TenantId });
+const KeyParams = Type.Object({ tenantId: TenantId, keyId: ApiKeyId });
+const EventParams = Type.Object({ tenantId: TenantId, eventId: WebhookEventId });
 const Limit = Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' }));
 const Timestamp = Type.String({ format: 'date-time', maxLength: 40 });
 
@@ -50,7 +51,7 @@ const CreateKeyBody = Type.Object({ label: Type.Optional(Text(200)) }, { additio
 const SettingsBody = Type.Object({ settings: TenantSettingsSchema }, { additionalProperties: false });
 const AuditQuery = Type.Object(
   {
-    tenantId: Type.Optional(Id),
+    tenantId: Type.Optional(TenantId),
     limit: Limit,
     before: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$' })),
   },

@@ -6,5 +6,3 @@ const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
 
 export const Text = (maxLength: number) =>
   Type.String({ minLength: 1, maxLength, pattern: NO_CONTROL_CHARACTERS });
-
-export const Id = Text(64);

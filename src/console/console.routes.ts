@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { sha256Hex } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import { ConsoleUserId, TenantId } from '../platform/http/id-schemas.ts';
 import type { Platform } from '../platform/platform.ts';
 import { registerReviewConsoleRoutes } from '../review/index.ts';
 import { registerAdminRoutes } from './admin.routes.ts';
@@ -26,7 +27,7 @@ import {
 } from './console-accounts.ts';
 import { CONSOLE_ROLES, type ConsoleRole, consoleUser, onlyRoles, requireRole } from './console-auth.ts';
 import { registerConsolePages } from './console-pages.ts';
-import { Id, Text } from './console-schemas.ts';
+import { Text } from './console-schemas.ts';
 import { findConsoleUser, listConsoleUsers } from './console-user-repository.ts';
 import { LoginLimiter } from './login-limiter.ts';
 
@@ -52,11 +53,11 @@ const PasswordBody = Type.Object(
 );
 const Role = Type.Union(CONSOLE_ROLES.map((role) => Type.Literal(role)));
 const CreateUserBody = Type.Object(
-  { email: Email, role: Role, tenantId: Type.Optional(Type.Union([Id, Type.Null()])) },
+  { email: Email, role: Role, tenantId: Type.Optional(Type.Union([TenantId, Type.Null()])) },
   { additionalProperties: false },
 );
-const UsersQuery = Type.Object({ tenantId: Type.Optional(Id) }, { additionalProperties: false });
-const UserParams = Type.Object({ userId: Id });
+const UsersQuery = Type.Object({ tenantId: Type.Optional(TenantId) }, { additionalProperties: false });
+const UserParams = Type.Object({ userId: ConsoleUserId });
 
 export async function registerConsole(app: FastifyInstance, platform: Platform): Promise<void> {
   await app.register(async (api) => consoleApiScope(api, platform), { prefix: '/console/api' });

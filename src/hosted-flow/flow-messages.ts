@@ -71,6 +71,10 @@ export const FLOW_MESSAGES: Partial<Record<ErrorCode, Messages>> = {
     ja: '顔認証の試行回数の上限に達しました。',
     en: 'No face check attempts are left.',
   },
+  LivenessAttemptInProgress: {
+    ja: '顔認証を確認しています。結果が出るまでお待ちください。',
+    en: 'Your face check is being verified. Please wait for the result.',
+  },
   NotFound: { ja: 'ページが見つかりません。', en: 'Page not found.' },
   TooManyRequests: { ja: 'しばらくしてからお試しください。', en: 'Please try again in a moment.' },
   InternalError: {

@@ -132,6 +132,21 @@ export async function insertChallenge(
  * a reason it cannot be used — then the caller rolls the transaction back, so a refused upload
  * neither uses the challenge nor costs an attempt.
  */
+/** The session's challenge when it can still be answered (unused, unexpired); changes nothing. */
+export async function findOpenChallenge(
+  db: Db,
+  values: { sessionId: string; challengeId: string; now: Date },
+): Promise<ChallengeRow | undefined> {
+  return db
+    .selectFrom('liveness_challenges')
+    .selectAll()
+    .where('id', '=', values.challengeId)
+    .where('session_id', '=', values.sessionId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', values.now)
+    .executeTakeFirst();
+}
+
 export async function claimChallenge(
   db: Db,
   values: { sessionId: string; challengeId: string; now: Date; maxAttempts: number },

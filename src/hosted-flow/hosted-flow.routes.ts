@@ -9,6 +9,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { requireApiKey } from '../api-keys/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import { LinkToken, SessionId } from '../platform/http/id-schemas.ts';
+import {
+  type MultipartLimits,
+  multipartParts,
+  readFile,
+  requireMultipart,
+} from '../platform/http/multipart.ts';
 import type { Platform } from '../platform/platform.ts';
 import { MAX_IMAGE_BYTES } from './decode-upload-image.ts';
 import { DOCUMENT_TYPES } from './document-types.ts';
@@ -26,13 +33,32 @@ import {
   submitVerification,
   uploadDocumentImage,
 } from './flow-steps.ts';
-import { MAX_LIVENESS_FRAMES, submitLivenessAttempt } from './liveness-attempt.ts';
+import {
+  AttemptsInFlight,
+  frameTooLarge,
+  LIVENESS_UPLOAD_LIMITS,
+  receiveLivenessAttempt,
+} from './liveness-attempt.ts';
 import { registerSessionImageRoutes } from './session-images.routes.ts';
 import { UserInputBody } from './user-input.ts';
 
+const DOCUMENT_UPLOAD_LIMITS: MultipartLimits = {
+  maxRequestBytes: MAX_IMAGE_BYTES + 64 * 1024,
+  maxFileBytes: MAX_IMAGE_BYTES,
+  maxFiles: 1,
+  maxFields: 4,
+  maxFieldBytes: 4096,
+};
+const imageTooLarge = () => new AppError('ImageTooLarge');
+/** The largest upload request a flow route accepts. */
+export const MAX_UPLOAD_REQUEST_BYTES = Math.max(
+  DOCUMENT_UPLOAD_LIMITS.maxRequestBytes,
+  LIVENESS_UPLOAD_LIMITS.maxRequestBytes,
+);
+
 const EntryQuery = Type.Object({
-  sessionId: Type.Optional(Type.String({ maxLength: 64 })),
-  token: Type.Optional(Type.String({ maxLength: 128 })),
+  sessionId: Type.Optional(SessionId),
+  token: Type.Optional(LinkToken),
 });
 
 /** Registers the flow and the tenant's image endpoint; app.ts calls this once. */
@@ -55,7 +81,7 @@ function localizedError(request: FastifyRequest, error: AppError) {
   };
 }
 
-/** Fastify's and the multipart plugin's own errors, as the flow's codes. */
+/** Fastify's own errors, as the flow's codes (the uploads' parse errors: platform/http/multipart.ts). */
 function asAppError(error: FastifyError): AppError | null {
   if (error instanceof AppError) return error;
   if (error.validation) {
@@ -69,14 +95,6 @@ function asAppError(error: FastifyError): AppError | null {
     );
   }
   switch (error.code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return new AppError('ImageTooLarge');
-    case 'FST_FILES_LIMIT':
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PROTO_VIOLATION':
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new AppError('BadRequest', 'The upload is not a valid multipart form');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PayloadTooLarge');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -94,15 +112,9 @@ function asAppError(error: FastifyError): AppError | null {
 async function flowScope(scope: FastifyInstance, platform: Platform) {
   const { config } = platform;
   await scope.register(cookie);
+  // Each upload route passes its own limits (multipartParts).
   await scope.register(multipart, {
-    limits: {
-      fileSize: MAX_IMAGE_BYTES,
-      files: MAX_LIVENESS_FRAMES,
-      fields: 8,
-      fieldSize: 4096,
-      parts: MAX_LIVENESS_FRAMES + 8,
-      headerPairs: 100,
-    },
+    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 4, fieldSize: 4096, parts: 5, headerPairs: 20 },
   });
   // The form post of /verify/complete (a plain HTML form, no script needed).
   scope.addContentTypeParser(
@@ -135,10 +147,12 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const hide = { hide: true };
 
-  app.get('/verify', { schema: { ...hide, querystring: EntryQuery } }, async (request, reply) => {
+  // A link whose id or token is not of our format cannot be valid: the same page as a wrong token.
+  const entry = { schema: { ...hide, querystring: EntryQuery }, attachValidation: true };
+  app.get('/verify', entry, async (request, reply) => {
     const language = negotiateLanguage(request);
     const { sessionId, token } = request.query;
-    if (!sessionId || !token) return sendPage(reply, 410, 'expired', language);
+    if (request.validationError || !sessionId || !token) return sendPage(reply, 410, 'expired', language);
     const outcome = await enterFlow(platform, { sessionId, token }, request.ip);
     if (outcome.kind === 'expired') return sendPage(reply, 410, 'expired', language);
     if (outcome.kind === 'wrong_ip') return sendPage(reply, 403, 'wrongNetwork', language);
@@ -199,10 +213,16 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     },
     async (request, reply) => {
       const context = await mutation(request);
-      if (!request.isMultipart()) throw new AppError('UnsupportedMediaType');
-      const file = await request.file();
-      if (!file) throw new AppError('ValidationFailed', 'Send the image in the form field "image"');
-      const bytes = await file.toBuffer();
+      let bytes: Buffer | null = null;
+      for await (const part of multipartParts(request, DOCUMENT_UPLOAD_LIMITS, imageTooLarge)) {
+        if (part.type !== 'file') continue;
+        // Refused before the file is read: the rest of the body is drained (unread-body.ts).
+        if (part.fieldname !== 'image' || bytes) {
+          throw new AppError('ValidationFailed', 'Send one image in the form field "image"');
+        }
+        bytes = await readFile(part, imageTooLarge);
+      }
+      if (!bytes) throw new AppError('ValidationFailed', 'Send the image in the form field "image"');
       reply.code(201);
       return uploadDocumentImage(platform, context, request.params.side, bytes);
     },
@@ -213,34 +233,21 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     return issueLivenessChallenge(platform, await mutation(request));
   });
 
+  const attemptsInFlight = new AttemptsInFlight();
   app.post('/verify/api/liveness/attempts', { schema: hide }, async (request) => {
     const context = await mutation(request);
-    if (!request.isMultipart()) throw new AppError('UnsupportedMediaType');
-    let challengeId = '';
-    let timestamps: unknown = null;
-    const frames: Buffer[] = [];
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'frames')
-          throw new AppError('ValidationFailed', 'Frames go in the field "frames"');
-        frames.push(await part.toBuffer());
-      } else if (part.fieldname === 'challengeId') {
-        challengeId = String(part.value);
-      } else if (part.fieldname === 'timestamps') {
-        try {
-          timestamps = JSON.parse(String(part.value));
-        } catch {
-          timestamps = null;
-        }
-      }
+    requireMultipart(request, LIVENESS_UPLOAD_LIMITS);
+    const leave = attemptsInFlight.enter(context.session.id);
+    let result: Awaited<ReturnType<typeof receiveLivenessAttempt>>;
+    try {
+      result = await receiveLivenessAttempt(
+        platform,
+        context,
+        multipartParts(request, LIVENESS_UPLOAD_LIMITS, frameTooLarge),
+      );
+    } finally {
+      leave();
     }
-    if (!Array.isArray(timestamps) || !timestamps.every((t) => typeof t === 'number' && Number.isFinite(t))) {
-      throw new AppError('ValidationFailed', 'timestamps must be a JSON array of numbers (ms)', [
-        { path: '/timestamps', message: 'must be a JSON array of numbers' },
-      ]);
-    }
-    if (!/^lc_[0-9A-Z]{26}$/.test(challengeId)) throw new AppError('LivenessChallengeInvalid');
-    const result = await submitLivenessAttempt(platform, context, { challengeId, timestamps, frames });
     const language = negotiateLanguage(request);
     return {
       ...result,

@@ -1,32 +1,67 @@
-// POST /verify/api/liveness/attempts (issue 5 item 3): the frames of one attempt at an issued
-// challenge. Frames are decoded and checked as uploads first (a bad file costs no attempt); then
-// the challenge is used up and the attempt counted in one statement pair, before the slow
-// verification, so a challenge can never be answered twice, even by concurrent requests.
+// POST /verify/api/liveness/attempts (docs/hosted-flow-api.md): the frames of one attempt at an
+// issued challenge. The upload is read as it arrives and judged before it is held: the challenge
+// id, the timestamps (so the frame count) and the challenge itself are checked at the first file
+// part, before any frame is read; each frame is then read (at most MAX_LIVENESS_FRAME_BYTES),
+// decoded and re-encoded at FRAME_SIDE at once, so an attempt holds one upload frame at a time. A bad
+// file costs no attempt; then the challenge is used up and the attempt counted in one statement
+// pair, before the slow verification (in an inference thread: the API's event loop stays free), so
+// a challenge can never be answered twice, even by concurrent requests.
 import { randomBytes } from 'node:crypto';
-import {
-  isLivenessStep,
-  type LivenessFrame,
-  MAX_LIVENESS_ATTEMPTS,
-  verifyLivenessFrames,
-} from '../liveness/index.ts';
+import type { Multipart } from '@fastify/multipart';
+import { isLivenessStep, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
+import { verifyLivenessInWorker } from '../pipeline/inference-pool.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import { type MultipartLimits, readFile } from '../platform/http/multipart.ts';
 import type { Platform } from '../platform/platform.ts';
-import { decodeUploadImage } from './decode-upload-image.ts';
+import { type DecodedUpload, decodeUploadImage } from './decode-upload-image.ts';
 import { livenessBlobKey } from './document-types.ts';
 import { type FlowContext, requireOpenFlow } from './flow-session.ts';
-import { claimChallenge, recordLivenessAttempt } from './hosted-flow-repository.ts';
+import { claimChallenge, findOpenChallenge, recordLivenessAttempt } from './hosted-flow-repository.ts';
 
-export const MAX_LIVENESS_FRAMES = 30;
+/** The browser app sends 10 frames (2 per pose, 5 poses), the simulator 15. */
+export const MAX_LIVENESS_FRAMES = 20;
 export const MIN_LIVENESS_FRAMES = 4;
+/**
+ * The app's frames are 640×480 JPEG at quality 0.9 (35–120 KB); a camera that ignores the asked
+ * size gives 1920×1080 at most, under 1 MB.
+ */
+export const MAX_LIVENESS_FRAME_BYTES = 2 * 1024 * 1024;
+export const LIVENESS_UPLOAD_LIMITS: MultipartLimits = {
+  maxRequestBytes: 16 * 1024 * 1024,
+  maxFileBytes: MAX_LIVENESS_FRAME_BYTES,
+  maxFiles: MAX_LIVENESS_FRAMES,
+  maxFields: 4,
+  maxFieldBytes: 4096,
+};
 /** Frames are analysed at this longer side: Human's detector works at 256 px anyway. */
 const FRAME_SIDE = 640;
+const CHALLENGE_ID = /^lc_[0-9A-Z]{26}$/;
 
-export interface LivenessUpload {
-  challengeId: string;
-  /** Milliseconds since the capture started, one per frame, in upload order. */
-  timestamps: number[];
-  frames: Buffer[];
+export const frameTooLarge = () =>
+  new AppError('PayloadTooLarge', `A frame may be at most ${MAX_LIVENESS_FRAME_BYTES / 1048576} MB`, [
+    { path: '/frames', message: `at most ${MAX_LIVENESS_FRAME_BYTES} bytes per frame` },
+  ]);
+
+/**
+ * The sessions whose attempt this process is receiving or verifying: one at a time per session
+ * (a second one is refused with 409 before its body is read), so one link cannot multiply the
+ * memory and the CPU an attempt takes. Per process, like the memory it protects. An entry older
+ * than `staleAfterMs` (an upload whose connection went silent) no longer blocks the session.
+ */
+export class AttemptsInFlight {
+  readonly #sessions = new Map<string, { since: number }>();
+  constructor(private readonly staleAfterMs = 60_000) {}
+
+  enter(sessionId: string, now = Date.now()): () => void {
+    const current = this.#sessions.get(sessionId);
+    if (current && now - current.since < this.staleAfterMs) throw new AppError('LivenessAttemptInProgress');
+    const entry = { since: now };
+    this.#sessions.set(sessionId, entry);
+    return () => {
+      if (this.#sessions.get(sessionId) === entry) this.#sessions.delete(sessionId);
+    };
+  }
 }
 
 export interface LivenessAttemptResult {
@@ -38,33 +73,109 @@ export interface LivenessAttemptResult {
   attemptsLeft: number;
 }
 
-export async function submitLivenessAttempt(
+function parseTimestamps(value: string | null): number[] {
+  let parsed: unknown = null;
+  try {
+    parsed = value === null ? null : JSON.parse(value);
+  } catch {}
+  if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === 'number' && Number.isFinite(t))) {
+    throw new AppError('ValidationFailed', 'timestamps must be a JSON array of numbers (ms)', [
+      { path: '/timestamps', message: 'must be a JSON array of numbers' },
+    ]);
+  }
+  const count = parsed.length;
+  if (count < MIN_LIVENESS_FRAMES || count > MAX_LIVENESS_FRAMES) {
+    throw new AppError(
+      'ValidationFailed',
+      `Send ${MIN_LIVENESS_FRAMES}-${MAX_LIVENESS_FRAMES} frames and one timestamp per frame`,
+      [{ path: '/timestamps', message: `got ${count} timestamps` }],
+    );
+  }
+  return parsed;
+}
+
+/** Everything that can be judged before a frame is read: fields, count, the challenge. */
+async function checkBeforeFrames(
   platform: Platform,
   context: FlowContext,
-  upload: LivenessUpload,
+  fields: { challengeId: string | null; timestamps: string | null },
+): Promise<number[]> {
+  const timestamps = parseTimestamps(fields.timestamps);
+  if (!fields.challengeId || !CHALLENGE_ID.test(fields.challengeId)) {
+    throw new AppError('LivenessChallengeInvalid');
+  }
+  const open = await findOpenChallenge(platform.database.db, {
+    sessionId: context.session.id,
+    challengeId: fields.challengeId,
+    now: platform.now(),
+  });
+  if (!open) throw new AppError('LivenessChallengeInvalid');
+  if (context.session.liveness_attempts >= MAX_LIVENESS_ATTEMPTS) {
+    throw new AppError('LivenessAttemptsExhausted');
+  }
+  return timestamps;
+}
+
+/**
+ * Reads the attempt from the request's parts (`challengeId`, `timestamps`, then the `frames`
+ * files, in that order) and verifies it. The caller holds the session's AttemptsInFlight entry.
+ */
+export async function receiveLivenessAttempt(
+  platform: Platform,
+  context: FlowContext,
+  parts: AsyncIterable<Multipart>,
 ): Promise<LivenessAttemptResult> {
   requireOpenFlow(context);
   const { session } = context;
   if (session.liveness_status !== null) throw new AppError('FlowStepOutOfOrder', 'The face check is done');
-  const count = upload.frames.length;
-  if (count < MIN_LIVENESS_FRAMES || count > MAX_LIVENESS_FRAMES || upload.timestamps.length !== count) {
-    throw new AppError(
-      'ValidationFailed',
-      `Send ${MIN_LIVENESS_FRAMES}-${MAX_LIVENESS_FRAMES} frames and one timestamp per frame`,
-      [{ path: '/frames', message: `got ${count} frames and ${upload.timestamps.length} timestamps` }],
-    );
+  const fields: { challengeId: string | null; timestamps: string | null } = {
+    challengeId: null,
+    timestamps: null,
+  };
+  let timestamps: number[] | null = null;
+  const decoded: DecodedUpload[] = [];
+  for await (const part of parts) {
+    if (part.type === 'field') {
+      if (timestamps) {
+        throw new AppError('ValidationFailed', 'Send challengeId and timestamps before the frames');
+      }
+      if (part.fieldname === 'challengeId' || part.fieldname === 'timestamps') {
+        fields[part.fieldname] = String(part.value);
+      }
+      continue;
+    }
+    if (part.fieldname !== 'frames')
+      throw new AppError('ValidationFailed', 'Frames go in the field "frames"');
+    timestamps ??= await checkBeforeFrames(platform, context, fields);
+    if (decoded.length >= timestamps.length) {
+      throw new AppError('ValidationFailed', 'Send one timestamp per frame', [
+        { path: '/frames', message: `more than ${timestamps.length} frames` },
+      ]);
+    }
+    const bytes = await readFile(part, frameTooLarge);
+    decoded.push(await decodeUploadImage(bytes, { maxSide: FRAME_SIDE, greySide: 64, jpegQuality: 85 }));
   }
-  const decoded = [];
-  for (const bytes of upload.frames) {
-    decoded.push(
-      await decodeUploadImage(bytes, { maxSide: FRAME_SIDE, greySide: 64, withRgb: true, jpegQuality: 85 }),
-    );
+  timestamps ??= await checkBeforeFrames(platform, context, fields);
+  if (decoded.length !== timestamps.length) {
+    throw new AppError('ValidationFailed', 'Send one timestamp per frame', [
+      { path: '/frames', message: `got ${decoded.length} frames and ${timestamps.length} timestamps` },
+    ]);
   }
+  return verifyAndRecord(platform, context, fields.challengeId!, timestamps, decoded);
+}
 
+async function verifyAndRecord(
+  platform: Platform,
+  context: FlowContext,
+  challengeId: string,
+  timestamps: number[],
+  decoded: DecodedUpload[],
+): Promise<LivenessAttemptResult> {
+  const { session } = context;
   const claimed = await platform.database.db.transaction().execute(async (trx) => {
     const result = await claimChallenge(trx, {
       sessionId: session.id,
-      challengeId: upload.challengeId,
+      challengeId,
       now: platform.now(),
       maxAttempts: MAX_LIVENESS_ATTEMPTS,
     });
@@ -74,14 +185,12 @@ export async function submitLivenessAttempt(
     return result;
   });
   const steps = claimed.steps.filter(isLivenessStep);
-  const frames: LivenessFrame[] = decoded.map((image, i) => ({
-    t: upload.timestamps[i] ?? Number.NaN,
-    image: { data: image.rgb!.data, width: image.rgb!.width, height: image.rgb!.height, channels: 3 },
-  }));
+  // The verdict is computed on the frames as stored: a thread decodes the JPEGs again.
+  const frames = decoded.map((image, i) => ({ t: timestamps[i] ?? Number.NaN, jpeg: image.jpeg }));
   // The capture cannot be longer than the time since the challenge was issued (1 s of clock slack).
   const elapsed = platform.now().getTime() - claimed.issued_at.getTime() + 1000;
-  const span = Math.max(...upload.timestamps) - Math.min(...upload.timestamps);
-  const verdict = await verifyLivenessFrames(steps, frames);
+  const span = Math.max(...timestamps) - Math.min(...timestamps);
+  const verdict = await verifyLivenessInWorker(steps, frames);
   const failures: string[] = [...verdict.failures];
   if (span > elapsed && !failures.includes('timestamps_invalid')) failures.push('timestamps_invalid');
   const passed = verdict.passed && failures.length === 0;

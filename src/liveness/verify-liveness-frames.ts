@@ -56,7 +56,7 @@ export interface LivenessVerdict {
 
 export const LIVENESS_LIMITS = {
   minFrames: 4,
-  maxFrames: 30,
+  maxFrames: 20,
   /** The whole capture must fit in this span (ms). */
   maxSpanMs: 60_000,
   /**

@@ -1,7 +1,7 @@
 // Worker threads for the checks' image work (piscina), created on first use and closed with the
 // pipeline workers, one set per process:
 // - two inference threads (inference.worker.ts): a session's two face pictures are described at
-//   once, and the spoof checks run beside the OCR. They live as long as the pool: each holds its
+//   once, and the spoof checks run beside the OCR; the API's liveness verification runs there too. They live as long as the pool: each holds its
 //   own tfjs, nets and Human (seconds to load and warm), so a thread ended while idle would make
 //   the next verification pay that again;
 // - one geometry thread (geometry.worker.ts) for the OCR check's document finding and warps.
@@ -11,6 +11,7 @@ import type { DocumentSpoofInput, DocumentSpoofResult } from '../checks/document
 import type { DocumentPortraitSource } from '../checks/face-match/index.ts';
 import type { DocumentGeometry, DocumentType, GreyImage, LocatedDocument } from '../checks/ocr/index.ts';
 import type { SelfieSpoofInput, SelfieSpoofResult } from '../checks/selfie-spoof/index.ts';
+import type { LivenessStep, LivenessVerdict } from '../liveness/index.ts';
 import type { FaceDescription } from '../platform/ml/face-api.ts';
 import type { GeometryTask } from './geometry.worker.ts';
 import type { InferenceOutcome, InferenceTask } from './inference.worker.ts';
@@ -91,6 +92,23 @@ export async function runDocumentSpoofInWorker(input: DocumentSpoofInput): Promi
 /** selfieSpoofCheck.run in a worker thread. */
 export async function runSelfieSpoofInWorker(input: SelfieSpoofInput): Promise<SelfieSpoofResult> {
   return (await runTask({ kind: 'selfieSpoof', input })).value as SelfieSpoofResult;
+}
+
+/**
+ * verifyLivenessFrames in a worker thread, for the API's hosted flow (in an API-only process the
+ * threads start, and load their models, at the first attempt). The frames cross as JPEG (tens of
+ * KB each) and are decoded in the thread: the API's thread neither copies nor holds their pixels.
+ */
+export async function verifyLivenessInWorker(
+  steps: readonly LivenessStep[],
+  frames: readonly { t: number; jpeg: Buffer }[],
+): Promise<LivenessVerdict> {
+  const task = {
+    kind: 'verifyLiveness' as const,
+    steps: [...steps],
+    frames: frames.map((f) => ({ t: f.t, jpeg: new Uint8Array(f.jpeg) })),
+  };
+  return (await runTask(task)).value as LivenessVerdict;
 }
 
 /**

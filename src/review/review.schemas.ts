@@ -2,6 +2,7 @@
 // (docs/console-api.md): one source for validation, types and the OpenAPI document.
 import { type Static, Type } from '@sinclair/typebox';
 import { DOCUMENT_TYPES } from '../hosted-flow/index.ts';
+import { BlacklistEntryId, ReviewId, TenantId } from '../platform/http/id-schemas.ts';
 import { SESSION_STATUSES, SessionIdParams } from '../sessions/session.schemas.ts';
 import { REASON_CODES } from './review-reasons.ts';
 
@@ -12,7 +13,8 @@ const Text = (maxLength: number, description?: string) =>
 const enumOf = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>(Type.String({ enum: [...values], description }));
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
-const Id = (description: string) =>
+/** The `next` cursor of a session list. */
+const Cursor = (description: string) =>
   Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
 
 export const ReviewDecisionField = enumOf(['approved', 'rejected'] as const, "The reviewer's decision");
@@ -38,21 +40,18 @@ export const ConsoleReviewBody = Type.Object(
 );
 export type ConsoleReviewBody = Static<typeof ConsoleReviewBody>;
 
-export const TenantParams = Type.Object({ tenantId: Id('Tenant identifier') });
+export const TenantParams = Type.Object({ tenantId: TenantId });
 export const TenantSessionParams = Type.Object({
-  tenantId: Id('Tenant identifier'),
+  tenantId: TenantId,
   sessionId: SessionIdParams.properties.sessionId,
 });
 export const SessionImageParams = Type.Object({
-  tenantId: Id('Tenant identifier'),
+  tenantId: TenantId,
   sessionId: SessionIdParams.properties.sessionId,
   name: Type.String({ pattern: '^(front|back|liveness-reference|frame-[0-9]{1,2})$' }),
 });
-export const ReviewIdParams = Type.Object({ tenantId: Id('Tenant identifier'), reviewId: Id('Review id') });
-export const BlacklistEntryParams = Type.Object({
-  tenantId: Id('Tenant identifier'),
-  entryId: Id('Entry id'),
-});
+export const ReviewIdParams = Type.Object({ tenantId: TenantId, reviewId: ReviewId });
+export const BlacklistEntryParams = Type.Object({ tenantId: TenantId, entryId: BlacklistEntryId });
 
 export const SessionQuery = Type.Object(
   {
@@ -68,7 +67,7 @@ export const SessionQuery = Type.Object(
     limit: Type.Optional(
       Type.String({ pattern: '^(200|1[0-9]{2}|[1-9][0-9]?)$', description: '1–200, default 50' }),
     ),
-    before: Type.Optional(Id('The `next` value of the previous page')),
+    before: Type.Optional(Cursor('The `next` value of the previous page')),
   },
   { additionalProperties: false },
 );

@@ -2,6 +2,7 @@
 // validation, TypeScript types and the OpenAPI document.
 import { type Static, Type } from '@sinclair/typebox';
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
+import { SessionId } from '../platform/http/id-schemas.ts';
 import {
   DecisionMetadataSchema,
   FaceMatchSchema,
@@ -27,14 +28,7 @@ const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
-export const SessionIdParams = Type.Object({
-  sessionId: Type.String({
-    minLength: 1,
-    maxLength: 64,
-    pattern: '^[A-Za-z0-9_-]+$',
-    description: 'Session identifier (interface §4.2, §8)',
-  }),
-});
+export const SessionIdParams = Type.Object({ sessionId: SessionId });
 
 export const PreRegisteredInfo = Type.Object(
   {

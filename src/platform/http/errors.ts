@@ -34,6 +34,10 @@ export const ERRORS = {
   DocumentNotFound: { status: 422, message: 'No document was found in the image' },
   LivenessChallengeInvalid: { status: 409, message: 'The face check challenge is unknown, used or expired' },
   LivenessAttemptsExhausted: { status: 409, message: 'No face check attempts are left' },
+  LivenessAttemptInProgress: {
+    status: 409,
+    message: 'A face check attempt of this session is being verified; wait for its answer',
+  },
   // Console and review (issue 8, docs/console-api.md).
   ConsoleLoginRequired: { status: 401, message: 'Sign in to the console to continue' },
   ConsoleLoginFailed: { status: 401, message: 'The e-mail address or password is wrong' },
