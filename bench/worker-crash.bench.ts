@@ -11,8 +11,8 @@
 // verifications are submitted (`mimoto simulate`'s flow over HTTP, the API in this process); as soon
 // as check jobs of the last one are active the victim is SIGKILLed and the survivor resumed
 // (SIGCONT) — every job active at that moment is the dead worker's. A replacement victim is started
-// (warm by the next round). Figures per such job: kill → the job running again (pg-boss started_on
-// of its last run); per session: kill → decision. At the end: every session has exactly one
+// once the round is decided. Figures per such job: kill → the job running again (active with a
+// higher retry count); per session: kill → decision. At the end: every session has exactly one
 // automatic decision and one webhook event (0 lost, 0 double).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -118,40 +118,52 @@ try {
     survivor.child.kill('SIGCONT');
     children.delete(victim.child);
     const orphans = await query(
-      "SELECT id, name, data->>'sessionId' AS session_id FROM pgboss.job WHERE state = 'active' ORDER BY name",
+      `SELECT id, name, data->>'sessionId' AS session_id, retry_count FROM pgboss.job
+        WHERE state = 'active' AND data->>'sessionId' = ANY($1) ORDER BY name`,
+      [sessions],
     );
-    victim = next();
     console.log(
       `round ${round}: killed a worker holding ${orphans.length} jobs (${orphans.map((o) => o.name).join(', ')})`,
     );
-    for (const sessionId of new Set(orphans.map((o) => String(o.session_id)))) {
-      const until = Date.now() + 15 * 60_000;
-      let decided: Date | undefined;
-      while (!decided) {
-        const rows = await query(
-          "SELECT decided_at FROM decisions WHERE session_id = $1 AND kind = 'automatic' ORDER BY decided_at LIMIT 1",
-          [sessionId],
-        );
-        decided = rows[0]?.decided_at;
-        if (!decided) {
-          if (Date.now() > until) throw new Error(`session ${sessionId} not decided in 15 minutes`);
-          await sleep(100);
-        }
-      }
-      const mine = orphans.filter((o) => o.session_id === sessionId);
-      // The run that completed started when the job was taken over (started_on of its last run).
-      const reruns = await query('SELECT name, started_on FROM pgboss.job WHERE id = ANY($1::uuid[])', [
-        mine.map((o) => o.id),
+    // Watch the orphans until their sessions are decided: a job runs again when it is active with
+    // a higher retry count (its started_on moves with every heartbeat, so it cannot say when).
+    const rerunAt = new Map<string, number>();
+    const decidedAt = new Map<string, number>();
+    const orphanSessions = [...new Set(orphans.map((o) => String(o.session_id)))];
+    const until = Date.now() + 15 * 60_000;
+    while (decidedAt.size < orphanSessions.length) {
+      if (Date.now() > until) throw new Error(`round ${round}: not decided in 15 minutes`);
+      const now = Date.now();
+      const jobs = await query('SELECT id, state, retry_count FROM pgboss.job WHERE id = ANY($1::uuid[])', [
+        orphans.map((o) => o.id),
       ]);
-      for (const rerun of reruns) {
-        const ms = new Date(rerun.started_on).getTime() - killedAt.getTime();
-        restarts.push(ms);
-        console.log(`  ${rerun.name} of ${sessionId}: running again ${secs(ms)} after the kill`);
+      for (const job of jobs) {
+        const before = orphans.find((o) => o.id === job.id)!;
+        if (!rerunAt.has(job.id) && job.retry_count > before.retry_count && job.state !== 'retry')
+          rerunAt.set(job.id, now - killedAt.getTime());
       }
-      const ms = decided.getTime() - killedAt.getTime();
-      figures.push({ round, sessionId, queue: mine.map((o) => o.name).join(', '), killToDecisionMs: ms });
+      const decided = await query(
+        "SELECT session_id, min(decided_at) AS at FROM decisions WHERE kind = 'automatic' AND session_id = ANY($1) GROUP BY session_id",
+        [orphanSessions],
+      );
+      for (const row of decided)
+        decidedAt.set(row.session_id, new Date(row.at).getTime() - killedAt.getTime());
+      await sleep(100);
+    }
+    for (const orphan of orphans) {
+      const ms = rerunAt.get(orphan.id);
+      if (ms !== undefined) restarts.push(ms);
+      console.log(
+        `  ${orphan.name} of ${orphan.session_id}: ${ms === undefined ? 'not run again (its result was no longer needed)' : `running again ${secs(ms)} after the kill`}`,
+      );
+    }
+    for (const sessionId of orphanSessions) {
+      const ms = decidedAt.get(sessionId)!;
+      figures.push({ round, sessionId, queue: '', killToDecisionMs: ms });
       console.log(`  ${sessionId}: decided ${secs(ms)} after the kill`);
     }
+    // The replacement warms its models only now, so that its start-up does not slow the survivor.
+    victim = next();
     await victim.ready;
   }
   // Every session decided (the workers finish the rest), then count.
