@@ -1,4 +1,5 @@
 // pg-boss queue names of the pipeline: one per check (design.md "Reprocess queues") plus the decision.
+import { JOB_LEASE_SECONDS } from '../platform/jobs/job-lease.ts';
 import { CHECK_IDS, type CheckId } from './check.ts';
 
 export const checkQueue = (id: CheckId) => `check.${id}`;
@@ -15,10 +16,13 @@ export interface CheckJobData {
   generation?: number;
 }
 
-/** Transient failures retry with backoff (issue 6 item 1). */
+/**
+ * Transient failures retry with backoff. The expiry is a lease the running worker renews
+ * (platform/jobs/job-lease.ts): a killed worker's job is retried within a minute.
+ */
 export const CHECK_JOB_OPTIONS = {
   retryLimit: 5,
   retryDelay: 2,
   retryBackoff: true,
-  expireInSeconds: 300,
+  expireInSeconds: JOB_LEASE_SECONDS,
 } as const;

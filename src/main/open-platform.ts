@@ -2,6 +2,7 @@
 
 import { PIPELINE_QUEUES } from '../checks/check-queues.ts';
 import type { Config } from '../config.ts';
+import { rehashLegacyIdentityKeys } from '../pipeline/identity-hashes.ts';
 import { type Keyring, loadOrCreateDevelopmentKeyring, parseKeyring } from '../platform/crypto/encryption.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { type DatabaseLocation, openDatabase } from '../platform/db/open-database.ts';
@@ -30,6 +31,8 @@ export async function openPlatform(config: Config, options: { supervise: boolean
   const database = await openDatabase(databaseLocation(config));
   try {
     await migrate(database);
+    // Migration 0008's step that needs the keyring: plain identity digests become keyed hashes.
+    await rehashLegacyIdentityKeys(database.db, keyring);
     const jobs = await startJobQueue(database, { supervise: options.supervise, queues: PIPELINE_QUEUES });
     return {
       config,

@@ -16,7 +16,8 @@ import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/session-repository.ts';
 import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
-import { comparableWithDocument, sha256Of } from './check-inputs.ts';
+import { comparableWithDocument } from './check-inputs.ts';
+import { identityKeyCandidates, identityKeyHash } from './identity-hashes.ts';
 import {
   countIdentitiesFromIp,
   findDescriptor,
@@ -49,9 +50,6 @@ export interface FraudInputs {
  */
 const isLoopback = (ip: string) => /^127\./.test(ip);
 
-const keyed = (tenantId: string, kind: string, value: string) =>
-  sha256Of(`${tenantId}\u0000${kind}\u0000${value}`);
-
 /**
  * This session's identity (name, birth date): from the OCR when it read the document with
  * confidence, else from what the user typed. A poor capture's reading (low_confidence) misreads a
@@ -82,17 +80,26 @@ export async function gatherFraudFacts(
   const tenantId = session.tenant_id;
 
   const { lastName, firstName, birthDate } = sessionIdentity(inputs);
-  const identityHash =
+  const identityValue =
     lastName && firstName && birthDate
-      ? keyed(
-          tenantId,
-          'identity',
-          `${normalizeJapaneseText(lastName)}|${normalizeJapaneseText(firstName)}|${birthDate}`,
-        )
+      ? `${normalizeJapaneseText(lastName)}|${normalizeJapaneseText(firstName)}|${birthDate}`
       : null;
   const documentNumber = inputs.ocrExtras?.documentNumber?.replace(/\s+/g, '').toUpperCase();
-  const documentNumberHash = documentNumber ? keyed(tenantId, 'document', documentNumber) : null;
-  await saveIdentityKeys(db, { sessionId: session.id, tenantId, documentNumberHash, identityHash, now });
+  const keyring = platform.keyring;
+  await saveIdentityKeys(db, {
+    sessionId: session.id,
+    tenantId,
+    identityHash: identityValue && identityKeyHash(keyring, tenantId, 'identity', identityValue).hash,
+    documentNumberHash: documentNumber
+      ? identityKeyHash(keyring, tenantId, 'document', documentNumber).hash
+      : null,
+    hashKeyId: keyring.currentId,
+    now,
+  });
+  // Other sessions' hashes may be keyed with an older key of the keyring: compare under theirs.
+  const myIdentityHashes = identityValue
+    ? identityKeyCandidates(keyring, tenantId, 'identity', identityValue)
+    : null;
 
   const openDescriptor = (sessionId: string, enc: string) =>
     Float32Array.from(decryptJson<number[]>(platform.keyring, enc, descriptorContext(sessionId, 'selfie')));
@@ -122,18 +129,21 @@ export async function gatherFraudFacts(
       close.map(([id]) => id),
     );
     for (const [sessionId, similarity] of close) {
-      const theirs = keys.find((k) => k.session_id === sessionId)?.identity_hash ?? null;
+      const theirs = keys.find((k) => k.session_id === sessionId);
+      // Under a key no longer in the keyring the two cannot be compared: not counted as different.
+      const mine = theirs?.hash_key_id ? myIdentityHashes?.get(theirs.hash_key_id) : undefined;
       sameFaceSessions.push({
         sessionId,
         similarity,
-        differentIdentity: identityHash !== null && theirs !== null && theirs !== identityHash,
+        differentIdentity: mine !== undefined && !!theirs?.identity_hash && theirs.identity_hash !== mine,
       });
     }
   }
 
   const sameDocumentSessions: SameDocumentSession[] = [];
-  if (documentNumberHash) {
-    for (const other of await listSessionsWithDocumentNumber(db, tenantId, documentNumberHash, session.id)) {
+  if (documentNumber) {
+    const candidates = [...identityKeyCandidates(keyring, tenantId, 'document', documentNumber).values()];
+    for (const other of await listSessionsWithDocumentNumber(db, tenantId, candidates, session.id)) {
       let similarity = similarityTo.get(other.session_id) ?? null;
       if (similarity === null && myFace) {
         const theirs = await findDescriptor(db, other.session_id, 'selfie');

@@ -271,6 +271,8 @@ export async function saveIdentityKeys(
     tenantId: string;
     documentNumberHash: string | null;
     identityHash: string | null;
+    /** The keyring key both hashes are keyed with. */
+    hashKeyId: string;
     now: Date;
   },
 ): Promise<void> {
@@ -281,16 +283,45 @@ export async function saveIdentityKeys(
       tenant_id: row.tenantId,
       document_number_hash: row.documentNumberHash,
       identity_hash: row.identityHash,
+      hash_key_id: row.hashKeyId,
       created_at: row.now,
     })
     .onConflict((oc) =>
       oc.column('session_id').doUpdateSet({
         document_number_hash: row.documentNumberHash,
         identity_hash: row.identityHash,
+        hash_key_id: row.hashKeyId,
         created_at: row.now,
       }),
     )
     .execute();
+}
+
+/** Rows still holding a plain digest (written before migration 0008). */
+export async function listUnkeyedIdentityKeys(db: Db, limit: number) {
+  return db
+    .selectFrom('session_identity_keys')
+    .select(['session_id', 'document_number_hash', 'identity_hash'])
+    .where('hash_key_id', 'is', null)
+    .orderBy('session_id')
+    .limit(limit)
+    .execute();
+}
+
+/** Replaces plain digests by keyed hashes, only where the row is still unkeyed; returns rows changed. */
+export async function rekeyIdentityKeys(
+  db: Db,
+  keyId: string,
+  rows: { sessionId: string; documentNumberHash: string | null; identityHash: string | null }[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await sql`
+    UPDATE session_identity_keys k
+    SET document_number_hash = v.document_number_hash, identity_hash = v.identity_hash, hash_key_id = ${keyId}
+    FROM unnest(${rows.map((r) => r.sessionId)}::text[], ${rows.map((r) => r.documentNumberHash)}::text[],
+                ${rows.map((r) => r.identityHash)}::text[]) AS v(session_id, document_number_hash, identity_hash)
+    WHERE k.session_id = v.session_id AND k.hash_key_id IS NULL`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 export async function listIdentityKeys(db: Db, tenantId: string, sessionIds: string[]) {
@@ -303,17 +334,19 @@ export async function listIdentityKeys(db: Db, tenantId: string, sessionIds: str
     .execute();
 }
 
+/** `documentNumberHashes`: the number's hash under every key of the keyring. */
 export async function listSessionsWithDocumentNumber(
   db: Db,
   tenantId: string,
-  documentNumberHash: string,
+  documentNumberHashes: readonly string[],
   excludeSessionId: string,
 ) {
+  if (documentNumberHashes.length === 0) return [];
   return db
     .selectFrom('session_identity_keys')
     .select('session_id')
     .where('tenant_id', '=', tenantId)
-    .where('document_number_hash', '=', documentNumberHash)
+    .where('document_number_hash', 'in', documentNumberHashes)
     .where('session_id', '<>', excludeSessionId)
     .limit(50)
     .execute();

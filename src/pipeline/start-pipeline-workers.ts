@@ -1,8 +1,9 @@
 // Pipeline workers (issue 6 item 1), started in the worker and all roles only (src/main/server.ts):
 // one pg-boss worker per check queue plus the decision queue. A handler that throws is retried by
 // pg-boss with backoff (CHECK_JOB_OPTIONS); on a permanent error, or when the last retry fails,
-// the session is marked failed with the cause and the job completes. A process killed mid-check
-// leaves the job active until it expires (expireInSeconds), then pg-boss retries it elsewhere.
+// the session is marked failed with the cause and the job completes. Each running job's lease is
+// renewed by a heartbeat (platform/jobs/job-lease.ts); a process killed mid-check stops renewing,
+// the lease runs out (30 s) and pg-boss retries the job elsewhere.
 //
 // Face inference, the spoof checks and the OCR's document finding and warps run in piscina worker
 // threads (inference-pool.ts); tesseract.js runs its own worker threads; this event loop only
@@ -11,6 +12,7 @@ import type { Job } from 'pg-boss';
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
 import { type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
 import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
+import { startJobHeartbeat } from '../platform/jobs/job-lease.ts';
 import { JOBS_CHANNEL } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
 import { closeInferencePool } from './inference-pool.ts';
@@ -29,6 +31,8 @@ export interface PipelineWorkerOptions {
    */
   warmUp?: boolean;
   onWarmUpError?: (error: unknown) => void;
+  /** How often the leases of running jobs are renewed (platform/jobs/job-lease.ts); tests shorten it. */
+  heartbeatIntervalMs?: number;
 }
 
 export interface PipelineWorkers {
@@ -90,10 +94,16 @@ export async function startPipelineWorkers(
   // A finished job has usually just enqueued the next step (a dependent check or the decision):
   // wake this process's idle workers so it starts now rather than at their next poll. Each wake is
   // one fetch; jobs sent by other processes are still found by polling.
-  const track = (work: Promise<void>) => {
-    inFlight.add(work);
-    return work.finally(() => {
-      inFlight.delete(work);
+  const heartbeat = startJobHeartbeat(platform.database, {
+    ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
+    onError: (error) => options.onError?.(error, { queue: 'heartbeat', sessionId: '' }),
+  });
+  const track = (queue: string, job: Job<unknown>, work: () => Promise<void>) => {
+    const release = heartbeat.hold(queue, job.id);
+    const running = work().finally(release);
+    inFlight.add(running);
+    return running.finally(() => {
+      inFlight.delete(running);
       for (const id of ids) platform.jobs.notifyWorker(id);
     });
   };
@@ -107,7 +117,7 @@ export async function startPipelineWorkers(
       queue,
       await platform.jobs.work<CheckJobData>(queue, workOptions, async ([job]) => {
         if (!job) return;
-        await track(
+        await track(queue, job, () =>
           handle(
             platform,
             queue,
@@ -123,7 +133,7 @@ export async function startPipelineWorkers(
     DECISION_QUEUE,
     await platform.jobs.work<DecisionJobData>(DECISION_QUEUE, workOptions, async ([job]) => {
       if (!job) return;
-      await track(
+      await track(DECISION_QUEUE, job, () =>
         handle(
           platform,
           DECISION_QUEUE,
@@ -147,6 +157,7 @@ export async function startPipelineWorkers(
       await unlisten();
       for (const id of ids) await platform.jobs.offWork(id);
       await Promise.allSettled([...inFlight]);
+      heartbeat.stop();
       await closeInferencePool();
       // tesseract.js's worker threads would keep the process alive after SIGTERM.
       await terminateOcrEngine();

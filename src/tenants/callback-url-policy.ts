@@ -1,5 +1,6 @@
 // Which callback URLs a tenant may use (interface §1, §4.1; design.md "Environments", "Allow list").
 import type { Environment } from '../config.ts';
+import { hostRefusal } from '../webhooks/ssrf-guard.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 
@@ -19,6 +20,10 @@ export function callbackUrlProblem(url: string, env: Environment): string | unde
     if (!LOCAL_HOSTS.has(parsed.hostname))
       return `must be https (http only for localhost or 127.0.0.1 in ${env})`;
   }
+  // The webhook's SSRF guard would refuse every delivery to such a host, and the user's browser
+  // would be sent into the service's own network: refuse it here, at setup.
+  const refusal = hostRefusal(parsed.hostname, env);
+  if (refusal !== null) return `must not point to a private or reserved address (${refusal})`;
   return undefined;
 }
 

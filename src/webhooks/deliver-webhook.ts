@@ -29,7 +29,9 @@ export type DeliveryErrorClass =
   | 'dns_error'
   | 'ssrf_refused'
   | 'http_status'
-  | 'redirect';
+  | 'redirect'
+  /** Recorded by the database, not by an attempt: the worker died mid-attempt (migration 0009). */
+  | 'interrupted';
 
 export interface DeliveryResult {
   outcome: DeliveryOutcome;

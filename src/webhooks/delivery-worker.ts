@@ -6,7 +6,8 @@
 // (its singleton policy), which would serialise every healthy endpoint too. The schedule (jitter,
 // Retry-After, 410, manual redelivery) lives in the event row anyway, so the row is the one source
 // of truth and the queue at once: the event is "enqueued" by the INSERT in the decision's
-// transaction, claimed with a lease, and a crashed worker's lease simply runs out.
+// transaction, claimed with a lease, and a crashed worker's lease simply runs out: the next claim
+// records the lost attempt as 'interrupted' and tries the event again.
 //
 // In this process: up to `concurrency` deliveries at once; each claim asks the database only for
 // what fits both the free local slots and every endpoint's free slots, so a dead endpoint holds at
@@ -228,7 +229,10 @@ async function deliverClaimedEvent(
   return { result, state, nextAttemptAt: next };
 }
 
-/** The event's state after an attempt (design.md: 2xx delivered, 410 gone, else retry until the schedule ends). */
+/**
+ * The event's state after an attempt (design.md: 2xx delivered, 410 gone, an address the SSRF guard
+ * refuses failed at once, else retry until the schedule ends).
+ */
 function nextStep(
   event: ClaimedEvent,
   trigger: 'scheduled' | 'manual',
@@ -242,6 +246,9 @@ function nextStep(
     // automatic attempt, a finished one stays finished.
     return { state: event.state, nextAttemptAt: event.state === 'pending' ? event.nextAttemptAt : null };
   }
+  // The guard refused the address (private, loopback, metadata…): waiting does not make it public,
+  // and two days of retries would only hide the misconfiguration. The attempt is recorded with why.
+  if (result.errorClass === 'ssrf_refused') return { state: 'failed', nextAttemptAt: null };
   const attemptNumber = event.scheduledAttemptCount + 1;
   const next = nextAttemptAt(
     attemptNumber,
@@ -281,7 +288,8 @@ export async function redeliverWebhookEvent(
   const claimed = await claimEventNow(platform.database.db, eventId, {
     now,
     leaseUntil: new Date(now.getTime() + leaseMs(settings)),
-    leaseToken: randomBytes(12).toString('base64url'),
+    // 'm.': a manual attempt, should it be lost with its worker (recover_lost_webhook_attempts).
+    leaseToken: `m.${randomBytes(12).toString('base64url')}`,
   });
   if (claimed === undefined) return undefined;
   if (claimed === 'busy') throw new WebhookEventBusyError(`event ${eventId} is being delivered right now`);

@@ -50,11 +50,12 @@ export async function vetWebhookUrl(
     return refuse(`scheme ${url.protocol} is not allowed`);
   const hostname = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 
-  if (environment !== 'production' && LOCAL_DEVELOPMENT_HOSTS.has(hostname)) {
+  if (isLocalDevelopmentHost(hostname, environment)) {
     return { allowed: true, url, addresses: [{ address: '127.0.0.1', family: 4 }] };
   }
   if (url.protocol !== 'https:') return refuse('https is required');
-  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return refuse(`${hostname} is loopback`);
+  const refusal = hostRefusal(hostname, environment);
+  if (refusal !== null) return refuse(refusal);
 
   const literal = toAddressLiteral(hostname);
   let candidates: VettedAddress[];
@@ -78,6 +79,26 @@ export async function vetWebhookUrl(
     if (reason !== null) return refuse(`${hostname} resolves to ${address}: ${reason}`);
   }
   return { allowed: true, url, addresses: dedupe(candidates) };
+}
+
+const isLocalDevelopmentHost = (hostname: string, environment: WebhookEnvironment) =>
+  environment !== 'production' && LOCAL_DEVELOPMENT_HOSTS.has(hostname);
+
+/**
+ * The guard's rules that need no DNS: why a webhook may never go to `hostname` (a loopback name, or
+ * an address literal in any notation that is private, loopback, link-local, metadata, …), or null.
+ * The tenant allow list applies the same rules when a callback URL or prefix is entered
+ * (src/tenants/callback-url-policy.ts), so such a URL is refused at setup, not at delivery. Names
+ * that need resolving are judged at delivery only, where the answer is pinned.
+ */
+export function hostRefusal(rawHostname: string, environment: WebhookEnvironment): string | null {
+  const hostname = rawHostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isLocalDevelopmentHost(hostname, environment)) return null;
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return `${hostname} is loopback`;
+  const literal = toAddressLiteral(hostname);
+  if (!literal) return null;
+  const reason = findForbiddenAddressReason(literal.address);
+  return reason === null ? null : `${literal.address} is ${reason}`;
 }
 
 function toAddressLiteral(hostname: string): VettedAddress | undefined {

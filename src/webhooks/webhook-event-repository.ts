@@ -144,6 +144,8 @@ export async function claimEventNow(
   limits: Pick<ClaimLimits, 'now' | 'leaseUntil' | 'leaseToken'>,
 ): Promise<ClaimedEvent | 'busy' | undefined> {
   const { now, leaseUntil, leaseToken } = limits;
+  // An attempt lost with an expired lease is recorded first (migration 0009), as a scheduled claim does.
+  await sql`SELECT recover_lost_webhook_attempts(${now})`.execute(db);
   const result = await sql<ClaimedRow>`
     UPDATE webhook_events w
     SET lease_until = ${leaseUntil}, lease_token = ${leaseToken},

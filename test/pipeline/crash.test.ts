@@ -65,7 +65,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 const sql = async (text: string, values: unknown[] = []) =>
   (await platform.database.executeSql(text, values)).rows;
 
-test('a worker killed mid-check: the job is retried after restart and exactly one decision is taken', {
+test('a worker killed mid-check: the job is retried within a minute and exactly one decision is taken', {
   skip,
 }, async () => {
   const tenant = await createTestTenant(platform as unknown as TestPlatform);
@@ -85,6 +85,7 @@ test('a worker killed mid-check: the job is retried after restart and exactly on
   ]);
   assert.equal(storedBefore.length, 0, 'killed before the ocr result was stored');
   first.kill('SIGKILL');
+  const killedAt = Date.now();
   await new Promise((r) => first.once('exit', r));
   assert.deepEqual(
     (await sql(`SELECT state FROM pgboss.job WHERE name = 'check.ocr'`)).map((r) => r.state),
@@ -93,16 +94,22 @@ test('a worker killed mid-check: the job is retried after restart and exactly on
   );
   assert.equal((await sql('SELECT 1 FROM decisions WHERE session_id = $1', [sessionId])).length, 0);
 
-  // The job's expireInSeconds passing, without waiting for it: pg-boss's own expiry then hands
-  // the job back for retry (maintenance runs in every supervising worker).
-  await sql(`UPDATE pgboss.job SET started_on = now() - interval '1 hour' WHERE state = 'active'`);
-  await (platform.jobs as unknown as { maintain(): Promise<unknown> }).maintain();
-  assert.deepEqual(
-    (await sql(`SELECT state FROM pgboss.job WHERE name = 'check.ocr'`)).map((r) => r.state),
-    ['retry'],
-  );
-
+  // Another worker (here started at once, as a supervisor would restart it) takes the job over
+  // when its lease runs out — nobody renews it — within a minute of the kill (the check itself,
+  // with this cold worker loading its models on a busy machine, comes on top).
   const second = await startWorker();
+  await until(
+    'the ocr job to run again',
+    async () => {
+      const rows = await sql(
+        `SELECT 1 FROM pgboss.job WHERE name = 'check.ocr' AND retry_count >= 1 AND state IN ('active', 'completed')`,
+      );
+      return rows.length > 0 ? true : undefined;
+    },
+    90_000,
+  );
+  const retriedMs = Date.now() - killedAt;
+  assert.ok(retriedMs <= 60_000, `the job ran again ${retriedMs} ms after the kill`);
   await until('the decision', async () => {
     const rows = await sql('SELECT 1 FROM decisions WHERE session_id = $1', [sessionId]);
     return rows.length > 0 ? true : undefined;

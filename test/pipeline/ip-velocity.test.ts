@@ -30,6 +30,7 @@ async function sessionFrom(ip: string, identityHash: string | null): Promise<str
     tenantId,
     documentNumberHash: null,
     identityHash,
+    hashKeyId: platform.keyring.currentId,
     now: platform.now(),
   });
   return sessionId;

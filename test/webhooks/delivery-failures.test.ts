@@ -174,7 +174,7 @@ test('Retry-After postpones the retry, up to the next step of the schedule', asy
   assert.ok(attempts[1]!.startedAt.getTime() >= first.nextAttemptAt!.getTime());
 });
 
-test('the SSRF guard follows config.env: production refuses a loopback callback and records why', async () => {
+test('the SSRF guard follows config.env: production refuses a loopback callback, records why and fails the event at once', async () => {
   await worker.stop();
   const { tenantId, sessionId } = await createTenantWithSession(platform, receiver.url('/200'));
   const production = { ...platform, config: { ...platform.config, env: 'production' as const } };
@@ -186,13 +186,19 @@ test('the SSRF guard follows config.env: production refuses a loopback callback 
   try {
     const before = receiver.received.length;
     const eventId = await recordApproval(platform, tenantId, sessionId);
-    const { attempts } = await waitFor('the refused attempt', async () => {
+    const { attempts, event } = await waitFor('the refused attempt', async () => {
       const read = await readEvent(platform, eventId);
       return read.attempts.length ? read : undefined;
     });
     assert.equal(attempts[0]!.errorClass, 'ssrf_refused');
     assert.equal(attempts[0]!.httpStatus, null);
     assert.equal(receiver.received.length, before, 'nothing was sent');
+    // The address will not become public by waiting: no retry schedule (two days of attempts).
+    assert.equal(event.state, 'failed');
+    assert.equal(event.nextAttemptAt, null);
+    assert.equal(attempts[0]!.nextAttemptAt, null);
+    await new Promise((resolve) => setTimeout(resolve, SCHEDULE.offsetsMs[0]! + 300));
+    assert.equal((await readEvent(platform, eventId)).attempts.length, 1, 'not tried again');
   } finally {
     await productionWorker.stop();
   }

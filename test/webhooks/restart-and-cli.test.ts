@@ -12,7 +12,7 @@ import type { Config } from '../../src/config.ts';
 import { type OpenPlatform, openPlatform } from '../../src/main/open-platform.ts';
 import { tenantCommand, webhooksCommand } from '../../src/main/operator-commands.ts';
 import { startWebhookDeliveryWorker, type WebhookEventView } from '../../src/webhooks/index.ts';
-import { claimDueEvents } from '../../src/webhooks/webhook-event-repository.ts';
+import { claimDueEvents, claimEventNow } from '../../src/webhooks/webhook-event-repository.ts';
 import { createFreshPostgres } from '../helpers/fresh-postgres.ts';
 import { POSTGRES_URL, testConfig } from '../helpers/test-platform.ts';
 import {
@@ -137,7 +137,7 @@ test('a restart between two attempts of a schedule loses nothing', async () => {
   );
 });
 
-test('an attempt cut short by a dead worker is made again once its lease runs out', async () => {
+test('an attempt cut short by a dead worker is recorded as interrupted and made again once its lease runs out', async () => {
   await withPlatform(async (platform) => {
     const { tenantId: tenant, sessionId: session } = await createTenantWithSession(
       platform,
@@ -163,12 +163,52 @@ test('an attempt cut short by a dead worker is made again once its lease runs ou
         const read = await readEvent(platform, orphan);
         return read.event.state === 'delivered' ? read : undefined;
       });
-      // Attempt 1 was started and never recorded: the gap says so.
+      // Attempt 1 was started and never finished: recorded as such when the lease was recovered.
       assert.deepEqual(
-        attempts.map((a) => a.attempt),
-        [2],
+        attempts.map((a) => [a.attempt, a.trigger, a.outcome, a.errorClass]),
+        [
+          [1, 'scheduled', 'failure', 'interrupted'],
+          [2, 'scheduled', 'success', null],
+        ],
       );
-      assert.ok(attempts[0]!.startedAt.getTime() >= now.getTime() + 500, 'not while the lease held');
+      assert.equal(attempts[0]!.startedAt.getTime(), now.getTime(), 'started when it was claimed');
+      assert.match(attempts[0]!.errorMessage ?? '', /worker stopped/);
+      assert.ok(attempts[1]!.startedAt.getTime() >= now.getTime() + 500, 'not while the lease held');
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+test('a manual redelivery cut short by a dead process is recorded as an interrupted manual attempt', async () => {
+  await withPlatform(async (platform) => {
+    const { tenantId: tenant, sessionId: session } = await createTenantWithSession(
+      platform,
+      receiver.url('/orphan-manual'),
+    );
+    const orphan = await recordApproval(platform, tenant, session);
+    const now = new Date();
+    // `mimoto webhooks redeliver` claimed it (a manual lease) and the process died.
+    const claimed = await claimEventNow(platform.database.db, orphan, {
+      now,
+      leaseUntil: new Date(now.getTime() + 300),
+      leaseToken: 'm.dead-cli',
+    });
+    assert.ok(claimed && claimed !== 'busy');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const worker = startWebhookDeliveryWorker(platform, WORKER);
+    try {
+      const { attempts } = await waitFor('the delivery after the lease', async () => {
+        const read = await readEvent(platform, orphan);
+        return read.event.state === 'delivered' ? read : undefined;
+      });
+      assert.deepEqual(
+        attempts.map((a) => [a.attempt, a.trigger, a.outcome, a.errorClass]),
+        [
+          [1, 'manual', 'failure', 'interrupted'],
+          [2, 'scheduled', 'success', null],
+        ],
+      );
     } finally {
       await worker.stop();
     }

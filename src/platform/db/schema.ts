@@ -186,6 +186,8 @@ export interface SessionIdentityKeysTable {
   tenant_id: string;
   document_number_hash: string | null;
   identity_hash: string | null;
+  /** The keyring key both hashes are keyed with; null: a plain digest not yet rehashed (migration 0008). */
+  hash_key_id: string | null;
   created_at: Date;
 }
 

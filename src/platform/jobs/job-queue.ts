@@ -4,6 +4,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 import { type Database, executeSqlOn } from '../db/open-database.ts';
 import type { Tables } from '../db/schema.ts';
+import { JOB_MAINTENANCE_SECONDS } from './job-lease.ts';
 
 export type JobQueue = PgBoss;
 
@@ -19,6 +20,8 @@ export async function startJobQueue(database: Database, options: StartJobQueueOp
     schema: 'pgboss',
     supervise: options.supervise,
     schedule: options.supervise,
+    // Hands a dead worker's expired jobs back within seconds of their lease ending (job-lease.ts).
+    maintenanceIntervalSeconds: JOB_MAINTENANCE_SECONDS,
   });
   boss.on('error', () => {});
   await boss.start();
