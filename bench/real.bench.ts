@@ -342,6 +342,10 @@ if (parts.has('faces')) {
       pairs.push({ a, b, genuine: identity.get(a) === identity.get(b), similarity: decided.similarity });
     }
 }
+for (const p of [...pairs].sort((x, y) => x.similarity - y.similarity).filter((p) => p.genuine).slice(0, 8))
+  log(`faces: low genuine pair ${p.similarity.toFixed(3)} ${p.a} ${p.b}`);
+for (const p of [...pairs].sort((x, y) => y.similarity - x.similarity).filter((p) => !p.genuine).slice(0, 12))
+  log(`faces: high impostor pair ${p.similarity.toFixed(3)} ${p.a} ${p.b}`);
 const genuine = pairs.filter((p) => p.genuine).map((p) => p.similarity);
 const impostor = pairs.filter((p) => !p.genuine).map((p) => p.similarity);
 
