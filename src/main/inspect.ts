@@ -134,7 +134,10 @@ function inspectedMrz(read: OcrCheckResult): InspectedMrz | null {
   const mrz = read.extras.mrz;
   if (!mrz) return null;
   const lines = [...mrz.lines];
-  return { format: mrzFormat(lines), lines, valid: mrz.valid };
+  // The format as the reader names it, when it does; else told by the lines' count and length.
+  const named = (mrz as { format?: unknown }).format;
+  const format = named === 'TD1' || named === 'TD2' || named === 'TD3' ? named : mrzFormat(lines);
+  return { format, lines, valid: mrz.valid };
 }
 
 const ocrChecks = new Map<string, ReturnType<typeof createOcrCheck>>();

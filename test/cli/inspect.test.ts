@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import type { DocumentInspection } from '../../src/main/inspect.ts';
+import { type DocumentInspection, mrzFormat } from '../../src/main/inspect.ts';
 import type { FaceMatch } from '../../src/webhooks/webhook-payload.schema.ts';
 
 const BIN = path.resolve('bin/mimoto.js');
@@ -177,5 +177,31 @@ describe('mimoto inspect faces', () => {
     assert.match(missing.stderr, /^mimoto inspect: FILE_A .*a\.jpg: no such file\n$/);
     const one = inspect(['faces', file('passport-genuine-0/selfie.jpg')]);
     assert.equal(one.status, 2);
+  });
+});
+
+describe('the MRZ format of the inspection', () => {
+  // ICAO 9303 part 5–7 specimen lines (Utopia).
+  it('is told by the count and length of the lines', () => {
+    assert.equal(
+      mrzFormat([
+        'I<UTOD231458907<<<<<<<<<<<<<<<',
+        '7408122F1204159UTO<<<<<<<<<<<6',
+        'ERIKSSON<<ANNA<MARIA<<<<<<<<<<',
+      ]),
+      'TD1',
+    );
+    assert.equal(
+      mrzFormat(['I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'D231458907UTO7408122F1204159<<<<<<<6']),
+      'TD2',
+    );
+    assert.equal(
+      mrzFormat([
+        'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+        'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+      ]),
+      'TD3',
+    );
+    assert.equal(mrzFormat(['P<UTOERIKSSON<<ANNA', 'L898902C36UTO7408122F']), 'unknown');
   });
 });
