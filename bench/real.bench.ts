@@ -409,7 +409,8 @@ const summary = {
     read: count(mrzRows, (r) => r.read),
     linesExact: count(mrzRows, (r) => r.linesExact),
     valid: count(mrzRows, (r) => r.valid),
-    exactAndValid: count(mrzRows, (r) => r.linesExact && r.valid),
+    // Check digits judged right: valid, or reported invalid on a document printed with a wrong one.
+    exactAndValid: count(mrzRows, (r) => r.linesExact && r.read && r.valid === r.printedValid),
     passportEye100: count(mrzRows, (r) => r.passportEye === 100),
     approvable: count(mrzRows, (r) => r.approvable),
     spoof: verdicts(mrzRows),
@@ -483,7 +484,10 @@ const rows: [string, (x: Summary) => string][] = [
   [`OCR confident (status success, confidence ≥ ${OCR_CONFIDENCE_THRESHOLD})`, (x) => okN(x.jp.ocrConfident)],
   ['**approvable** (OCR confident and documentSpoofCheck low)', (x) => `**${okN(x.jp.approvable)}**`],
   ['documentSpoofCheck on the genuine Japanese documents', (x) => verdictText(x.jp.spoof)],
-  ['MRZ: every line exact and check digits valid', (x) => frac(x.mrz.exactAndValid, x.mrz.images)],
+  [
+    'MRZ: every line exact and check digits valid (or invalid where printed so)',
+    (x) => frac(x.mrz.exactAndValid, x.mrz.images),
+  ],
   ['MRZ read at all', (x) => frac(x.mrz.read, x.mrz.images)],
   ['PassportEye: score 100 (from the file names)', (x) => frac(x.mrz.passportEye100, x.mrz.images)],
   ['documentSpoofCheck on the genuine MRZ documents', (x) => verdictText(x.mrz.spoof)],
@@ -538,11 +542,12 @@ const jpTable = jpRows.map(
 );
 const mrzTable = mrzRows.map(
   (r) =>
-    `| ${r.file} | ${r.kind} | ${r.passportEye ?? '–'} | ${r.format} | ${mark(r.linesExact)} | ${mark(r.valid)}${r.printedValid ? '' : ' (invalid as printed)'} | ${r.ocrStatus} | ${r.verdict} | ${mark(r.approvable)} | ${(r.ms / 1000).toFixed(2)} s |`,
+    `| ${r.file} | ${r.kind} | ${r.passportEye ?? '–'} | ${r.format} | ${mark(r.linesExact)} | ${r.read ? mark(r.valid) : '–'}${r.printedValid ? '' : ' (invalid as printed)'} | ${r.ocrStatus} | ${r.verdict} | ${mark(r.approvable)} | ${(r.ms / 1000).toFixed(2)} s |`,
 );
 const candidates = [
   [0.5, 0.05],
   [0.58, 0.14],
+  [0.61, 0.11],
   [0.55, 0.05],
   [0.6, 0.05],
   [0.6, 0.1],
@@ -597,7 +602,8 @@ ${jpTable.join('\n')}
 
 ## MRZ documents (\`mrz/\`)
 
-Exact = every line as in \`truth.csv\`; valid = every check digit holds on what was read.
+Exact = every line as in \`truth.csv\`; valid = every check digit holds on what was read (– = no MRZ
+read). One document is printed with an invalid check digit: the right answer there is "invalid".
 PassportEye = the valid score (0–100) PassportEye gets on that image (the number the file name
 starts with). Inspected as \`passport\`.
 
