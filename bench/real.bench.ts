@@ -630,9 +630,9 @@ Hardest genuine pairs: ${lowGenuine.map((x) => x.toFixed(3)).join(', ')}; closes
 ${topImpostors.map((x) => x.toFixed(3)).join(', ')}.
 
 The service default (\`FACE_MATCH_DEFAULTS\`, src/checks/face-match/face-match.check.ts) is set from
-these pairs: its approve line (threshold + band, ${(d.faceSimilarityThreshold + d.faceNearThresholdBand).toFixed(2)}) lies
+these pairs: its approve line (threshold + band, ${Number((d.faceSimilarityThreshold + d.faceNearThresholdBand).toFixed(3))}) lies
 ${impostor.length ? (d.faceSimilarityThreshold + d.faceNearThresholdBand - Math.max(...impostor)).toFixed(3) : '–'} above the closest impostor pair, its reject line (threshold − band,
-${(d.faceSimilarityThreshold - d.faceNearThresholdBand).toFixed(2)}) ${genuine.length ? (Math.min(...genuine) - (d.faceSimilarityThreshold - d.faceNearThresholdBand)).toFixed(3) : '–'} below the hardest genuine pair. Tuned on these
+${Number((d.faceSimilarityThreshold - d.faceNearThresholdBand).toFixed(3))}) ${genuine.length ? (Math.min(...genuine) - (d.faceSimilarityThreshold - d.faceNearThresholdBand)).toFixed(3) : '–'} below the hardest genuine pair. Tuned on these
 photos: the held-out set of the same kind tells whether the margins hold.
 
 Outcome per operating point (similarity ≥ threshold + band approved, within the band review,
