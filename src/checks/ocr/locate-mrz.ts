@@ -93,7 +93,14 @@ function runLine(
 }
 
 /** Separable running max (dilate) or min (erode) over a w×h window (odd sizes). */
-function filter(src: Uint8Array, width: number, height: number, w: number, h: number, max: boolean): Uint8Array {
+function filter(
+  src: Uint8Array,
+  width: number,
+  height: number,
+  w: number,
+  h: number,
+  max: boolean,
+): Uint8Array {
   const size = Math.max(width, height) + Math.max(w, h) + 2;
   const g = new Uint8Array(size);
   const hh = new Uint8Array(size);
@@ -222,7 +229,9 @@ export function findMrzBands(photo: GreyImage): MrzBand[] {
       const uy = Math.sin(seed.angle);
       const members = blobs.filter((b) => {
         if (b === seed) return true;
-        const dAngle = Math.abs(Math.atan2(Math.sin(2 * (b.angle - seed.angle)), Math.cos(2 * (b.angle - seed.angle)))) / 2;
+        const dAngle =
+          Math.abs(Math.atan2(Math.sin(2 * (b.angle - seed.angle)), Math.cos(2 * (b.angle - seed.angle)))) /
+          2;
         if (dAngle > (6 * Math.PI) / 180) return false;
         if (Math.abs(b.length / seed.length - 1) > 0.3) return false;
         const dx = b.cx - seed.cx;
@@ -269,7 +278,9 @@ export function findMrzBands(photo: GreyImage): MrzBand[] {
   const kept: MrzBand[] = [];
   for (const b of bands) {
     const same = kept.some(
-      (k) => Math.hypot(k.cx - b.cx, k.cy - b.cy) < Math.max(k.thickness, b.thickness) && Math.abs(Math.sin(k.angle - b.angle)) < 0.1,
+      (k) =>
+        Math.hypot(k.cx - b.cx, k.cy - b.cy) < Math.max(k.thickness, b.thickness) &&
+        Math.abs(Math.sin(k.angle - b.angle)) < 0.1,
     );
     if (!same) kept.push(b);
   }
@@ -289,14 +300,16 @@ function resample(photo: GreyImage, width: number, height: number): Uint8Array {
         const x0 = Math.floor(x * sx);
         const x1 = Math.min(photo.width, Math.max(x0 + 1, Math.floor((x + 1) * sx)));
         let sum = 0;
-        for (let yy = y0; yy < y1; yy++) for (let xx = x0; xx < x1; xx++) sum += photo.data[yy * photo.width + xx] as number;
+        for (let yy = y0; yy < y1; yy++)
+          for (let xx = x0; xx < x1; xx++) sum += photo.data[yy * photo.width + xx] as number;
         out[y * width + x] = Math.round(sum / ((y1 - y0) * (x1 - x0)));
       }
     }
     return out;
   }
   for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) out[y * width + x] = sampleBilinear(photo, (x + 0.5) * sx - 0.5, (y + 0.5) * sy - 0.5);
+    for (let x = 0; x < width; x++)
+      out[y * width + x] = sampleBilinear(photo, (x + 0.5) * sx - 0.5, (y + 0.5) * sy - 0.5);
   return out;
 }
 
@@ -348,7 +361,9 @@ export function cutBand(photo: GreyImage, band: MrzBand, flip: boolean, pxPerThi
       const px = band.cx + u * ux + v * nx;
       const py = band.cy + u * uy + v * ny;
       out[y * width + x] =
-        px < 0 || py < 0 || px > photo.width - 1 || py > photo.height - 1 ? 255 : sampleBilinear(photo, px, py);
+        px < 0 || py < 0 || px > photo.width - 1 || py > photo.height - 1
+          ? 255
+          : sampleBilinear(photo, px, py);
     }
   }
   return { data: out, width, height };
@@ -551,7 +566,8 @@ function charsOf(cells: MrzLineCells, symbols: Symbol[]): string {
     if (i < 0 || i >= count) continue;
     const current = chosen[i];
     // Two symbols in one cell (`<K` for one filler): a filler's own glyph or the surer one.
-    if (!current || (current.text !== '<' && (s.text === '<' || s.confidence > current.confidence))) chosen[i] = s;
+    if (!current || (current.text !== '<' && (s.text === '<' || s.confidence > current.confidence)))
+      chosen[i] = s;
   }
   return chosen.map((s, i) => (cells.filler[i] ? '<' : (s?.text ?? '?'))).join('');
 }
@@ -596,7 +612,8 @@ async function readBand(engine: OcrEngine, photo: GreyImage, band: MrzBand): Pro
 }
 
 /** Failing checks, fewer is better; a reading with no check passing is no reading. */
-const badness = (r: MrzReading) => (r.valid ? 0 : r.invalidFields.length + (r.lines.join('').split('?').length - 1));
+const badness = (r: MrzReading) =>
+  r.valid ? 0 : r.invalidFields.length + (r.lines.join('').split('?').length - 1);
 
 /**
  * The MRZ anywhere in a photo (any orientation, skew up to about 30°), read and checked; undefined

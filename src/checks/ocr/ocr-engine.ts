@@ -198,7 +198,11 @@ function collectLines(page: Tesseract.Page): OcrLine[] {
             text: w.text,
             confidence: w.confidence,
             bbox: toBox(w.bbox),
-            symbols: (w.symbols ?? []).map((s) => ({ text: s.text, confidence: s.confidence, bbox: toBox(s.bbox) })),
+            symbols: (w.symbols ?? []).map((s) => ({
+              text: s.text,
+              confidence: s.confidence,
+              bbox: toBox(s.bbox),
+            })),
           })),
         });
       }

@@ -451,10 +451,13 @@ function digitiseRuns(lines: string[], check: CheckedRange): string[] {
  * read unevenly (no name or number holds a lone C between fillers in an empty field's run).
  */
 function fillerRuns(line: string, from: number): string {
-  return line.slice(0, from) + line.slice(from).replace(/<[<CLKX]*</g, (run) => {
-    const fillers = run.split('').filter((c) => c === '<').length;
-    return fillers >= 0.6 * run.length ? '<'.repeat(run.length) : run;
-  });
+  return (
+    line.slice(0, from) +
+    line.slice(from).replace(/<[<CLKX]*</g, (run) => {
+      const fillers = run.split('').filter((c) => c === '<').length;
+      return fillers >= 0.6 * run.length ? '<'.repeat(run.length) : run;
+    })
+  );
 }
 
 /** The names field ends in fillers: look-alikes (C, L, K, X, E) among trailing fillers are fillers. */
@@ -500,7 +503,10 @@ function fitLength(line: string, length: number): string {
  * Reads MRZ lines (as OCR'd, `?` where nothing was read) of any of the five layouts; undefined
  * when they have none of their shapes. `valid`: every check digit holds.
  */
-export function readMrzLines(rawLines: string[], format = mrzFormatOf(rawLines.map((l) => tidy(l, true)))): MrzReading | undefined {
+export function readMrzLines(
+  rawLines: string[],
+  format = mrzFormatOf(rawLines.map((l) => tidy(l, true))),
+): MrzReading | undefined {
   if (!format) return undefined;
   const classes = CLASSES[format];
   const length = LENGTHS[format];
@@ -527,7 +533,9 @@ export function readMrzLines(rawLines: string[], format = mrzFormatOf(rawLines.m
     // Taken only when every field check still holds.
     if (checks.every((c) => c === composite || holds(fixed, c) || !holds(lines, c))) lines = fixed;
   }
-  const failing = checks.filter((c) => !holds(lines, c)).map((c) => (c.field === 'composite' ? 'compositeCheckDigit' : c.field));
+  const failing = checks
+    .filter((c) => !holds(lines, c))
+    .map((c) => (c.field === 'composite' ? 'compositeCheckDigit' : c.field));
   const code = lines[0]?.slice(0, 2).replace(/<+$/, '') ?? '';
   const reading: MrzReading = {
     lines,
@@ -561,7 +569,12 @@ export function readMrzLines(rawLines: string[], format = mrzFormatOf(rawLines.m
       const parsed = parse(lines);
       // The state codes and other format rules `mrz` checks: reported, not a check-digit failure.
       for (const d of parsed.details)
-        if (!d.valid && d.field && !d.field.endsWith('CheckDigit') && !reading.invalidFields.includes(d.field))
+        if (
+          !d.valid &&
+          d.field &&
+          !d.field.endsWith('CheckDigit') &&
+          !reading.invalidFields.includes(d.field)
+        )
           reading.invalidFields.push(d.field);
       if (parsed.fields.lastName) reading.lastName = parsed.fields.lastName;
       if (parsed.fields.firstName) reading.firstName = parsed.fields.firstName;
