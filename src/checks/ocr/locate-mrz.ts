@@ -569,7 +569,13 @@ function charsOf(cells: MrzLineCells, symbols: Symbol[]): string {
     if (!current || (current.text !== '<' && (s.text === '<' || s.confidence > current.confidence)))
       chosen[i] = s;
   }
-  return chosen.map((s, i) => (cells.filler[i] ? '<' : (s?.text ?? '?'))).join('');
+  // The shape decides between a filler and the letters Tesseract reads for one (K, L, C, X, E);
+  // any other glyph it read stands.
+  return chosen
+    .map((s, i) =>
+      cells.filler[i] && (!s || /[<KLCXE]/.test(s.text)) ? '<' : (s?.text ?? (cells.filler[i] ? '<' : '?')),
+    )
+    .join('');
 }
 
 /** Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. */

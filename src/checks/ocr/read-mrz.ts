@@ -524,9 +524,16 @@ export function readMrzLines(
   lines = lines.map((line, l) => fillerRuns(line, l === 0 ? 5 : 0));
   const checks = CHECKS[format];
   // Field checks first (each alone), then the composite over what they fixed.
-  for (const check of checks)
-    if (check.field !== 'composite') lines = repairCheck(digitiseRuns(lines, check), check, classes, 2);
+  const forced = lines;
   const composite = checks.find((c) => c.field === 'composite');
+  for (const check of checks) {
+    if (check.field === 'composite') continue;
+    const unknown = positionsOf(check).filter(([l, i]) => lines[l]?.[i] === '?').length;
+    lines = repairCheck(digitiseRuns(lines, check), check, classes, Math.max(1, unknown));
+  }
+  // A field's own digit passes one wrong change in ten: where a composite digit covers the fields,
+  // their corrections stand only if it confirms them too.
+  if (composite && lines !== forced && !holds(lines, composite) && holds(forced, composite)) lines = forced;
   if (composite && !holds(lines, composite)) {
     // The composite also covers fields without a digit of their own (TD1 optional data).
     const fixed = repairCheck(lines, composite, classes, 1);
