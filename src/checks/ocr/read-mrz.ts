@@ -529,7 +529,8 @@ export function readMrzLines(
   for (const check of checks) {
     if (check.field === 'composite') continue;
     const unknown = positionsOf(check).filter(([l, i]) => lines[l]?.[i] === '?').length;
-    lines = repairCheck(digitiseRuns(lines, check), check, classes, Math.max(1, unknown));
+    // More than two glyphs not read: a check digit cannot restore them (nor bound the search).
+    if (unknown <= 2) lines = repairCheck(digitiseRuns(lines, check), check, classes, Math.max(1, unknown));
   }
   // A field's own digit passes one wrong change in ten: where a composite digit covers the fields,
   // their corrections stand only if it confirms them too.
