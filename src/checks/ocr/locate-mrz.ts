@@ -517,8 +517,8 @@ export function cellsOf(
     const inked = b.bottom > b.top + 2 && b.bottom - b.top > 0.5 * cap;
     const middle = inked ? lean(b, 0.4, 0.6) : 0;
     const ends = inked ? (lean(b, 0, 0.2) + lean(b, 0.8, 1)) / 2 : 0;
-    filler.push(middle < -0.35 && ends > 0.4);
-    turned.push(middle > 0.35 && ends < -0.4);
+    filler.push(middle < -0.3 && ends > 0.3);
+    turned.push(middle > 0.3 && ends < -0.3);
   }
   let mean = 0;
   for (let x = line.left; x <= line.right; x++) mean += column[x] as number;
@@ -556,26 +556,30 @@ type Symbol = NonNullable<OcrWord['symbols']>[number];
 /**
  * One line's characters: each cell takes the filler its shape shows, else the surest symbol
  * Tesseract read inside it, else `?` (a glyph it dropped, which a check digit may restore).
+ * `read`: Tesseract's symbol alone per cell, for positions where a filler cannot stand.
  */
-function charsOf(cells: MrzLineCells, symbols: Symbol[]): string {
+function charsOf(cells: MrzLineCells, symbols: Symbol[]): { chars: string; read: string } {
   const count = cells.filler.length;
   const chosen: (Symbol | undefined)[] = new Array(count).fill(undefined);
   for (const s of symbols) {
     const cx = (s.bbox.x0 + s.bbox.x1) / 2;
-    const i = Math.floor((cx - cells.origin) / cells.pitch);
-    if (i < 0 || i >= count) continue;
+    const at = (cx - cells.origin) / cells.pitch;
+    // Half a cell beyond either end still belongs to the end cell (the fitted grid is that loose).
+    if (at < -0.5 || at >= count + 0.5) continue;
+    const i = Math.max(0, Math.min(count - 1, Math.floor(at)));
     const current = chosen[i];
     // Two symbols in one cell (`<K` for one filler): a filler's own glyph or the surer one.
     if (!current || (current.text !== '<' && (s.text === '<' || s.confidence > current.confidence)))
       chosen[i] = s;
   }
-  // The shape decides between a filler and the letters Tesseract reads for one (K, L, C, X, E);
-  // any other glyph it read stands.
-  return chosen
+  // The shape decides between a filler and the letters Tesseract reads for one (K, L, C, X, E,
+  // S, Z); any other glyph it read stands.
+  const chars = chosen
     .map((s, i) =>
-      cells.filler[i] && (!s || /[<KLCXE]/.test(s.text)) ? '<' : (s?.text ?? (cells.filler[i] ? '<' : '?')),
+      cells.filler[i] && (!s || /[<KLCXESZ]/.test(s.text)) ? '<' : (s?.text ?? (cells.filler[i] ? '<' : '?')),
     )
     .join('');
+  return { chars, read: chosen.map((s) => s?.text ?? '?').join('') };
 }
 
 /** Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. */
@@ -613,8 +617,12 @@ async function readBand(engine: OcrEngine, photo: GreyImage, band: MrzBand): Pro
     count = fitFor(36) < fitFor(44) ? 36 : 44;
     format = count === 44 ? (visa ? 'MRVA' : 'TD3') : visa ? 'MRVB' : 'TD2';
   } else format = 'TD1';
-  const lines = rows.map((r, i) => charsOf(cellsOf(cut, r, count), symbolsOf[i] ?? []));
-  return readMrzLines(lines, format);
+  const read = rows.map((r, i) => charsOf(cellsOf(cut, r, count), symbolsOf[i] ?? []));
+  return readMrzLines(
+    read.map((r) => r.chars),
+    format,
+    read.map((r) => r.read),
+  );
 }
 
 /** Failing checks, fewer is better; a reading with no check passing is no reading. */

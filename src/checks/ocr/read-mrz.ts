@@ -506,6 +506,8 @@ function fitLength(line: string, length: number): string {
 export function readMrzLines(
   rawLines: string[],
   format = mrzFormatOf(rawLines.map((l) => tidy(l, true))),
+  /** Per line, the OCR's own character per position (the lines may take fillers from glyph shapes). */
+  readAs?: string[],
 ): MrzReading | undefined {
   if (!format) return undefined;
   const classes = CLASSES[format];
@@ -515,9 +517,26 @@ export function readMrzLines(
     return [...fitted].map((c, i) => force(c, classes[l]?.[i] ?? 'x', fitted, i)).join('');
   });
   if (lines.length !== classes.length) return undefined;
+  // Where a filler cannot stand — the document code's first letter, a state code before its
+  // last letter (`D<<` ends in fillers, never starts with one) — the OCR's letter is taken.
+  const top = lines[0] ?? '';
+  const alt = readAs?.[0];
+  if (alt && alt.length === top.length) {
+    const fixed = [...top].map((c, i) => {
+      const letter = /[A-Z]/.test(alt[i] ?? '') ? (alt[i] as string) : undefined;
+      if (c !== '<' || !letter) return c;
+      if (i === 0) return letter;
+      if (i >= 2 && i <= 4 && /[A-Z]/.test(top.slice(i + 1, 5))) return letter;
+      return c;
+    });
+    lines[0] = fixed.join('');
+  }
+  // The first letter of a TD3 not read: Part 4 prints P there (a passport), the only document of
+  // that size.
+  if (format === 'TD3' && lines[0]?.[0] === '?') lines[0] = `P${lines[0].slice(1)}`;
   // Nothing read in a name: the glyph Tesseract drops is the filler.
   lines = lines.map((line, l) =>
-    [...line].map((c, i) => (c === '?' && classes[l]?.[i] === 'a' ? '<' : c)).join(''),
+    [...line].map((c, i) => (c === '?' && classes[l]?.[i] === 'a' && (l > 0 || i > 0) ? '<' : c)).join(''),
   );
   const nameLine = format === 'TD1' ? 2 : 0;
   lines[nameLine] = trailingFillers(lines[nameLine] ?? '', format === 'TD1' ? 0 : 5);
