@@ -460,6 +460,21 @@ function fillerRuns(line: string, from: number): string {
   );
 }
 
+/**
+ * Part 4 §4.6: the primary identifier (surname) and the secondary ones are parted by `<<`. A
+ * names field with no `<<` before its trailing fillers lost one of them to a look-alike: of a
+ * lone `<`, the neighbour that looks like a filler (S, K, L, C, E, X, Z) was it, when only one does.
+ */
+function nameSeparator(line: string, from: number): string {
+  const names = line.slice(from).replace(/<+$/, '');
+  if (names.includes('<<')) return line;
+  const lone = [...names.matchAll(/(?<=[A-Z])<(?=[A-Z])/g)].map((m) => from + (m.index ?? 0));
+  const candidates = lone.flatMap((i) => [i - 1, i + 1].filter((j) => /[SKLCEXZ]/.test(line[j] ?? '')));
+  if (candidates.length !== 1) return line;
+  const j = candidates[0] as number;
+  return `${line.slice(0, j)}<${line.slice(j + 1)}`;
+}
+
 /** The names field ends in fillers: look-alikes (C, L, K, X, E) among trailing fillers are fillers. */
 function trailingFillers(line: string, from: number): string {
   let start = line.length;
@@ -541,6 +556,7 @@ export function readMrzLines(
   const nameLine = format === 'TD1' ? 2 : 0;
   lines[nameLine] = trailingFillers(lines[nameLine] ?? '', format === 'TD1' ? 0 : 5);
   lines = lines.map((line, l) => fillerRuns(line, l === 0 ? 5 : 0));
+  lines[nameLine] = nameSeparator(lines[nameLine] ?? '', format === 'TD1' ? 0 : 5);
   const checks = CHECKS[format];
   // Field checks first (each alone), then the composite over what they fixed.
   const forced = lines;

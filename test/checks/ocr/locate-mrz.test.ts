@@ -155,6 +155,14 @@ describe('readMrzLines', () => {
     assert.equal(r?.lines[0], l1);
   });
 
+  it('restores the surname separator a look-alike took, only when one neighbour looks like a filler', () => {
+    const lost = readMrzLines([`P<UTOVARGASS<MARIE`.padEnd(44, '<'), l2]);
+    assert.equal(lost?.lines[0], 'P<UTOVARGAS<<MARIE'.padEnd(44, '<'));
+    // Both neighbours plain letters: nothing says which one it was.
+    const unsure = readMrzLines([`P<UTOVARGAN<MELENA`.padEnd(44, '<'), l2]);
+    assert.equal(unsure?.lines[0], 'P<UTOVARGAN<MELENA'.padEnd(44, '<'));
+  });
+
   it('reads a TD1 card (three lines of 30) and names it an identity card', () => {
     const r = readMrzLines(td1());
     assert.equal(r?.format, 'TD1');
