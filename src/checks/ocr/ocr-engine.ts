@@ -51,6 +51,8 @@ export interface OcrWord {
   /** 0–100, Tesseract's own confidence. */
   confidence: number;
   bbox: BoundingBox;
+  /** The word's characters with their boxes (the MRZ reader tells fillers from letters by shape). */
+  symbols?: { text: string; confidence: number; bbox: BoundingBox }[];
 }
 
 export interface OcrLine {
@@ -192,7 +194,16 @@ function collectLines(page: Tesseract.Page): OcrLine[] {
           text: line.text.replace(/\n$/, ''),
           confidence: line.confidence,
           bbox: toBox(line.bbox),
-          words: line.words.map((w) => ({ text: w.text, confidence: w.confidence, bbox: toBox(w.bbox) })),
+          words: line.words.map((w) => ({
+            text: w.text,
+            confidence: w.confidence,
+            bbox: toBox(w.bbox),
+            symbols: (w.symbols ?? []).map((s) => ({
+              text: s.text,
+              confidence: s.confidence,
+              bbox: toBox(s.bbox),
+            })),
+          })),
         });
       }
     }

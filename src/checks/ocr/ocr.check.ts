@@ -52,6 +52,8 @@ import {
 } from './document-regions.ts';
 import { cropPng, type DocumentGeometry, type GreyImage, geometryInThisThread } from './find-document.ts';
 import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
+import { findMrz, type MrzFound } from './locate-mrz.ts';
+import { mrzOnlyResult } from './mrz-result.ts';
 import {
   getOcrEngineFor,
   MODEL_DESCRIPTION,
@@ -539,11 +541,35 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         extras: { documentTypeMismatch: false, fields: {}, timingsMs, ...extras },
       });
 
+      // The MRZ anywhere in the photo (locate-mrz.ts), looked for once, when the card's own layout
+      // gives no answer: a flat scan with no outline, a passport of another state, an ID card.
+      let mrzSearch: Promise<MrzFound | undefined> | undefined;
+      const locatedMrz = () => {
+        mrzSearch ??= (async () => {
+          const since = performance.now();
+          const found = await findMrz(ocr.eng, input.front);
+          lap('mrz', since);
+          return found;
+        })();
+        return mrzSearch;
+      };
+      const fromMrz = (found: MrzFound, frontOutline?: OcrExtras['frontOutline']) =>
+        mrzOnlyResult(found, {
+          expectedDocumentType: input.expectedDocumentType,
+          reference: now(),
+          base,
+          timingsMs,
+          ...(frontOutline ? { frontOutline } : {}),
+        });
+
       let t = performance.now();
       const front = await geometry.locate(input.front);
       lap('locate', t);
-      if (!front || front.outline.coverage < 0.1)
+      if (!front || front.outline.coverage < 0.1) {
+        const found = await locatedMrz();
+        if (found) return fromMrz(found);
         return unsupported('no identity document found in the front image');
+      }
       const frontOutline = { corners: front.outline.corners, coverage: round2(front.outline.coverage) };
 
       t = performance.now();
@@ -573,6 +599,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         }
       }
       lap('classify', t);
+      if (!classification.type) {
+        const found = await locatedMrz();
+        if (found) return fromMrz(found, frontOutline);
+      }
       // Nothing readable names the type (a blurred or glaring capture, whose title and signature
       // went first) and nothing contradicts the user's choice: the fields are read as that type's
       // layout places them. What comes of it is a reading of a poor capture, passed on below the
@@ -745,7 +775,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
 
       // Passport MRZ.
       if (type === 'passport') {
-        const mrz = readMrz(get('mrz1').text, get('mrz2').text);
+        // The layout's lines; when their check digits fail, the zone located and read on its own
+        // (another state's passport prints it elsewhere) if its check digits hold.
+        const atLayout = readMrz(get('mrz1').text, get('mrz2').text);
+        const located = atLayout?.valid ? undefined : (await locatedMrz())?.reading;
+        const mrz = located?.valid || !atLayout ? (located ?? atLayout) : atLayout;
         if (mrz) {
           const mrzBirth = mrz.birthDate ? mrzDate(mrz.birthDate, 'birth', reference) : undefined;
           const mrzExpiry = mrz.expiryDate ? mrzDate(mrz.expiryDate, 'expiry', reference) : undefined;

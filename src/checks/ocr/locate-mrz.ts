@@ -1,0 +1,647 @@
+// Finding a machine-readable zone anywhere in a photo, without the document's outline (a flat
+// scan, a booklet photographed open, a screenshot): ICAO 9303 prints the MRZ as two or three lines
+// of OCR-B at a fixed pitch with no word spaces (fillers `<` are printed glyphs), so once dark
+// glyphs are merged along a line each MRZ line is one long, thin, straight blob, and the zone is
+// two or three such blobs, parallel, of equal length, one line pitch apart. This is looked for at
+// 0° and 90° (the blob's own axis gives the skew); which way up the band reads is left to the
+// reader, which tries both (read-mrz.ts checks the lines it gets).
+import sharp from 'sharp';
+import { connectedComponents } from '../../platform/image/components.ts';
+import type { GreyImage } from './find-document.ts';
+import type { OcrEngine, OcrWord } from './ocr-engine.ts';
+import { type MrzFormat, type MrzReading, readMrzLines } from './read-mrz.ts';
+
+/** A band of MRZ lines in the photo: a rotated rectangle, its lines running along `angle`. */
+export interface MrzBand {
+  /** Centre of the band, photo pixels. */
+  cx: number;
+  cy: number;
+  /** Direction the lines run, radians, in (−π/2, π/2] (image y downwards); ±π/2 for a vertical zone. */
+  angle: number;
+  /** Along the lines and across them, photo pixels. */
+  length: number;
+  thickness: number;
+  /** Line blobs found in the band (1 when the lines merged under skew). */
+  lines: number;
+  score: number;
+}
+
+/** Longer side of the working image (px): MRZ glyphs then span about 6–30 px. */
+const WORK_SIZE = 900;
+
+/** Photo decoded once, EXIF orientation applied; ink as the darkest channel's complement. */
+export async function decodeForMrz(image: Buffer): Promise<GreyImage> {
+  // The brightest channel keeps black ink dark and turns coloured print (a red box drawn around the
+  // zone, a blue tint, guilloche) light.
+  const { data, info } = await sharp(image)
+    .rotate()
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const channels = info.channels;
+  const out = new Uint8Array(info.width * info.height);
+  for (let i = 0, j = 0; i < out.length; i++, j += channels) {
+    let m = data[j] as number;
+    for (let c = 1; c < Math.min(3, channels); c++) m = Math.max(m, data[j + c] as number);
+    out[i] = m;
+  }
+  return { data: out, width: info.width, height: info.height };
+}
+
+/**
+ * Running max (`max`) or min of `len` samples along one line of `src` (van Herk / Gil–Werman:
+ * three comparisons per sample whatever the window), centred, edges clamped.
+ */
+function runLine(
+  src: Uint8Array,
+  dst: Uint8Array,
+  start: number,
+  stride: number,
+  count: number,
+  len: number,
+  max: boolean,
+  g: Uint8Array,
+  h: Uint8Array,
+): void {
+  const r = Math.floor(len / 2);
+  const n = count + 2 * r;
+  const at = (i: number) => src[start + stride * Math.min(count - 1, Math.max(0, i - r))] as number;
+  for (let b = 0; b < n; b += len) {
+    const e = Math.min(n, b + len);
+    let v = at(b);
+    g[b] = v;
+    for (let i = b + 1; i < e; i++) {
+      const x = at(i);
+      v = max ? (x > v ? x : v) : x < v ? x : v;
+      g[i] = v;
+    }
+    v = at(e - 1);
+    h[e - 1] = v;
+    for (let i = e - 2; i >= b; i--) {
+      const x = at(i);
+      v = max ? (x > v ? x : v) : x < v ? x : v;
+      h[i] = v;
+    }
+  }
+  // Window [i, i + len − 1] of the padded line is output i.
+  for (let i = 0; i < count; i++) {
+    const a = h[i] as number;
+    const c = g[Math.min(n - 1, i + len - 1)] as number;
+    dst[start + stride * i] = max ? (a > c ? a : c) : a < c ? a : c;
+  }
+}
+
+/** Separable running max (dilate) or min (erode) over a w×h window (odd sizes). */
+function filter(
+  src: Uint8Array,
+  width: number,
+  height: number,
+  w: number,
+  h: number,
+  max: boolean,
+): Uint8Array {
+  const size = Math.max(width, height) + Math.max(w, h) + 2;
+  const g = new Uint8Array(size);
+  const hh = new Uint8Array(size);
+  const tmp = w > 1 ? new Uint8Array(src.length) : src;
+  if (w > 1) for (let y = 0; y < height; y++) runLine(src, tmp, y * width, 1, width, w | 1, max, g, hh);
+  if (h <= 1) return tmp;
+  const out = new Uint8Array(src.length);
+  for (let x = 0; x < width; x++) runLine(tmp, out, x, width, height, h | 1, max, g, hh);
+  return out;
+}
+
+/** Otsu's threshold over a histogram of 0–255 values. */
+function otsu(values: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (const v of values) hist[v] = (hist[v] as number) + 1;
+  const total = values.length;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * (hist[i] as number);
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let threshold = 0;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t] as number;
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * (hist[t] as number);
+    const mB = sumB / wB;
+    const mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+interface Blob {
+  cx: number;
+  cy: number;
+  angle: number;
+  length: number;
+  thickness: number;
+  fill: number;
+}
+
+function blobOf(pixels: number[], width: number): Blob {
+  let sx = 0;
+  let sy = 0;
+  for (const p of pixels) {
+    sx += p % width;
+    sy += Math.floor(p / width);
+  }
+  const n = pixels.length;
+  const cx = sx / n;
+  const cy = sy / n;
+  let xx = 0;
+  let yy = 0;
+  let xy = 0;
+  for (const p of pixels) {
+    const dx = (p % width) - cx;
+    const dy = Math.floor(p / width) - cy;
+    xx += dx * dx;
+    yy += dy * dy;
+    xy += dx * dy;
+  }
+  xx /= n;
+  yy /= n;
+  xy /= n;
+  const angle = 0.5 * Math.atan2(2 * xy, xx - yy);
+  const common = Math.sqrt(((xx - yy) / 2) ** 2 + xy * xy);
+  const major = (xx + yy) / 2 + common;
+  const minor = Math.max(0, (xx + yy) / 2 - common);
+  // A filled rectangle of side s has variance s²/12 along it.
+  const length = Math.sqrt(12 * major);
+  const thickness = Math.max(1, Math.sqrt(12 * minor));
+  return { cx, cy, angle, length, thickness, fill: n / (length * thickness) };
+}
+
+/** Long, thin, solid blobs of merged glyphs along one direction of the working image. */
+function lineBlobs(ink: Uint8Array, width: number, height: number, horizontal: boolean, gap: number): Blob[] {
+  // Closing along the line merges a line's glyphs (and fillers) into one blob; a short opening
+  // across it removes the thin strokes that join lines (a ruled box around the zone).
+  const [w, h] = horizontal ? [gap, 1] : [1, gap];
+  const closed = filter(filter(ink, width, height, w, h, true), width, height, w, h, false);
+  const blobs: Blob[] = [];
+  const minLength = 0.18 * Math.max(width, height);
+  for (const pixels of connectedComponents(closed, width, height)) {
+    if (pixels.length < minLength * 3) continue;
+    const b = blobOf(pixels, width);
+    const along = horizontal ? Math.abs(b.angle) : Math.PI / 2 - Math.abs(b.angle);
+    if (b.length < minLength || along > (35 * Math.PI) / 180) continue;
+    if (b.length / b.thickness < 5 || b.fill < 0.45 || b.thickness < 4) continue;
+    blobs.push(b);
+  }
+  return blobs;
+}
+
+/**
+ * Candidate MRZ bands in a photo, best first. Each is two or three parallel line blobs of about
+ * equal length (or one thick blob: lines merged under skew or blur).
+ */
+export function findMrzBands(photo: GreyImage): MrzBand[] {
+  const scale = WORK_SIZE / Math.max(photo.width, photo.height);
+  const width = Math.max(1, Math.round(photo.width * scale));
+  const height = Math.max(1, Math.round(photo.height * scale));
+  const grey = resample(photo, width, height);
+  // Black-hat: how much darker each pixel is than its neighbourhood's closing — glyph ink, on any
+  // background and under uneven light.
+  const closed = filter(filter(grey, width, height, 15, 15, true), width, height, 15, 15, false);
+  const hat = new Uint8Array(grey.length);
+  for (let i = 0; i < hat.length; i++) hat[i] = (closed[i] as number) - (grey[i] as number);
+  const t = Math.max(25, otsu(hat));
+  const ink = new Uint8Array(hat.length);
+  for (let i = 0; i < ink.length; i++) ink[i] = (hat[i] as number) > t ? 1 : 0;
+  const bands: MrzBand[] = [];
+  for (const horizontal of [true, false]) {
+    const blobs = lineBlobs(ink, width, height, horizontal, 17);
+    for (const seed of blobs) {
+      // Parallel blobs of about the seed's length whose centres lie on its normal, close by.
+      const nx = -Math.sin(seed.angle);
+      const ny = Math.cos(seed.angle);
+      const ux = Math.cos(seed.angle);
+      const uy = Math.sin(seed.angle);
+      const members = blobs.filter((b) => {
+        if (b === seed) return true;
+        const dAngle =
+          Math.abs(Math.atan2(Math.sin(2 * (b.angle - seed.angle)), Math.cos(2 * (b.angle - seed.angle)))) /
+          2;
+        if (dAngle > (6 * Math.PI) / 180) return false;
+        if (Math.abs(b.length / seed.length - 1) > 0.3) return false;
+        const dx = b.cx - seed.cx;
+        const dy = b.cy - seed.cy;
+        const across = Math.abs(dx * nx + dy * ny);
+        const along = Math.abs(dx * ux + dy * uy);
+        return along < 0.15 * seed.length && across < 4 * Math.max(seed.thickness, b.thickness) * 1.2;
+      });
+      // The band spans its members: extent along the normal and along the line.
+      let minN = Number.POSITIVE_INFINITY;
+      let maxN = Number.NEGATIVE_INFINITY;
+      let minU = Number.POSITIVE_INFINITY;
+      let maxU = Number.NEGATIVE_INFINITY;
+      for (const m of members) {
+        const n = (m.cx - seed.cx) * nx + (m.cy - seed.cy) * ny;
+        const u = (m.cx - seed.cx) * ux + (m.cy - seed.cy) * uy;
+        minN = Math.min(minN, n - m.thickness / 2);
+        maxN = Math.max(maxN, n + m.thickness / 2);
+        minU = Math.min(minU, u - m.length / 2);
+        maxU = Math.max(maxU, u + m.length / 2);
+      }
+      const midN = (minN + maxN) / 2;
+      const midU = (minU + maxU) / 2;
+      const lines = Math.min(3, members.length);
+      const thick = maxN - minN;
+      const length = maxU - minU;
+      // Two or three lines, or one blob as thick as two or three merged lines (length/thickness
+      // about 44/3 for TD3, 30/5 for TD1).
+      const merged = members.length === 1 && length / thick < 18;
+      const score = length * (members.length >= 2 ? lines : merged ? 1.5 : 0.5);
+      bands.push({
+        cx: (seed.cx + midN * nx + midU * ux) / scale,
+        cy: (seed.cy + midN * ny + midU * uy) / scale,
+        angle: seed.angle,
+        length: length / scale,
+        thickness: thick / scale,
+        lines: members.length,
+        score,
+      });
+    }
+  }
+  bands.sort((a, b) => b.score - a.score);
+  // The same band is found once per member: keep the best of overlapping ones.
+  const kept: MrzBand[] = [];
+  for (const b of bands) {
+    const same = kept.some(
+      (k) =>
+        Math.hypot(k.cx - b.cx, k.cy - b.cy) < Math.max(k.thickness, b.thickness) &&
+        Math.abs(Math.sin(k.angle - b.angle)) < 0.1,
+    );
+    if (!same) kept.push(b);
+  }
+  return kept;
+}
+
+function resample(photo: GreyImage, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(width * height);
+  const sx = photo.width / width;
+  const sy = photo.height / height;
+  if (sx >= 1) {
+    // Box average when shrinking.
+    for (let y = 0; y < height; y++) {
+      const y0 = Math.floor(y * sy);
+      const y1 = Math.min(photo.height, Math.max(y0 + 1, Math.floor((y + 1) * sy)));
+      for (let x = 0; x < width; x++) {
+        const x0 = Math.floor(x * sx);
+        const x1 = Math.min(photo.width, Math.max(x0 + 1, Math.floor((x + 1) * sx)));
+        let sum = 0;
+        for (let yy = y0; yy < y1; yy++)
+          for (let xx = x0; xx < x1; xx++) sum += photo.data[yy * photo.width + xx] as number;
+        out[y * width + x] = Math.round(sum / ((y1 - y0) * (x1 - x0)));
+      }
+    }
+    return out;
+  }
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      out[y * width + x] = sampleBilinear(photo, (x + 0.5) * sx - 0.5, (y + 0.5) * sy - 0.5);
+  return out;
+}
+
+function sampleBilinear(img: GreyImage, x: number, y: number): number {
+  const x0 = Math.max(0, Math.min(img.width - 1, Math.floor(x)));
+  const y0 = Math.max(0, Math.min(img.height - 1, Math.floor(y)));
+  const x1 = Math.min(img.width - 1, x0 + 1);
+  const y1 = Math.min(img.height - 1, y0 + 1);
+  const fx = Math.max(0, Math.min(1, x - x0));
+  const fy = Math.max(0, Math.min(1, y - y0));
+  const d = img.data;
+  const w = img.width;
+  const top = (d[y0 * w + x0] as number) * (1 - fx) + (d[y0 * w + x1] as number) * fx;
+  const bottom = (d[y1 * w + x0] as number) * (1 - fx) + (d[y1 * w + x1] as number) * fx;
+  return Math.round(top * (1 - fy) + bottom * fy);
+}
+
+/**
+ * The band cut out of the photo, rotated so its lines run left to right (`flip`: turned half a
+ * turn more), with a margin, scaled so the band is `targetHeight` px tall at most 4× up.
+ */
+export function cutBand(photo: GreyImage, band: MrzBand, flip: boolean, pxPerThickness = 1): GreyImage {
+  const margin = 0.2 * band.thickness;
+  // Generous along the lines: the blob can stop short of a last glyph standing apart.
+  const len = band.length * 1.06 + 2 * margin;
+  const thick = band.thickness + 2 * margin;
+  const k = pxPerThickness;
+  const width = Math.max(8, Math.round(len * k));
+  const height = Math.max(8, Math.round(thick * k));
+  let ux = Math.cos(band.angle);
+  let uy = Math.sin(band.angle);
+  // Lines read left to right: a vertical zone (angle ±90°) is first turned so it reads upwards…
+  if (ux < 0 || (Math.abs(ux) < 1e-6 && uy > 0)) {
+    ux = -ux;
+    uy = -uy;
+  }
+  if (flip) {
+    ux = -ux;
+    uy = -uy;
+  }
+  // …the normal points down the page.
+  const nx = -uy;
+  const ny = ux;
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const v = (y + 0.5) / k - thick / 2;
+    for (let x = 0; x < width; x++) {
+      const u = (x + 0.5) / k - len / 2;
+      const px = band.cx + u * ux + v * nx;
+      const py = band.cy + u * uy + v * ny;
+      out[y * width + x] =
+        px < 0 || py < 0 || px > photo.width - 1 || py > photo.height - 1
+          ? 255
+          : sampleBilinear(photo, px, py);
+    }
+  }
+  return { data: out, width, height };
+}
+
+// ── Lines and character cells of a cut band ────────────────────────────────────────────────────
+
+/** One MRZ line of a cut band: its rows and the fixed-pitch cells of its characters. */
+export interface MrzLineCells {
+  top: number;
+  bottom: number;
+  /** Left edge of cell 0 and the pitch, px. */
+  origin: number;
+  pitch: number;
+  /** Per cell: a filler's shape (shorter than the capitals, centred, its vertex at the left). */
+  filler: boolean[];
+  /** Per cell: a filler's shape turned half a turn (the band is upside down). */
+  turned: boolean[];
+  /** Ink on the cell edges against the line's mean (lower: the glyphs fit this many cells better). */
+  fit: number;
+}
+
+function inkOf(band: GreyImage): Uint8Array {
+  const t = otsu(band.data);
+  const ink = new Uint8Array(band.data.length);
+  for (let i = 0; i < ink.length; i++) ink[i] = (band.data[i] as number) <= t ? 1 : 0;
+  return ink;
+}
+
+/** Text lines of the band: runs of rows with ink, the tall ones kept (small print around a zone is not MRZ). */
+export function lineRows(band: GreyImage): { top: number; bottom: number; left: number; right: number }[] {
+  const ink = inkOf(band);
+  const { width, height } = band;
+  const rows = new Float64Array(height);
+  for (let y = 0; y < height; y++) {
+    let n = 0;
+    for (let x = 0; x < width; x++) n += ink[y * width + x] as number;
+    rows[y] = n;
+  }
+  const peak = Math.max(...rows);
+  const runs: { top: number; bottom: number }[] = [];
+  let start = -1;
+  for (let y = 0; y <= height; y++) {
+    const on = y < height && (rows[y] as number) > 0.12 * peak;
+    if (on && start < 0) start = y;
+    if (!on && start >= 0) {
+      runs.push({ top: start, bottom: y });
+      start = -1;
+    }
+  }
+  const tallest = Math.max(0, ...runs.map((r) => r.bottom - r.top));
+  const lines = runs
+    .filter((r) => r.bottom - r.top >= 0.7 * tallest)
+    .map((r) => {
+      // The line is the widest cluster of inked columns: glyphs stand less than a glyph's height
+      // apart, whatever lies beyond (a card edge, the page's other print) further.
+      const h = r.bottom - r.top;
+      let left = 0;
+      let right = -1;
+      let runStart = -1;
+      let last = -1;
+      for (let x = 0; x <= width; x++) {
+        let n = 0;
+        if (x < width) for (let y = r.top; y < r.bottom; y++) n += ink[y * width + x] as number;
+        if (x < width && n >= 2) {
+          if (runStart < 0 || x - last > h) runStart = x;
+          last = x;
+          if (last - runStart > right - left) {
+            left = runStart;
+            right = last;
+          }
+        }
+      }
+      return { ...r, left, right };
+    });
+  const widest = Math.max(0, ...lines.map((l) => l.right - l.left));
+  return lines.filter((l) => l.right - l.left >= 0.85 * widest);
+}
+
+/** The line's `count` cells: pitch and origin fitted so cell edges fall between glyphs. */
+export function cellsOf(
+  band: GreyImage,
+  line: { top: number; bottom: number; left: number; right: number },
+  count: number,
+): MrzLineCells {
+  const ink = inkOf(band);
+  const { width } = band;
+  const column = new Float64Array(width);
+  for (let y = line.top; y < line.bottom; y++)
+    for (let x = 0; x < width; x++) column[x] = (column[x] as number) + (ink[y * width + x] as number);
+  const at = (x: number) => column[Math.max(0, Math.min(width - 1, Math.round(x)))] as number;
+  const p0 = (line.right - line.left) / (count - 0.3);
+  let best = { cost: Number.POSITIVE_INFINITY, pitch: p0, origin: line.left - 0.15 * p0 };
+  for (let f = 0.97; f <= 1.03; f += 0.005) {
+    const pitch = p0 * f;
+    for (let o = -0.35; o <= 0.35; o += 0.05) {
+      const origin = line.left - 0.15 * pitch + o * pitch;
+      let cost = 0;
+      for (let i = 1; i < count; i++) cost += at(origin + i * pitch);
+      // The line's ink must lie inside the cells.
+      if (line.left < origin || line.right > origin + count * pitch) cost += 1e6;
+      if (cost < best.cost) best = { cost, pitch, origin };
+    }
+  }
+  const { pitch, origin } = best;
+  // Each cell's ink box.
+  const boxes = Array.from({ length: count }, (_, i) => {
+    const x0 = Math.max(0, Math.round(origin + i * pitch));
+    const x1 = Math.min(width, Math.round(origin + (i + 1) * pitch));
+    let top = line.bottom;
+    let bottom = line.top - 1;
+    let left = x1;
+    let right = x0 - 1;
+    for (let y = line.top; y < line.bottom; y++)
+      for (let x = x0; x < x1; x++)
+        if (ink[y * width + x]) {
+          top = Math.min(top, y);
+          bottom = Math.max(bottom, y);
+          left = Math.min(left, x);
+          right = Math.max(right, x);
+        }
+    return { x0, x1, top, bottom, left, right };
+  });
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
+  const inked = boxes.filter((b) => b.bottom >= b.top);
+  const cap = Math.max(1, median(inked.map((b) => b.bottom - b.top)));
+  // Where a glyph's ink sits across its width, in a band of its rows (−1 left … 1 right).
+  const lean = (b: (typeof boxes)[number], from: number, to: number) => {
+    const y0 = Math.round(b.top + from * (b.bottom - b.top));
+    const y1 = Math.max(y0 + 1, Math.round(b.top + to * (b.bottom - b.top)));
+    let sum = 0;
+    let n = 0;
+    for (let y = y0; y < y1; y++)
+      for (let x = b.left; x <= b.right; x++)
+        if (ink[y * width + x]) {
+          sum += x;
+          n++;
+        }
+    const mid = (b.left + b.right) / 2;
+    return n === 0 ? 0 : (sum / n - mid) / Math.max(1, (b.right - b.left) / 2);
+  };
+  const filler: boolean[] = [];
+  const turned: boolean[] = [];
+  for (const b of boxes) {
+    // `<` (as tall as the capitals in some OCR-B cuts, shorter in others): its vertex, in the
+    // middle rows, at the left; its arms' ends, in the top and bottom rows, at the right. K, L, C,
+    // E carry ink at the left of their top and bottom rows too.
+    const inked = b.bottom > b.top + 2 && b.bottom - b.top > 0.5 * cap;
+    const middle = inked ? lean(b, 0.4, 0.6) : 0;
+    const ends = inked ? (lean(b, 0, 0.2) + lean(b, 0.8, 1)) / 2 : 0;
+    filler.push(middle < -0.3 && ends > 0.3);
+    turned.push(middle > 0.3 && ends < -0.3);
+  }
+  let mean = 0;
+  for (let x = line.left; x <= line.right; x++) mean += column[x] as number;
+  mean /= Math.max(1, line.right - line.left + 1);
+  const fit = best.cost / Math.max(1, count - 1) / Math.max(1e-6, mean);
+  return { top: line.top, bottom: line.bottom, origin, pitch, filler, turned, fit };
+}
+
+// ── Reading the zone ───────────────────────────────────────────────────────────────────────────
+
+const MRZ_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+/** Cap height the band is cut at for Tesseract and the cell shapes, px. */
+const CHAR_HEIGHT = 32;
+
+/** Bands read at most (best first): a page's other long lines are tried when the first is not a zone. */
+const MAX_BANDS = 3;
+
+export interface MrzFound {
+  reading: MrzReading;
+  /** Where the zone is in the photo. */
+  band: MrzBand;
+}
+
+function toPng(img: GreyImage): Promise<Buffer> {
+  return sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {
+    raw: { width: img.width, height: img.height, channels: 1 },
+  })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+type Symbol = NonNullable<OcrWord['symbols']>[number];
+
+/**
+ * One line's characters: each cell takes the filler its shape shows, else the surest symbol
+ * Tesseract read inside it, else `?` (a glyph it dropped, which a check digit may restore).
+ * `read`: Tesseract's symbol alone per cell, for positions where a filler cannot stand.
+ */
+function charsOf(cells: MrzLineCells, symbols: Symbol[]): { chars: string; read: string } {
+  const count = cells.filler.length;
+  const chosen: (Symbol | undefined)[] = new Array(count).fill(undefined);
+  for (const s of symbols) {
+    const cx = (s.bbox.x0 + s.bbox.x1) / 2;
+    const at = (cx - cells.origin) / cells.pitch;
+    // Half a cell beyond either end still belongs to the end cell (the fitted grid is that loose).
+    if (at < -0.5 || at >= count + 0.5) continue;
+    const i = Math.max(0, Math.min(count - 1, Math.floor(at)));
+    const current = chosen[i];
+    // Two symbols in one cell (`<K` for one filler): a filler's own glyph or the surer one.
+    if (!current || (current.text !== '<' && (s.text === '<' || s.confidence > current.confidence)))
+      chosen[i] = s;
+  }
+  // The shape decides between a filler and the letters Tesseract reads for one (K, L, C, X, E,
+  // S, Z); any other glyph it read stands.
+  const chars = chosen
+    .map((s, i) =>
+      cells.filler[i] && (!s || /[<KLCXESZ]/.test(s.text)) ? '<' : (s?.text ?? (cells.filler[i] ? '<' : '?')),
+    )
+    .join('');
+  return { chars, read: chosen.map((s) => s?.text ?? '?').join('') };
+}
+
+/** Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. */
+async function readBand(engine: OcrEngine, photo: GreyImage, band: MrzBand): Promise<MrzReading | undefined> {
+  const k = Math.min(4, (CHAR_HEIGHT * 29) / band.length);
+  let cut = cutBand(photo, band, false, k);
+  let rows = lineRows(cut);
+  if (rows.length < 2 || rows.length > 3) return undefined;
+  const guess = rows.length === 3 ? 30 : 44;
+  const up = rows.map((r) => cellsOf(cut, r, guess));
+  const fillers = up.reduce((n, c) => n + c.filler.filter(Boolean).length, 0);
+  const turned = up.reduce((n, c) => n + c.turned.filter(Boolean).length, 0);
+  if (Math.max(fillers, turned) < 2) return undefined;
+  if (turned > fillers) {
+    cut = cutBand(photo, band, true, k);
+    rows = lineRows(cut);
+    if (rows.length < 2 || rows.length > 3) return undefined;
+  }
+  const ocr = await engine.recognize(await toPng(cut), { psm: '6', charWhitelist: MRZ_WHITELIST });
+  // Tesseract's lines matched to the band's rows by their vertical centre.
+  const symbolsOf = rows.map((r) =>
+    ocr.lines
+      .filter((l) => {
+        const cy = (l.bbox.y0 + l.bbox.y1) / 2;
+        return cy >= r.top && cy < r.bottom;
+      })
+      .flatMap((l) => l.words.flatMap((w) => w.symbols ?? [])),
+  );
+  let format: MrzFormat | undefined;
+  let count = 30;
+  if (rows.length === 2) {
+    // 36 or 44 characters a line: the count whose cell edges fall between the glyphs.
+    const fitFor = (n: number) => rows.reduce((sum, r) => sum + cellsOf(cut, r, n).fit, 0);
+    const visa = symbolsOf[0]?.[0]?.text === 'V';
+    count = fitFor(36) < fitFor(44) ? 36 : 44;
+    format = count === 44 ? (visa ? 'MRVA' : 'TD3') : visa ? 'MRVB' : 'TD2';
+  } else format = 'TD1';
+  const read = rows.map((r, i) => charsOf(cellsOf(cut, r, count), symbolsOf[i] ?? []));
+  return readMrzLines(
+    read.map((r) => r.chars),
+    format,
+    read.map((r) => r.read),
+  );
+}
+
+/** Failing checks, fewer is better; a reading with no check passing is no reading. */
+const badness = (r: MrzReading) =>
+  r.valid ? 0 : r.invalidFields.length + (r.lines.join('').split('?').length - 1);
+
+/**
+ * The MRZ anywhere in a photo (any orientation, skew up to about 30°), read and checked; undefined
+ * when no band of MRZ lines is found. The first band whose check digits all hold wins, else the
+ * best-checking one.
+ */
+export async function findMrz(engine: OcrEngine, image: Buffer | GreyImage): Promise<MrzFound | undefined> {
+  const photo = Buffer.isBuffer(image) ? await decodeForMrz(image) : image;
+  let best: MrzFound | undefined;
+  for (const band of findMrzBands(photo).slice(0, MAX_BANDS)) {
+    const reading = await readBand(engine, photo, band);
+    if (!reading) continue;
+    if (!best || badness(reading) < badness(best.reading)) best = { reading, band };
+    if (reading.valid) break;
+  }
+  return best;
+}

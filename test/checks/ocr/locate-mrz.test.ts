@@ -1,0 +1,188 @@
+// MRZ anywhere: zones rendered by the test (fixed pitch, as ICAO 9303 prints them) on a page with
+// other print, turned and skewed, are found without any card outline and read exactly; the
+// reader corrects look-alikes only where a check digit confirms.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { findMrz } from '../../../src/checks/ocr/locate-mrz.ts';
+import { documentTypeOfMrz } from '../../../src/checks/ocr/mrz-result.ts';
+import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
+import { getOcrEngineFor, type OcrEngine, terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
+import { readMrzLines } from '../../../src/checks/ocr/read-mrz.ts';
+import { mrzCheckDigit } from '../../../src/synth/mrz.ts';
+import { renderTextImage, type TextLine } from './render-text-image.ts';
+
+const cd = (s: string) => String(mrzCheckDigit(s));
+
+/** A made-up TD3 passport of another state (Utopia, ICAO's specimen state code), check digits computed. */
+function td3(): string[] {
+  const number = 'X4R27B910';
+  const birth = '880314';
+  const expiry = '310920';
+  const personal = 'AB1234567<<<<<';
+  const l1 = 'P<UTOVARGAS<<ELENA<MARIE'.padEnd(44, '<');
+  const head = `${number}${cd(number)}UTO${birth}${cd(birth)}F${expiry}${cd(expiry)}${personal}${cd(personal)}`;
+  const composite = cd(`${head.slice(0, 10)}${head.slice(13, 20)}${head.slice(21, 43)}`);
+  return [l1, `${head}${composite}`];
+}
+
+/** A made-up TD1 identity card. */
+function td1(): string[] {
+  const number = 'L0RX21653';
+  const birth = '920705';
+  const expiry = '290131';
+  const l1 = `IDUTO${number}${cd(number)}`.padEnd(30, '<');
+  const l2head = `${birth}${cd(birth)}M${expiry}${cd(expiry)}UTO`.padEnd(29, '<');
+  const composite = cd(
+    `${l1.slice(5, 30)}${l2head.slice(0, 7)}${l2head.slice(8, 15)}${l2head.slice(18, 29)}`,
+  );
+  return [l1, `${l2head}${composite}`, 'OKAFOR<<CHIDI<JAMES'.padEnd(30, '<')];
+}
+
+/** A page: a title and a few lines of other print above the zone, the zone at a fixed pitch. */
+async function page(lines: string[], turn: number): Promise<Buffer> {
+  const pitch = 22;
+  const width = lines[0]!.length * pitch + 120;
+  const height = 360 + lines.length * 44;
+  const text: TextLine[] = [
+    { text: 'UTOPIA  PASSPORT  SPECIMEN', x: 60, y: 70, size: 34 },
+    { text: 'Surname / Nom  VARGAS', x: 60, y: 150, size: 22 },
+    { text: 'Given names  ELENA MARIE   Date of birth 14 MAR 1988', x: 60, y: 190, size: 22 },
+  ];
+  lines.forEach((line, row) => {
+    [...line].forEach((c, i) => {
+      text.push({ text: c, x: 60 + i * pitch, y: 320 + row * 44, size: 30 });
+    });
+  });
+  const flat = await renderTextImage(text, width, height);
+  // Turned (any quarter turn plus a few degrees of skew) on a white surround: no card outline.
+  return sharp(flat).rotate(turn, { background: '#ffffff' }).png().toBuffer();
+}
+
+describe('MRZ anywhere', () => {
+  let eng: OcrEngine;
+  before(async () => {
+    eng = await getOcrEngineFor(['eng']);
+  });
+  after(async () => {
+    await terminateOcrEngine();
+  });
+
+  for (const [name, lines, turn] of [
+    ['a TD3 passport, upright', td3(), 0],
+    ['a TD3 passport upside down', td3(), 180],
+    ['a TD3 passport turned a quarter turn', td3(), 90],
+  ] as const) {
+    it(`finds and reads ${name}`, async () => {
+      const found = await findMrz(eng, await page([...lines], turn));
+      assert.ok(found, 'a zone is found');
+      assert.deepEqual(found.reading.lines, lines);
+      assert.equal(found.reading.valid, true);
+      assert.equal(found.reading.format, lines.length === 3 ? 'TD1' : 'TD3');
+    });
+  }
+
+  it('finds nothing on a page without a zone', async () => {
+    const png = await renderTextImage(
+      [
+        { text: 'An ordinary letter with no machine-readable zone', x: 40, y: 80, size: 28 },
+        { text: 'Second line of plain prose, words and spaces.', x: 40, y: 140, size: 28 },
+      ],
+      900,
+      300,
+    );
+    assert.equal(await findMrz(eng, png), undefined);
+  });
+
+  it('reads a flat scan of a foreign passport as a passport, its fields from the MRZ', async () => {
+    const check = createOcrCheck({ engine: getOcrEngineFor, now: () => new Date('2026-01-10T00:00:00Z') });
+    const { result, extras } = await check.run({
+      front: await page(td3(), 0),
+      expectedDocumentType: 'passport',
+    });
+    assert.equal(result.detectedDocumentType, 'passport');
+    assert.equal(result.unsupportedDocumentType, undefined);
+    assert.equal(result.payload?.lastName, 'VARGAS');
+    assert.equal(result.payload?.firstName, 'ELENA MARIE');
+    assert.equal(result.payload?.birthDate, '1988-03-14');
+    assert.equal(extras.documentNumber, 'X4R27B910');
+    assert.equal(extras.expiryDate, '2031-09-20');
+    assert.equal(extras.documentTypeMismatch, false);
+    assert.equal(extras.mrz?.valid, true);
+  });
+
+  it('names a passport chosen as a licence a mismatch', async () => {
+    const check = createOcrCheck({ engine: getOcrEngineFor, now: () => new Date('2026-01-10T00:00:00Z') });
+    const passport = await check.run({
+      front: await page(td3(), 0),
+      expectedDocumentType: 'drivers_license',
+    });
+    assert.equal(passport.result.detectedDocumentType, 'passport');
+    assert.equal(passport.extras.documentTypeMismatch, true);
+  });
+});
+
+describe('readMrzLines', () => {
+  const [l1, l2] = td3() as [string, string];
+
+  it('reads a clean TD3 as valid, with its fields', () => {
+    const r = readMrzLines([l1, l2]);
+    assert.equal(r?.format, 'TD3');
+    assert.equal(r?.valid, true);
+    assert.equal(r?.documentNumber, 'X4R27B910');
+    assert.equal(r?.lastName, 'VARGAS');
+    assert.deepEqual(documentTypeOfMrz({ reading: r!, band: {} as never }), { type: 'passport' });
+  });
+
+  it('turns O into 0 in a date (a digit must stand there) and restores a glyph not read from the check digit', () => {
+    const misread = `${l2.slice(0, 13)}88O314${l2.slice(19, 22)}?${l2.slice(23)}`;
+    const r = readMrzLines([l1, misread]);
+    assert.deepEqual(r?.lines, [l1, l2]);
+    assert.equal(r?.valid, true);
+  });
+
+  it('leaves a wrong document number alone when no single look-alike change makes its check digit hold', () => {
+    // 9 → 3 is no OCR-B look-alike: the check digit says "wrong", nothing says what is right.
+    const altered = `X4R27B310${l2.slice(9)}`;
+    const r = readMrzLines([l1, altered]);
+    assert.equal(r?.valid, false);
+    assert.ok(r?.invalidFields.includes('documentNumber'));
+    assert.equal(r?.lines[1]?.slice(0, 9), 'X4R27B310');
+  });
+
+  it('turns look-alikes among trailing fillers of the names into fillers', () => {
+    const r = readMrzLines([`${l1.slice(0, 30)}LLKC<<<L<<<<<`.slice(0, 44), l2]);
+    assert.equal(r?.lines[0], l1);
+  });
+
+  it('restores the surname separator a look-alike took, only when one neighbour looks like a filler', () => {
+    const lost = readMrzLines([`P<UTOVARGASS<MARIE`.padEnd(44, '<'), l2]);
+    assert.equal(lost?.lines[0], 'P<UTOVARGAS<<MARIE'.padEnd(44, '<'));
+    // Both neighbours plain letters: nothing says which one it was.
+    const unsure = readMrzLines([`P<UTOVARGAN<MELENA`.padEnd(44, '<'), l2]);
+    assert.equal(unsure?.lines[0], 'P<UTOVARGAN<MELENA'.padEnd(44, '<'));
+  });
+
+  it('reads a TD1 card (three lines of 30) and names it an identity card', () => {
+    const r = readMrzLines(td1());
+    assert.equal(r?.format, 'TD1');
+    assert.equal(r?.valid, true);
+    assert.equal(r?.documentNumber, 'L0RX21653');
+    assert.deepEqual(documentTypeOfMrz({ reading: r!, band: {} as never }), {
+      unsupported: 'foreign_id_card',
+    });
+  });
+
+  it('tells TD2 and visas (MRV-A) by length and document code', () => {
+    const number = 'D23145890';
+    const head = `${number}${cd(number)}UTO740812${cd('740812')}F120415${cd('120415')}<<<<<<<`;
+    const composite = cd(`${head.slice(0, 10)}${head.slice(13, 20)}${head.slice(21, 35)}`);
+    const td2 = readMrzLines(['I<UTOERIKSSON<<ANNA<MARIA'.padEnd(36, '<'), `${head}${composite}`]);
+    assert.equal(td2?.format, 'TD2');
+    assert.equal(td2?.valid, true);
+    const visaLine2 = `${number}${cd(number)}UTO740812${cd('740812')}F120415${cd('120415')}`.padEnd(44, '<');
+    const visa = readMrzLines(['V<UTOERIKSSON<<ANNA'.padEnd(44, '<'), visaLine2]);
+    assert.equal(visa?.format, 'MRVA');
+    assert.equal(visa?.valid, true);
+  });
+});
