@@ -74,6 +74,8 @@ export interface DocumentSpoofOcrFacts {
   addressOutsideIssuer?: string;
   /** The sex printed or in the MRZ (OcrExtras.sex). */
   sex?: 'M' | 'F';
+  /** Whose layout the front is printed in (OcrExtras.layout): the issuer's, or mimoto's synthetic one. */
+  layout?: 'official' | 'synthetic';
 }
 
 /** The facts this check reads, picked from the OCR check's extras (the pipeline and the bench). */
@@ -88,6 +90,7 @@ export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoof
     ...(extras.backDisagrees?.length ? { backDisagrees: extras.backDisagrees } : {}),
     ...(extras.addressOutsideIssuer ? { addressOutsideIssuer: extras.addressOutsideIssuer } : {}),
     ...(extras.sex ? { sex: extras.sex } : {}),
+    ...(extras.layout ? { layout: extras.layout } : {}),
   };
 }
 
@@ -340,7 +343,8 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
   const missing: string[] = [];
   const values = 'the printed values and the portrait';
   // Without the document type (or the OCR's facts) the caller asks for the picture's cues alone.
-  if (input.documentType && !layout) missing.push(`${values} (the card was not found)`);
+  if (input.documentType && !layout && !onOfficialLayout(input))
+    missing.push(`${values} (the card was not found)`);
   else if (layout && layout.textEdit.fit < DOCUMENT_SPOOF_THRESHOLDS.textMinFit)
     missing.push(`${values} (the card's layout does not fit the photo)`);
   else if (layout && !isSharp(layout.textEdit)) missing.push(`${values} (the print is too blurred)`);
@@ -353,6 +357,9 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
     missing.push('the My Number check digit (not read)');
   return missing;
 }
+
+/** The front is printed in the issuer's layout, as the OCR check read it. */
+const onOfficialLayout = (input: DocumentSpoofInput) => input.ocr?.layout === 'official';
 
 export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSpoofResult> {
   return {
@@ -376,7 +383,11 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       });
       cues.push({ name: 'printed copy (paper margin around the card)', score: printedScore(front) });
 
-      const layout = measureLayout(measuredFront, input.documentType);
+      // The re-typed-value and portrait cues measure where mimoto's synthetic layouts print (their
+      // print geometry and thresholds were fitted on that corpus). On a card in the issuer's own
+      // layout they are not measured: a genuine licence's portrait sits elsewhere and read as
+      // "pasted over", its values as "printed low" (docs/spoof-checks.md "Real cards").
+      const layout = onOfficialLayout(input) ? undefined : measureLayout(measuredFront, input.documentType);
       const { textEdit, portrait } = layout ?? {};
       if (textEdit && portrait) {
         const scores = textEditScores(textEdit);
