@@ -97,7 +97,7 @@ export const DRIVERS_LICENSE: DocumentDefinition = {
   sides: ['front', 'back'],
   size: CARD,
   titleWords: ['運転免許証', '免許証'],
-  titleRegion: { region: [536, 200, 584, 440], vertical: true },
+  titleRegion: { region: [532, 196, 596, 444], vertical: true },
   front: {
     // The top line: 氏名 (label box to x 93), the name, then the birth date ending 生 from x ~535.
     name: [95, 28, 540, 80],

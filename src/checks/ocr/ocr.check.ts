@@ -310,6 +310,12 @@ async function readRegion(
     stretchX?: number;
     /** Erase the ruled lines of the box the value is printed in (the official licence's rows). */
     eraseRules?: boolean;
+    /**
+     * Last, search for the value around its zone: the zone grown by this many units up and down
+     * (half as much sideways) is read as a block, and the first line that fits is the value (a
+     * card printed or cut a little off the layout: a camera photo cut at its top edge).
+     */
+    searchMargin?: number;
   } = {},
 ): Promise<Recognised> {
   const box = toPixels(region, layout);
@@ -387,6 +393,17 @@ async function readRegion(
     if (half && options.confirm?.value(half) === value) return { ...reading, confirmation: half };
     return { ...reading, lastResort: true };
   }
+  if (options.searchMargin) {
+    const m = options.searchMargin;
+    const [x0, y0, x1, y1] = region;
+    const wide = await cropPng(image, toPixels([x0 - m / 2, y0 - m, x1 + m / 2, y1 + m], layout));
+    const block = await engine.recognize(wide, { psm: PAGE_SEGMENTATION.singleBlock as never });
+    for (const line of block.lines) {
+      const text = line.text.replace(/\n+$/, '');
+      if (options.accept(text))
+        return { text, confidence: (line.confidence / 100) * 0.9, words: line.words, rereads };
+    }
+  }
   return { ...first, rereads };
 }
 
@@ -436,7 +453,11 @@ async function hasSignature(
   for (const layout of ['official', 'synthetic'] as const) {
     const regions = frontFieldsFor(type, layout);
     if (type === 'drivers_license' && regions.documentNumber) {
-      const r = await readRegion(ocr.jpn, card, regions.documentNumber, CARD_LAYOUT);
+      const r = await readRegion(ocr.jpn, card, regions.documentNumber, CARD_LAYOUT, {
+        ...(layout === 'official'
+          ? { accept: (t: string) => readDigits(t, 12) !== undefined, rereadAt: [], searchMargin: 40 }
+          : {}),
+      });
       if (readDigits(r.text, 12)) return { evidence: r.text, layout };
     }
     if (type === 'residence_card' && regions.documentNumber && layout === 'synthetic') {
@@ -555,6 +576,19 @@ async function classify(
       confidence: round2(synthScore * (0.6 + 0.4 * licence.confidence)),
       evidence: licence.text,
     };
+  // The licence's top line, in both layouts: 氏名, the name, a birth date ending 生 (the My Number
+  // card prints its birth date lower). Its number where one of its layouts prints it confirms it.
+  const topLineDate = /\d\s*月\s*\d{1,2}\s*日/u.test(strip.text.normalize('NFKC'));
+  if (keywordScore(strip.text, '氏名') >= 0.5 && topLineDate) {
+    const signature = await hasSignature(ocr, card, 'drivers_license');
+    if (signature)
+      return {
+        type: 'drivers_license',
+        layout: signature.layout,
+        confidence: 0.6,
+        evidence: signature.evidence,
+      };
+  }
   const band = await readRegion(
     ocr.eng,
     await passportPage(),
@@ -854,6 +888,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           confirm?: NonNullable<Parameters<typeof readRegion>[4]>['confirm'];
           stretchX?: number;
           eraseRules?: boolean;
+          searchMargin?: number;
         },
       ) => {
         const region = regions[name];
@@ -879,7 +914,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           const r = await read(name, {
             ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
             ...(condensed(name) ? { stretchX: 1.3 } : {}),
-            ...(variant === 'official' ? { eraseRules: true } : {}),
+            ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
           });
           if (r) readings.set(name, r);
         }),
