@@ -120,11 +120,17 @@ export function readPrintedDate(text: string, referenceDate: Date): string | und
   // A licence prints it the other way round, 2024年(令和06年)06月01日: the bracketed era year goes.
   let s = ascii(text)
     .replace(/\(\s*\d{4}\s*\)/g, '')
-    .replace(/\(\s*[^()\d\s]{1,3}\s*[0-9OoDQIl|元](\s*[0-9OoDQIl|])?\s*年\s*\)?/g, ' ');
+    .replace(/\(\s*[^()\d\s]{1,3}\s*[0-9OoDQIl|元][0-9OoDQIl|.\s]{0,4}年\s*\)?/g, ' ')
+    // …and its 月 and 日, condensed, misread (06朋01H): between a Western year's month and day
+    // digits only 月 can stand, after the day only 日.
+    .replace(/(\d{4}\s*年\s*\d{1,2})\s*[^\d\s月日年()](?=\s*\d{1,2}\s*[日H])/u, '$1月')
+    .replace(/(?<=月\s*\d{1,2})\s*H/u, '日');
   s = s.replace(
     /(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g,
     (c) => toDigit(c),
   );
+  // Digits of one number read apart (2 0 2 4年, 1 1月): no date prints two numbers side by side.
+  s = s.replace(/(?<=\d)\s+(?=\d)/g, '');
   const direct = parseJapaneseDate(s, { referenceDate });
   if (direct) return direct;
   for (const [pattern, era] of ERA_REPAIRS) {
