@@ -24,6 +24,7 @@ const commands: Record<string, () => Promise<Command>> = {
   user: configured(async () => (await import('./user-command.ts')).userCommand),
   synth: async () => (await import('../synth/synth.command.ts')).synthCommand,
   simulate: async () => (await import('../simulate/simulate.command.ts')).simulateCommand,
+  inspect: async () => (await import('./inspect-command.ts')).inspectCommand,
 };
 
 const usage = `usage: mimoto <command> [options]
@@ -43,6 +44,8 @@ commands:
   user create --email E --role operator|tenant_admin|reviewer [--tenant ID] [--json]   prints a one-time password link
   synth --out DIR --seed N --count K  write a synthetic identity corpus
   simulate --url VERIFICATION_URL --persona P [--seed N] [--json]   complete a session's hosted flow headlessly
+  inspect document --type TYPE --front FILE [--back FILE] [--json]   ocr + documentSpoofCheck on image files
+  inspect faces FILE_A FILE_B [--json]                faceMatch of two pictures at the default threshold
 
 configuration comes from the environment: see .env.example
 `;

@@ -69,12 +69,13 @@ test('face mismatch: rejected with faceMatchSimilarity and threshold', () => {
   assert.deepEqual(decide(input, t), {
     status: 'rejected',
     reason: 'face_mismatch',
-    metadata: { faceMatchSimilarity: 0.12, threshold: 0.5 },
+    metadata: { faceMatchSimilarity: 0.12, threshold: t.faceSimilarityThreshold },
   });
 });
 
 test('face similarity near the threshold, on either side: pending_review', () => {
-  for (const similarity of [0.47, 0.53]) {
+  const { faceSimilarityThreshold: threshold, faceNearThresholdBand: band } = t;
+  for (const similarity of [threshold - band / 2, threshold + band / 2]) {
     const input = {
       ...passing(),
       faceMatch: { status: 'success' as const, result: { similarity, status: 'success' } },
@@ -82,7 +83,7 @@ test('face similarity near the threshold, on either side: pending_review', () =>
     const d = decide(input, t);
     assert.equal(d.status, 'pending_review', `similarity ${similarity}`);
     assert.equal(d.reason, 'face_similarity_near_threshold');
-    assert.equal(d.metadata.threshold, 0.5);
+    assert.equal(d.metadata.threshold, threshold);
   }
   // A tenant with a stricter threshold turns a clear pass into a close call.
   const strict = resolveThresholds({ thresholds: { faceSimilarityThreshold: 0.88 } });

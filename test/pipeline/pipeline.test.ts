@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CHECK_IDS } from '../../src/checks/check.ts';
 import { terminateOcrEngine } from '../../src/checks/ocr/ocr-engine.ts';
+import { DEFAULT_THRESHOLDS } from '../../src/decision/index.ts';
 import {
   type PipelineWorkers,
   runCheckJob,
@@ -159,7 +160,7 @@ describe('a genuine driving licence submission', () => {
       .selectAll()
       .where('session_id', '=', sessionId)
       .executeTakeFirstOrThrow();
-    assert.equal(decision.thresholds.faceSimilarityThreshold, 0.5);
+    assert.equal(decision.thresholds.faceSimilarityThreshold, DEFAULT_THRESHOLDS.faceSimilarityThreshold);
   });
 
   test('jobs run twice (a retry after a crash, a duplicate) still give one decision and one event', async () => {

@@ -1,0 +1,166 @@
+// `mimoto inspect document|faces …`: the checks on image files, without a server or a database,
+// for operators and for measurement. The JSON output is a stable contract: the OCR and spoof
+// check objects are exactly what the API returns (interface §2.6, §2.9).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
+import { resolveThresholds } from '../decision/thresholds.ts';
+import {
+  assertReadableImage,
+  DOCUMENT_TYPES,
+  type DocumentInspection,
+  type DocumentType,
+  engineInThisThread,
+  inspectDocument,
+  inspectFaces,
+  UnreadableImageFileError,
+} from './inspect.ts';
+
+const usage = `usage:
+  mimoto inspect document --type TYPE --front FILE [--back FILE] [--reference-date YYYY-MM-DD] [--json]
+  mimoto inspect faces FILE_A FILE_B [--type TYPE] [--json]
+
+document: runs ocr and documentSpoofCheck as the pipeline does for a session of that document type
+  and prints {ocr, fields, mrz, documentSpoofCheck}. TYPE: ${DOCUMENT_TYPES.join(', ')}
+  (a passport, ID card or visa of any state with an MRZ: passport). --reference-date: the day
+  the document is judged on (expiry; default today).
+faces: faceMatch of FILE_A (the document side; with --type, a photo of that document whose printed
+  portrait is cut out first) against FILE_B (the selfie), at the service's default thresholds;
+  prints {similarity, isSamePerson, status, reason}.
+`;
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
+
+function parse<T extends Options>(args: string[], options: T) {
+  try {
+    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
+    return {
+      values: values as { [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : string },
+      positionals,
+    };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function documentType(value: unknown): DocumentType {
+  if (typeof value !== 'string' || !(DOCUMENT_TYPES as readonly string[]).includes(value))
+    throw new UsageError(`--type must be one of ${DOCUMENT_TYPES.join(', ')}`);
+  return value as DocumentType;
+}
+
+/** The file's bytes, decodable as an image, or one clear line on stderr (exit 1). */
+async function readImage(file: string, label: string): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : 'cannot be read';
+    throw new UnreadableImageFileError(`${label} ${file}: ${why}`);
+  }
+  await assertReadableImage(bytes, `${label} ${file}`);
+  return bytes;
+}
+
+const show = (v: string | null) => v ?? '—';
+
+function documentSummary(r: DocumentInspection): string {
+  const o = r.ocr;
+  const s = r.documentSpoofCheck;
+  const lines = [
+    `ocr: ${o.status}${o.reason ? ` (${o.reason})` : ''}, confidence ${o.confidence ?? '—'}, detected ${o.detectedDocumentType ?? '—'}${o.detectedDocumentTypeConfidence !== undefined ? ` (${o.detectedDocumentTypeConfidence})` : ''}`,
+    `  name:            ${show(r.fields.lastName)} ${show(r.fields.firstName)}`,
+    `  birth date:      ${show(r.fields.birthDate)}`,
+    `  address:         ${show(r.fields.address)}`,
+    `  document number: ${show(r.fields.documentNumber)}`,
+    `  expiry date:     ${show(r.fields.expiryDate)}`,
+    r.mrz
+      ? `mrz: ${r.mrz.format}, check digits ${r.mrz.valid ? 'valid' : 'INVALID'}\n${r.mrz.lines.map((l) => `  ${l}`).join('\n')}`
+      : 'mrz: none read',
+    `documentSpoofCheck: risk ${s.risk ?? '—'}, score ${s.score ?? '—'}, status ${s.status ?? '—'}${s.details ? `\n  ${s.details}` : ''}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function documentCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    type: { type: 'string' },
+    front: { type: 'string' },
+    back: { type: 'string' },
+    'reference-date': { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  const type = documentType(values.type);
+  if (typeof values.front !== 'string' || values.front === '')
+    throw new UsageError('--front FILE is required');
+  let referenceDate: Date | undefined;
+  if (values['reference-date'] !== undefined) {
+    const text = String(values['reference-date']);
+    referenceDate = new Date(`${text}T00:00:00Z`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(referenceDate.getTime()))
+      throw new UsageError('--reference-date must be YYYY-MM-DD');
+  }
+  const front = await readImage(values.front, '--front');
+  const back = typeof values.back === 'string' ? await readImage(values.back, '--back') : undefined;
+  // The OCR's Tesseract threads would keep the process alive: stopped once read.
+  const { inspection } = await inspectDocument(engineInThisThread, {
+    documentType: type,
+    front,
+    ...(back ? { back } : {}),
+    ...(referenceDate ? { referenceDate } : {}),
+  }).finally(terminateOcrEngine);
+  process.stdout.write(values.json ? `${JSON.stringify(inspection)}\n` : documentSummary(inspection));
+  return 0;
+}
+
+async function facesCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    type: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  if (positionals.length !== 2) throw new UsageError('give two picture files: FILE_A FILE_B');
+  const type = values.type === undefined ? null : documentType(values.type);
+  const [fileA, fileB] = positionals as [string, string];
+  const a = await readImage(fileA, 'FILE_A');
+  const b = await readImage(fileB, 'FILE_B');
+  const thresholds = resolveThresholds(null);
+  const decided = await inspectFaces(engineInThisThread, {
+    a,
+    b,
+    documentType: type,
+    threshold: thresholds.faceSimilarityThreshold,
+    nearThresholdBand: thresholds.faceNearThresholdBand,
+  });
+  const { similarity, isSamePerson, status, reason } = decided;
+  if (values.json) process.stdout.write(`${JSON.stringify({ similarity, isSamePerson, status, reason })}\n`);
+  else
+    process.stdout.write(
+      `faceMatch: ${status}, similarity ${similarity.toFixed(3)} (threshold ${decided.threshold}, review band ±${decided.nearThresholdBand}), ${isSamePerson ? 'same person' : 'not the same person'}, ${reason}\n`,
+    );
+  return 0;
+}
+
+export async function inspectCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  try {
+    if (sub === 'document') return await documentCommand(rest);
+    if (sub === 'faces') return await facesCommand(rest);
+  } catch (error) {
+    if (error instanceof UnreadableImageFileError) {
+      process.stderr.write(`mimoto inspect: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  throw new UsageError(`inspect commands: document, faces\n${usage}`);
+}
