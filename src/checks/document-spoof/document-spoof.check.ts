@@ -57,7 +57,9 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // turned, or with the issued portrait showing beside it.
 // 0.12.0: no verdict (status insufficient_quality, risk unknown) where nothing fired and the
 // capture is too poor for what the check must see (`unjudged`), instead of a guessed "low".
-export const DOCUMENT_SPOOF_VERSION = '0.12.0';
+// 0.13.0: on a card read in the issuer's layout, the cues fitted on the synthetic layout (re-typed
+// values, portrait pasted over) are not measured (docs/spoof-checks.md "Real cards").
+export const DOCUMENT_SPOOF_VERSION = '0.13.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -74,6 +76,8 @@ export interface DocumentSpoofOcrFacts {
   addressOutsideIssuer?: string;
   /** The sex printed or in the MRZ (OcrExtras.sex). */
   sex?: 'M' | 'F';
+  /** Whose layout the front is printed in (OcrExtras.layout): the issuer's, or mimoto's synthetic one. */
+  layout?: 'official' | 'synthetic';
 }
 
 /** The facts this check reads, picked from the OCR check's extras (the pipeline and the bench). */
@@ -88,6 +92,7 @@ export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoof
     ...(extras.backDisagrees?.length ? { backDisagrees: extras.backDisagrees } : {}),
     ...(extras.addressOutsideIssuer ? { addressOutsideIssuer: extras.addressOutsideIssuer } : {}),
     ...(extras.sex ? { sex: extras.sex } : {}),
+    ...(extras.layout ? { layout: extras.layout } : {}),
   };
 }
 
@@ -340,7 +345,8 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
   const missing: string[] = [];
   const values = 'the printed values and the portrait';
   // Without the document type (or the OCR's facts) the caller asks for the picture's cues alone.
-  if (input.documentType && !layout) missing.push(`${values} (the card was not found)`);
+  if (input.documentType && !layout && !onOfficialLayout(input))
+    missing.push(`${values} (the card was not found)`);
   else if (layout && layout.textEdit.fit < DOCUMENT_SPOOF_THRESHOLDS.textMinFit)
     missing.push(`${values} (the card's layout does not fit the photo)`);
   else if (layout && !isSharp(layout.textEdit)) missing.push(`${values} (the print is too blurred)`);
@@ -353,6 +359,9 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
     missing.push('the My Number check digit (not read)');
   return missing;
 }
+
+/** The front is printed in the issuer's layout, as the OCR check read it. */
+const onOfficialLayout = (input: DocumentSpoofInput) => input.ocr?.layout === 'official';
 
 export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSpoofResult> {
   return {
@@ -376,7 +385,11 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       });
       cues.push({ name: 'printed copy (paper margin around the card)', score: printedScore(front) });
 
-      const layout = measureLayout(measuredFront, input.documentType);
+      // The re-typed-value and portrait cues measure where mimoto's synthetic layouts print (their
+      // print geometry and thresholds were fitted on that corpus). On a card in the issuer's own
+      // layout they are not measured: a genuine licence's portrait sits elsewhere and read as
+      // "pasted over", its values as "printed low" (docs/spoof-checks.md "Real cards").
+      const layout = onOfficialLayout(input) ? undefined : measureLayout(measuredFront, input.documentType);
       const { textEdit, portrait } = layout ?? {};
       if (textEdit && portrait) {
         const scores = textEditScores(textEdit);

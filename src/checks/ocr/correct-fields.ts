@@ -61,15 +61,8 @@ export function readDigits(text: string, length: number): string | undefined {
   return best.length === length ? best : undefined;
 }
 
-/** My Number check digit (総務省令第八十五号 第五条): weights 6,5,4,3,2,7,6,5,4,3,2 from the left. */
-export function isValidMyNumber(number: string): boolean {
-  if (!/^\d{12}$/.test(number)) return false;
-  const weights = [6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
-  const sum = weights.reduce((s, w, i) => s + w * Number(number[i]), 0);
-  const remainder = sum % 11;
-  const check = remainder <= 1 ? 0 : 11 - remainder;
-  return Number(number[11]) === check;
-}
+// The My Number check digit is part of the card's definition.
+export { isValidMyNumber } from '../../documents/document-types.ts';
 
 /** Residence card number AB12345678CD: letters, eight digits, letters, by position. */
 /** The 12 characters of a residence card number, or extra ones read around it (then ambiguous). */
@@ -124,11 +117,20 @@ export function readPrintedSex(text: string): 'M' | 'F' | undefined {
  */
 export function readPrintedDate(text: string, referenceDate: Date): string | undefined {
   // 令和09年(2027)10月07日: the Western year in brackets is a reading aid, not part of the date.
-  let s = ascii(text).replace(/\(\s*\d{4}\s*\)/g, '');
+  // A licence prints it the other way round, 2024年(令和06年)06月01日: the bracketed era year goes.
+  let s = ascii(text)
+    .replace(/\(\s*\d{4}\s*\)/g, '')
+    .replace(/\(\s*[^()\d\s]{1,3}\s*[0-9OoDQIl|元][0-9OoDQIl|.\s]{0,4}年\s*\)?/g, ' ')
+    // …and its 月 and 日, condensed, misread (06朋01H): between a Western year's month and day
+    // digits only 月 can stand, after the day only 日.
+    .replace(/(\d{4}\s*年\s*\d{1,2})\s*[^\d\s月日年()](?=\s*\d{1,2}\s*[日H])/u, '$1月')
+    .replace(/(?<=月\s*\d{1,2})\s*H/u, '日');
   s = s.replace(
     /(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g,
     (c) => toDigit(c),
   );
+  // Digits of one number read apart (2 0 2 4年, 1 1月): no date prints two numbers side by side.
+  s = s.replace(/(?<=\d)\s+(?=\d)/g, '');
   const direct = parseJapaneseDate(s, { referenceDate });
   if (direct) return direct;
   for (const [pattern, era] of ERA_REPAIRS) {
@@ -250,14 +252,25 @@ export function splitNameLine(
   }
   let split = 1;
   let widest = Number.NEGATIVE_INFINITY;
+  const gaps: number[] = [];
   for (let i = 1; i < clean.length; i++) {
     const gap = (clean[i] as WordBox).x0 - (clean[i - 1] as WordBox).x1;
+    gaps.push(gap);
     if (gap > widest) {
       widest = gap;
       split = i;
     }
   }
   const join = (ws: WordBox[]) => ws.map((w) => w.text).join(script === 'latin' ? ' ' : '');
+  // A licence spreads the name's characters evenly over the line (日 本 花 子): one glyph per word
+  // and no gap clearly wider than the others says nothing of where the surname ends.
+  const others = gaps.filter((_, i) => i !== split - 1);
+  const evenlySpread =
+    script === 'kanji' &&
+    clean.every((w) => [...w.text].length === 1) &&
+    others.length > 0 &&
+    widest < 1.2 * Math.max(...others);
+  if (evenlySpread) return splitKanjiName(join(clean));
   if (script === 'kanji') {
     const name = { lastName: join(clean.slice(0, split)), firstName: join(clean.slice(split)) };
     return { lastName: kanjiLookalikes(name.lastName), firstName: kanjiLookalikes(name.firstName) };
@@ -282,6 +295,8 @@ export function isPlausibleLatinName(name: { lastName: string; firstName: string
  */
 export function cleanAddress(text: string): string {
   let s = ascii(text)
+    // 2－1－2: a dash between numbers read as the long vowel mark or the kanji one.
+    .replace(/(?<=\d)\s*[ー一－—–‐-]\s*(?=\d)/gu, '-')
     // A 1 read as a look-alike mark where only a number can stand (西新宿+丁目, 3番|号).
     .replace(/(?<![\d+|!\]lI])[+|!\]lI](?=丁目|番|号)/gu, '1')
     .replace(/[|｜]/g, ' ')
@@ -291,12 +306,45 @@ export function cleanAddress(text: string): string {
     const before = s.slice(0, offset);
     return /号$/.test(before) ? ' ' : '';
   });
-  return s.replace(/^[^\p{Script=Han}A-Za-z]+/u, '').replace(/[^\p{L}\p{N}]+$/u, '');
+  // The label 住所 / 住居地, when the crop caught it (no address begins with it).
+  return s
+    .replace(/^[^\p{Script=Han}A-Za-z]+/u, '')
+    .replace(/^(住所|住居地)[^\p{Script=Han}A-Za-z]*/u, '')
+    .replace(/[^\p{L}\p{N}]+$/u, '');
 }
 
-/** True when the address starts with a prefecture (all domestic addresses on our documents do). */
+/**
+ * The 政令指定都市: an address in one is printed without its prefecture now and then (the Kanagawa
+ * licence specimen prints 横浜市旭区…).
+ */
+const DESIGNATED_CITIES = [
+  '札幌市',
+  '仙台市',
+  'さいたま市',
+  '千葉市',
+  '横浜市',
+  '川崎市',
+  '相模原市',
+  '新潟市',
+  '静岡市',
+  '浜松市',
+  '名古屋市',
+  '京都市',
+  '大阪市',
+  '堺市',
+  '神戸市',
+  '岡山市',
+  '広島市',
+  '北九州市',
+  '福岡市',
+  '熊本市',
+];
+
+/** True when the address starts with a prefecture or a designated city (all domestic addresses do). */
 export function startsWithPrefecture(address: string): boolean {
-  return PREFECTURES.some((p) => address.startsWith(p));
+  return (
+    PREFECTURES.some((p) => address.startsWith(p)) || DESIGNATED_CITIES.some((c) => address.startsWith(c))
+  );
 }
 
 /**

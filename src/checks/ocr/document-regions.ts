@@ -1,12 +1,21 @@
-// Where each document type prints what (the layouts are mimoto's own, src/synth/document-layouts.ts),
-// in the layout's own units. The rectified photo is scaled from these units, so a field is read
-// from a crop around its printed line instead of searching the whole card.
+// Where each document type prints what, in the layout's own units. The rectified photo is scaled
+// from these units, so a field is read from a crop around its printed line instead of searching
+// the whole card. Two layouts per card type:
+// - `official`: the issuer's layout, from the document definitions (src/documents/document-types.ts,
+//   which cites where each fact comes from) — what users photograph;
+// - `synthetic`: the neutral layouts `mimoto synth` still renders (src/synth/document-layouts.ts),
+//   which the synthetic corpus and its tests read. The classifier tells them apart by where the
+//   title is printed (a licence's 運転免許証 beside the photo or under the number block).
+import {
+  DOCUMENT_DEFINITIONS,
+  DOCUMENT_TYPES,
+  type DocumentType,
+  type Region,
+} from '../../documents/document-types.ts';
 
-export const DOCUMENT_TYPES = ['drivers_license', 'my_number_card', 'residence_card', 'passport'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export { DOCUMENT_TYPES, type DocumentType, type Region };
 
-/** x0, y0, x1, y1 in layout units. */
-export type Region = [number, number, number, number];
+export type LayoutVariant = 'official' | 'synthetic';
 
 export interface Layout {
   width: number;
@@ -85,6 +94,23 @@ export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region
   },
 };
 
+const official = (type: DocumentType) => DOCUMENT_DEFINITIONS[type].front;
+
+/**
+ * The front fields of the issuer's layout. The residence card and the passport are read where the
+ * synthetic layout prints them: no captured real card was available to place their zones
+ * (document-types.ts gives the official residence card zones as proportions only).
+ */
+export const OFFICIAL_FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region>>> = {
+  drivers_license: { ...official('drivers_license') },
+  my_number_card: { ...official('my_number_card') },
+  residence_card: FRONT_FIELDS.residence_card,
+  passport: FRONT_FIELDS.passport,
+};
+
+export const frontFieldsFor = (type: DocumentType, variant: LayoutVariant) =>
+  (variant === 'official' ? OFFICIAL_FRONT_FIELDS : FRONT_FIELDS)[type];
+
 /** Back-side fields: the My Number (with name and birth date again), the residence address block. */
 export const BACK_FIELDS: Partial<
   Record<DocumentType, Partial<Record<'myNumber' | 'name' | 'birthDate' | 'address', Region>>>
@@ -125,8 +151,21 @@ export const PORTRAIT_REGIONS = Object.fromEntries(
  */
 export const TITLE_STRIP: Region = [20, 8, 840, 80];
 export const LICENCE_TITLE: Region = [450, 392, 740, 446];
-/** The twelve digits of the licence number alone (between 第 and 号). */
-export const LICENCE_NUMBER_DIGITS: Region = [142, 309, 374, 348];
+/** The twelve digits of the licence number alone (between 第 and 号), per layout. */
+export const LICENCE_NUMBER_DIGITS: Record<LayoutVariant, Region> = {
+  synthetic: [142, 309, 374, 348],
+  official: [138, 360, 462, 410],
+};
+
+/** The official licence's 運転免許証, printed vertically beside the photo (five characters). */
+export const LICENCE_TITLE_VERTICAL: Region = DOCUMENT_DEFINITIONS.drivers_license.titleRegion.region;
+
+/** The printed portrait's box in the given layout (null: the document prints none). */
+export function portraitBoxFor(type: DocumentType, variant: LayoutVariant): Region | null {
+  if (variant === 'synthetic' || type === 'residence_card' || type === 'passport')
+    return PORTRAIT_BOXES[type];
+  return DOCUMENT_DEFINITIONS[type].portrait;
+}
 
 /** Pixel rectangle of a region in a rectified image of the given layout. */
 export function toPixels(

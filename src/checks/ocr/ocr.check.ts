@@ -15,6 +15,7 @@ import type { OcrResultSchema } from '../../webhooks/webhook-payload.schema.ts';
 
 type OcrResult = Static<typeof OcrResultSchema>;
 
+import { MY_NUMBER_CARD } from '../../documents/document-types.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import {
   cleanAddress,
@@ -41,16 +42,25 @@ import {
   type DocumentType,
   type FieldName,
   FRONT_FIELDS,
+  frontFieldsFor,
   type Layout,
+  type LayoutVariant,
   LICENCE_NUMBER_DIGITS,
   LICENCE_TITLE,
+  LICENCE_TITLE_VERTICAL,
   layoutOf,
   PASSPORT_LAYOUT,
   type Region,
   TITLE_STRIP,
   toPixels,
 } from './document-regions.ts';
-import { cropPng, type DocumentGeometry, type GreyImage, geometryInThisThread } from './find-document.ts';
+import {
+  cropPng,
+  type DocumentGeometry,
+  decodePhoto,
+  type GreyImage,
+  geometryInThisThread,
+} from './find-document.ts';
 import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
 import { findMrz, type MrzFound } from './locate-mrz.ts';
 import { mrzOnlyResult } from './mrz-result.ts';
@@ -71,7 +81,9 @@ import { type MrzReading, type MrzVerdictFacts, mrzDate, mrzFailureKind, readMrz
 // 1.8.2: the My Number is read again at 0.5× too when no reading passes its check digit.
 // 1.8.3: a key value only the local threshold read is confirmed by the global one at half size.
 // 1.8.4: an address with no number before 丁目 is not read as one (read again, else left out).
-export const OCR_CHECK_VERSION = '1.8.4';
+// 2.0.0: cards read in the issuer's layout (src/documents) by what they print, the whole photo read
+// when no outline is found; the MRZ found anywhere and read as TD1, TD2, TD3 or a visa.
+export const OCR_CHECK_VERSION = '2.0.0';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -123,6 +135,8 @@ export interface OcrExtras {
   issuer?: OcrField;
   /** That area, when the printed address, read with confidence, lies outside it (issuing-authority.ts). */
   addressOutsideIssuer?: string;
+  /** Whose layout the front is printed in (the issuer's, or mimoto's synthetic one). */
+  layout?: LayoutVariant;
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
   frontOutline?: { corners: [number, number][]; coverage: number };
   timingsMs: Record<string, number>;
@@ -229,6 +243,56 @@ type Recognised = {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/**
+ * A crop with the ruled lines around its value whitened: a dark run across most of a row (a box's
+ * top or bottom rule) or down a whole column (its sides). Tesseract reads a single line boxed in
+ * rules as nothing at all (the official licence's name row). Glyph strokes are far shorter.
+ */
+async function cropWithoutRules(
+  image: GreyImage,
+  box: { left: number; top: number; width: number; height: number },
+): Promise<Buffer> {
+  const left = Math.max(0, Math.round(box.left));
+  const top = Math.max(0, Math.round(box.top));
+  const width = Math.max(1, Math.min(image.width - left, Math.round(box.width)));
+  const height = Math.max(1, Math.min(image.height - top, Math.round(box.height)));
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    out.set(
+      image.data.subarray((top + y) * image.width + left, (top + y) * image.width + left + width),
+      y * width,
+    );
+  const sorted = Uint8Array.from(out).sort();
+  const paper = sorted[Math.floor(sorted.length * 0.6)] ?? 255;
+  const ink = sorted[Math.floor(sorted.length * 0.02)] ?? 0;
+  const dark = (v: number) => v < (paper + ink) / 2;
+  const rowRule = new Uint8Array(height);
+  for (let y = 0; y < height; y++) {
+    let n = 0;
+    for (let x = 0; x < width; x++) if (dark(out[y * width + x] ?? 255)) n++;
+    rowRule[y] = n > width * 0.5 ? 1 : 0;
+  }
+  const colRule = new Uint8Array(width);
+  for (let x = 0; x < width; x++) {
+    let n = 0;
+    for (let y = 0; y < height; y++) if (dark(out[y * width + x] ?? 255)) n++;
+    colRule[x] = n > height * 0.85 ? 1 : 0;
+  }
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) if (rowRule[y] || colRule[x]) out[y * width + x] = paper;
+  return sharp(Buffer.from(out.buffer), { raw: { width, height, channels: 1 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+async function stretch(png: Buffer, factor: number): Promise<Buffer> {
+  const { width = 1, height = 1 } = await sharp(png).metadata();
+  return sharp(png)
+    .resize({ width: Math.round(width * factor), height, fit: 'fill' })
+    .png()
+    .toBuffer();
+}
+
 async function readRegion(
   engine: OcrEngine,
   image: GreyImage,
@@ -246,9 +310,21 @@ async function readRegion(
     confirm?: { below: number; value: (r: Recognised) => string | undefined };
     /** Scales a reading that does not fit its field is read again at, in order (default 1.4×, 0.75×). */
     rereadAt?: readonly number[];
+    /** Widen the crop by this factor first: condensed print (a licence's 有効期限 band) reads better. */
+    stretchX?: number;
+    /** Erase the ruled lines of the box the value is printed in (the official licence's rows). */
+    eraseRules?: boolean;
+    /**
+     * Last, search for the value around its zone: the zone grown by this many units up and down
+     * (half as much sideways) is read as a block, and the first line that fits is the value (a
+     * card printed or cut a little off the layout: a camera photo cut at its top edge).
+     */
+    searchMargin?: number;
   } = {},
 ): Promise<Recognised> {
-  const png = await cropPng(image, toPixels(region, layout));
+  const box = toPixels(region, layout);
+  const crop = await cropPng(image, box);
+  const png = options.stretchX ? await stretch(crop, options.stretchX) : crop;
   const once = async (input: Buffer, factor: number, binarization?: 'sauvola'): Promise<Recognised> => {
     const r = await engine.recognize(input, {
       psm: (options.psm ?? PAGE_SEGMENTATION.singleLine) as never,
@@ -294,6 +370,13 @@ async function readRegion(
   // The jpn model now and then drops a digit between kanji (7月 → 月) or misreads a glyph at one
   // scale and not at another: a value that does not fit its field is read again, larger then smaller.
   const rereads: string[] = [];
+  if (options.eraseRules) {
+    // A value boxed in ruled lines can read as nothing at all: read again without them.
+    const unruled = await cropWithoutRules(image, box);
+    const again = await once(options.stretchX ? await stretch(unruled, options.stretchX) : unruled, 1);
+    if (options.accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
+    rereads.push(again.text);
+  }
   for (const factor of options.rereadAt ?? [1.4, 0.75]) {
     const again = await atScale(factor);
     if (options.accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
@@ -313,6 +396,17 @@ async function readRegion(
     const half = value === undefined ? undefined : await atScale(0.5);
     if (half && options.confirm?.value(half) === value) return { ...reading, confirmation: half };
     return { ...reading, lastResort: true };
+  }
+  if (options.searchMargin) {
+    const m = options.searchMargin;
+    const [x0, y0, x1, y1] = region;
+    const wide = await cropPng(image, toPixels([x0 - m / 2, y0 - m, x1 + m / 2, y1 + m], layout));
+    const block = await engine.recognize(wide, { psm: PAGE_SEGMENTATION.singleBlock as never });
+    for (const line of block.lines) {
+      const text = line.text.replace(/\n+$/, '');
+      if (options.accept(text))
+        return { text, confidence: (line.confidence / 100) * 0.9, words: line.words, rereads };
+    }
   }
   return { ...first, rereads };
 }
@@ -344,6 +438,8 @@ const TITLE_KEYWORDS: Record<Exclude<DocumentType, 'drivers_license'>, string[]>
 
 interface Classification {
   type?: DocumentType;
+  /** Whose layout the card is printed in (document-regions.ts). */
+  layout?: LayoutVariant;
   /** The title strip was read with confidence (so an unknown title means another kind of card). */
   readable?: boolean;
   /** Nothing on the card named its type: it is read as the type the user chose (a poor capture). */
@@ -352,22 +448,59 @@ interface Classification {
   evidence: string;
 }
 
-/** The type's own number or phrase read at its printed place, or undefined. */
-async function hasSignature(ocr: Engines, card: GreyImage, type: DocumentType): Promise<string | undefined> {
-  const regions = FRONT_FIELDS[type];
-  if (type === 'drivers_license' && regions.documentNumber) {
-    const r = await readRegion(ocr.jpn, card, regions.documentNumber, CARD_LAYOUT);
-    return readDigits(r.text, 12) ? r.text : undefined;
-  }
-  if (type === 'residence_card' && regions.documentNumber) {
-    const r = await readRegion(ocr.eng, card, regions.documentNumber, CARD_LAYOUT);
-    return readResidenceCardNumber(r.text) ? r.text : undefined;
-  }
-  if (type === 'my_number_card' && regions.expiryDate) {
-    const r = await readRegion(ocr.jpn, card, regions.expiryDate, CARD_LAYOUT);
-    return keywordScore(r.text, 'まで有効') >= 0.75 && !r.text.includes('(') ? r.text : undefined;
+/** The type's own number or phrase read at its printed place in one of its layouts, or undefined. */
+async function hasSignature(
+  ocr: Engines,
+  card: GreyImage,
+  type: DocumentType,
+): Promise<{ evidence: string; layout: LayoutVariant } | undefined> {
+  for (const layout of ['official', 'synthetic'] as const) {
+    const regions = frontFieldsFor(type, layout);
+    if (type === 'drivers_license' && regions.documentNumber) {
+      const r = await readRegion(ocr.jpn, card, regions.documentNumber, CARD_LAYOUT, {
+        ...(layout === 'official'
+          ? { accept: (t: string) => readDigits(t, 12) !== undefined, rereadAt: [], searchMargin: 40 }
+          : {}),
+      });
+      if (readDigits(r.text, 12)) return { evidence: r.text, layout };
+    }
+    if (type === 'residence_card' && regions.documentNumber && layout === 'synthetic') {
+      const r = await readRegion(ocr.eng, card, regions.documentNumber, CARD_LAYOUT);
+      if (readResidenceCardNumber(r.text)) return { evidence: r.text, layout };
+    }
+    if (type === 'my_number_card' && regions.expiryDate) {
+      const r = await readRegion(ocr.jpn, card, regions.expiryDate, CARD_LAYOUT);
+      if (keywordScore(r.text, 'まで有効') >= 0.75 && !r.text.includes('('))
+        return { evidence: r.text, layout };
+    }
   }
   return undefined; // passports: the MRZ band was already looked for
+}
+
+/**
+ * Text printed vertically (the official licence's 運転免許証 beside the photo), read as one line:
+ * the column is cut into its character cells, laid side by side (the jpn model reads only
+ * horizontal lines; each glyph stands upright in both).
+ */
+async function readVertical(engine: OcrEngine, card: GreyImage, region: Region, cells: number) {
+  const box = toPixels(region, CARD_LAYOUT);
+  const cellHeight = box.height / cells;
+  const crops = await Promise.all(
+    Array.from({ length: cells }, (_, i) =>
+      cropPng(card, { left: box.left, top: box.top + i * cellHeight, width: box.width, height: cellHeight }),
+    ),
+  );
+  const w = Math.round(box.width);
+  const h = Math.round(cellHeight);
+  const line = await sharp({
+    create: { width: w * cells + 2 * w, height: h + 20, channels: 3, background: '#ffffff' },
+  })
+    .composite(crops.map((input, i) => ({ input, left: w + i * w, top: 10 })))
+    .greyscale()
+    .png()
+    .toBuffer();
+  const r = await engine.recognize(line, { psm: PAGE_SEGMENTATION.singleLine as never });
+  return { text: r.text.trim(), confidence: r.confidence / 100 };
 }
 
 /**
@@ -401,19 +534,65 @@ async function classify(
     if (score > best.confidence)
       best = { type: type as DocumentType, confidence: score, evidence: strip.text };
   }
+  // The official My Number card prints 氏名 and the name on its top line, its title in a box top
+  // right; mimoto's synthetic one prints the title alone there.
+  const namedOnTop = keywordScore(strip.text, '氏名') >= 1;
+  const layoutOf = (type: DocumentType | undefined): LayoutVariant =>
+    type === 'my_number_card' && namedOnTop ? 'official' : 'synthetic';
   if (best.confidence >= 0.7)
-    return { ...best, confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)) };
-  const licence = await readRegion(ocr.jpn, card, LICENCE_TITLE, CARD_LAYOUT);
-  const licenceScore = Math.max(
-    keywordScore(licence.text, '運転免許証'),
-    keywordScore(licence.text, '免許証') * 0.9,
-  );
-  if (licenceScore >= 0.6 && licenceScore >= best.confidence)
+    return {
+      ...best,
+      layout: layoutOf(best.type),
+      confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)),
+    };
+  const licenceScore = (text: string) =>
+    Math.max(keywordScore(text, '運転免許証'), keywordScore(text, '免許証') * 0.9);
+  // The official licence: 運転免許証 printed vertically beside the photo.
+  const vertical = await readVertical(ocr.jpn, card, LICENCE_TITLE_VERTICAL, 5);
+  const verticalScore = licenceScore(vertical.text);
+  if (verticalScore >= 0.6)
     return {
       type: 'drivers_license',
-      confidence: round2(licenceScore * (0.6 + 0.4 * licence.confidence)),
+      layout: 'official',
+      confidence: round2(verticalScore * (0.6 + 0.4 * vertical.confidence)),
+      evidence: vertical.text,
+    };
+  // The official My Number card's title box (個人番号 / カード, top right).
+  if (namedOnTop) {
+    const box = await readRegion(ocr.jpn, card, MY_NUMBER_CARD.titleRegion.region, CARD_LAYOUT, {
+      psm: PAGE_SEGMENTATION.singleBlock,
+    });
+    const score = keywordScore(box.text, '個人番号');
+    if (score >= 0.75)
+      return {
+        type: 'my_number_card',
+        layout: 'official',
+        confidence: round2(score * (0.6 + 0.4 * box.confidence)),
+        evidence: box.text,
+      };
+  }
+  const licence = await readRegion(ocr.jpn, card, LICENCE_TITLE, CARD_LAYOUT);
+  const synthScore = licenceScore(licence.text);
+  if (synthScore >= 0.6 && synthScore >= best.confidence)
+    return {
+      type: 'drivers_license',
+      layout: 'synthetic',
+      confidence: round2(synthScore * (0.6 + 0.4 * licence.confidence)),
       evidence: licence.text,
     };
+  // The licence's top line, in both layouts: 氏名, the name, a birth date ending 生 (the My Number
+  // card prints its birth date lower). Its number where one of its layouts prints it confirms it.
+  const topLineDate = /\d\s*月\s*\d{1,2}\s*日/u.test(strip.text.normalize('NFKC'));
+  if (keywordScore(strip.text, '氏名') >= 0.5 && topLineDate) {
+    const signature = await hasSignature(ocr, card, 'drivers_license');
+    if (signature)
+      return {
+        type: 'drivers_license',
+        layout: signature.layout,
+        confidence: 0.6,
+        evidence: signature.evidence,
+      };
+  }
   const band = await readRegion(
     ocr.eng,
     await passportPage(),
@@ -423,17 +602,23 @@ async function classify(
       whitelist: MRZ_CHARS,
     },
   );
-  if (looksLikePassportMrz(band.text)) return { type: 'passport', confidence: 0.7, evidence: band.text };
-  if (best.confidence >= 0.5) return { ...best, confidence: round2(best.confidence * 0.8) };
-  // No readable title (a blurred capture): accept a type whose own number or phrase is where its
-  // layout prints it, the user's choice first.
+  if (looksLikePassportMrz(band.text))
+    return { type: 'passport', layout: 'synthetic', confidence: 0.7, evidence: band.text };
+  if (best.confidence >= 0.5)
+    return { ...best, layout: layoutOf(best.type), confidence: round2(best.confidence * 0.8) };
+  // No readable title (a blurred capture): accept a type whose own number or phrase is where one
+  // of its layouts prints it, the user's choice first.
   const order = [...DOCUMENT_TYPES].sort((a, b) => Number(b === expected) - Number(a === expected));
   for (const type of order) {
     const signature = await hasSignature(ocr, card, type);
-    if (signature) return { type, confidence: 0.5, evidence: signature };
+    if (signature) return { type, layout: signature.layout, confidence: 0.5, evidence: signature.evidence };
   }
   const readable = strip.confidence >= 0.8 && strip.text.replace(/\s+/g, '').length >= 6;
-  return { readable, confidence: 0, evidence: `${strip.text} / ${licence.text} / ${band.text}` };
+  return {
+    readable,
+    confidence: 0,
+    evidence: `${strip.text} / ${vertical.text} / ${licence.text} / ${band.text}`,
+  };
 }
 
 /**
@@ -464,6 +649,14 @@ function field(value: string | undefined, raw: Recognised, fit: number): OcrFiel
 }
 
 const DIGITS = '0123456789 ';
+
+/** The words of a name line without the label 氏名 / NAME before the name, when the crop caught it. */
+function withoutNameLabel(words: OcrRecognition['words']): OcrRecognition['words'] {
+  const joined = words.slice(0, 2).map((w) => w.text.replace(/\s+/g, ''));
+  if (joined[0] === '氏名' || joined[0]?.toUpperCase() === 'NAME') return words.slice(1);
+  if (joined[0] === '氏' && joined[1] === '名') return words.slice(2);
+  return words;
+}
 
 /** The document number printed on the front (a My Number card prints its number on the back). */
 function readDocumentNumber(type: DocumentType, text: string): string | undefined {
@@ -563,19 +756,39 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         });
 
       let t = performance.now();
-      const front = await geometry.locate(input.front);
+      const located = await geometry.locate(input.front);
       lap('locate', t);
-      if (!front || front.outline.coverage < 0.1) {
-        const found = await locatedMrz();
-        if (found) return fromMrz(found);
-        return unsupported('no identity document found in the front image');
-      }
-      const frontOutline = { corners: front.outline.corners, coverage: round2(front.outline.coverage) };
+      // No outline (a flat scan, a close-up or a screenshot: the card fills the frame and no surface
+      // shows around it): the whole photo is read as the card, put landscape. It is taken only when
+      // its content names a type; otherwise nothing was found.
+      const wholeFrame = !located || located.outline.coverage < 0.1;
+      const front =
+        located && !wholeFrame ? located : { grey: located?.grey ?? (await decodePhoto(input.front)) };
+      const { width: w, height: h } = front.grey;
+      const corners: [number, number][] =
+        'outline' in front
+          ? front.outline.corners
+          : w >= h
+            ? [
+                [0, 0],
+                [w, 0],
+                [w, h],
+                [0, h],
+              ]
+            : [
+                [0, h],
+                [0, 0],
+                [w, 0],
+                [w, h],
+              ];
+      const frontOutline = {
+        corners,
+        coverage: 'outline' in front ? round2(front.outline.coverage) : 1,
+      };
 
       t = performance.now();
       // The outline is put landscape; whether the document is upside down shows only in its text,
       // so when nothing is recognised the other way up is tried too.
-      const corners: [number, number][] = front.outline.corners;
       // The passport page is warped when classify looks for an MRZ, or when the type is passport.
       const pageOnce = (at: [number, number][]) => {
         let page: Promise<GreyImage> | undefined;
@@ -598,7 +811,32 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           classification = turned;
         }
       }
+      // The outline found may not be the card's (a card cut by the frame's edge on a bright
+      // surface): when nothing names a type on it, the whole photo is read as the card once more.
+      if (!classification.type && !wholeFrame && frontOutline.coverage < 0.8 && w >= h) {
+        const whole: [number, number][] = [
+          [0, 0],
+          [w, 0],
+          [w, h],
+          [0, h],
+        ];
+        const wholeCard = await warpTo(front.grey, whole, CARD_LAYOUT);
+        const wholePage = pageOnce(whole);
+        const again = await classify(ocr, wholeCard, wholePage, input.expectedDocumentType);
+        if (again.type) {
+          card = wholeCard;
+          passportPage = wholePage;
+          classification = again;
+          frontOutline.corners = whole;
+          frontOutline.coverage = 1;
+        }
+      }
       lap('classify', t);
+      if (wholeFrame && !classification.type) {
+        const found = await locatedMrz();
+        if (found) return fromMrz(found);
+        return unsupported('no identity document found in the front image');
+      }
       if (!classification.type) {
         const found = await locatedMrz();
         if (found) return fromMrz(found, frontOutline);
@@ -614,6 +852,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       )
         classification = {
           type: input.expectedDocumentType as DocumentType,
+          layout: 'synthetic',
           confidence: 0,
           assumed: true,
           evidence: classification.evidence,
@@ -645,15 +884,16 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
 
       t = performance.now();
       const layout = layoutOf(type);
+      const variant = classification.layout ?? 'synthetic';
       const page = type === 'passport' ? await passportPage() : card;
-      const regions = FRONT_FIELDS[type];
+      const regions = frontFieldsFor(type, variant);
       const accept = acceptorsFor(type, reference);
       const script = type === 'residence_card' ? 'latin' : 'kanji';
       const readName = (r: Recognised) =>
         type === 'passport'
           ? splitNameLine([{ text: r.words.map((w) => w.text).join(''), x0: 0, x1: 1 }], 'kanji')
           : splitNameLine(
-              r.words.map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
+              withoutNameLabel(r.words).map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
               script,
             );
       // The key fields' values, as two readings are compared (a name as its characters: where the
@@ -676,6 +916,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           psm?: string;
           whitelist?: string;
           confirm?: NonNullable<Parameters<typeof readRegion>[4]>['confirm'];
+          stretchX?: number;
+          eraseRules?: boolean;
+          searchMargin?: number;
         },
       ) => {
         const region = regions[name];
@@ -692,10 +935,17 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       };
       const names: FieldName[] = Object.keys(regions) as FieldName[];
       const readings = new Map<FieldName, Recognised>();
+      // The official licence prints its 有効期限 band in condensed glyphs.
+      const condensed = (name: FieldName) =>
+        variant === 'official' && type === 'drivers_license' && name === 'expiryDate';
       await Promise.all(
         names.map(async (name) => {
           const isMrz = name === 'mrz1' || name === 'mrz2';
-          const r = await read(name, isMrz ? { whitelist: MRZ_CHARS } : undefined);
+          const r = await read(name, {
+            ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
+            ...(condensed(name) ? { stretchX: 1.3 } : {}),
+            ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
+          });
           if (r) readings.set(name, r);
         }),
       );
@@ -740,7 +990,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       let documentNumber = readDocumentNumber(type, numberRead.text);
       if (type === 'drivers_license' && !documentNumber) {
         // The jpn model drops a digit now and then; the digits alone, read by eng, are the fallback.
-        const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
+        const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS[variant], layout, {
           whitelist: DIGITS,
         });
         documentNumber = readDigits(digits.text, 12);
@@ -752,7 +1002,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       if (type !== 'my_number_card')
         fields.documentNumber = field(documentNumber, numberRead, documentNumber ? numberFit : 0.3);
 
-      const extras: OcrExtras = { documentTypeMismatch, fields, frontOutline, timingsMs };
+      const extras: OcrExtras = { documentTypeMismatch, fields, frontOutline, layout: variant, timingsMs };
       const sex = readPrintedSex(get('sex').text);
       if (sex) extras.sex = sex;
 
