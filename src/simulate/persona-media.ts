@@ -5,21 +5,21 @@ import sharp from 'sharp';
 import type { LivenessStep } from '../liveness/index.ts';
 import { drawScreenReplayParameters, showOnScreen } from '../synth/document-attacks.ts';
 import type { FaceSceneParameters } from '../synth/face-scene.ts';
-import { sexOfPerson } from '../synth/faces.ts';
+import { portraitPhoto } from '../synth/faces.ts';
 import {
   createDocumentRecord,
   createIdentityFor,
   type DocumentRecord,
   type DocumentType,
-  defaultFacesDir,
   drawCaptureParameters,
-  listFacePeople,
+  facePeople,
   POSES,
   type Quality,
   Random,
   REFERENCE_DATE,
   renderDocument,
   renderHeadPose,
+  sexOfPerson,
 } from '../synth/index.ts';
 import { faceModelFor } from '../synth/liveness-capture.ts';
 import { composeCapture, finishCapture, photographDocument } from '../synth/photograph-document.ts';
@@ -103,7 +103,7 @@ function drawFaceScene(random: Random): FaceSceneParameters {
   return {
     width: 320,
     height: 240,
-    faceWidth: Math.round(random.range(0.5, 0.58) * 1000) / 1000,
+    faceWidth: Math.round(random.range(1.45, 1.6) * 1000) / 1000,
     centre: [
       Math.round(random.range(0.47, 0.53) * 1000) / 1000,
       Math.round(random.range(0.46, 0.52) * 1000) / 1000,
@@ -147,12 +147,12 @@ export async function preparePersonaMedia(
   persona: Persona,
   seed: number,
   documentType: DocumentType,
-  facesDir = defaultFacesDir(),
+  facesDir?: string,
   referenceDate: string = new Date().toISOString().slice(0, 10),
 ): Promise<PersonaMedia> {
   const label = `simulate:${seed}:${persona}`;
   const root = new Random(label);
-  const people = listFacePeople(facesDir);
+  const people = await facePeople(facesDir);
   const names = [...people.keys()];
   // A residence card is a foreign resident's, the other documents a Japanese national's, and a
   // face is one person with one identity: every third fixture person (by name) is a foreign
@@ -168,7 +168,7 @@ export async function preparePersonaMedia(
     [...new Set([...documentPhotos, ...(people.get(facePerson) ?? [])])],
     scene,
   );
-  const portraitFile = root.pick(frontalPhotos(documentPhotos, angles));
+  const portraitFile = portraitPhoto(frontalPhotos(documentPhotos, angles));
   // One identity per face (fixed, as a person's is), on a document valid on `referenceDate`
   // (today for a run against a server): otherwise the fraud check would rightly see one face
   // under several identities, and the expiry check documents that ran out since the corpus date.

@@ -11,7 +11,8 @@ options:
   --out DIR            output folder (created if missing)
   --seed N             integer seed; the same arguments give the same bytes
   --count K            bundles per document type and per attack type (1-1000)
-  --faces DIR          face photos <person><n>.png (default: ../shared/fixtures/faces beside the repo)
+  --faces DIR          face photos <person><n>.png (default: faces cut from the photos in
+                       @vladmandic/face-api's demo folder, installed with the project)
   --no-video           skip the .y4m liveness videos (about 16 MB each)
   --capture-width PX   width of document photos (default 1280; 320-4000)
   --only ID[,ID...]    generate only these sample ids
