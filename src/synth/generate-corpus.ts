@@ -415,7 +415,7 @@ async function generateSample(
     const printed = root.pick(attackerPhotos);
     pastedPrint = drawPastedPrint(root.fork('paste'), printed);
     facePerson = attacker;
-    facePhoto = root.pick(attackerPhotos.filter((f) => f !== printed));
+    facePhoto = root.pick(await frontalPhotos((people.get(attacker) ?? []).filter((f) => f !== printed)));
     attackDetails.portraitPerson = attacker;
     attackDetails.portraitPhoto = path.basename(printed);
     attackDetails.paste = { ...pastedPrint, photoFile: path.basename(printed) };
