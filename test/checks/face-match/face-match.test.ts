@@ -268,17 +268,17 @@ describe('faceMatch: a document photo', () => {
   const corpus = (file: string) => readFileSync(path.join(repoRoot, 'test/fixtures/corpus', file));
 
   it('describes the face from the printed portrait, cut out where the card was found', async () => {
-    const front = corpus('residence_card-genuine-0/front.jpg');
+    const front = corpus('drivers_license-genuine-0/front.jpg');
     const r = await faceMatchCheck.run({
       documentPortrait: front,
-      documentType: 'residence_card',
-      referenceImage: corpus('residence_card-genuine-0/selfie.jpg'),
+      documentType: 'drivers_license',
+      referenceImage: corpus('drivers_license-genuine-0/selfie.jpg'),
     });
     assert.equal(r.documentFaceSource?.source, 'portrait_crop');
     const crop = r.documentFaceSource?.crop;
     assert.ok(crop, 'the crop box is kept');
     const { width = 0, height = 0 } = await sharp(front).metadata();
-    // The portrait is on the right of a residence card: a small part of the photo, right of centre.
+    // The portrait is on the right of a driving licence: a small part of the photo, right of centre.
     assert.ok(crop.left + crop.width <= width && crop.top + crop.height <= height, JSON.stringify(crop));
     assert.ok(crop.width * crop.height < 0.2 * width * height, JSON.stringify(crop));
     assert.ok(crop.left > width / 2, JSON.stringify(crop));
