@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { LivenessStep } from '../liveness/index.ts';
 import { drawScreenReplayParameters, showOnScreen } from '../synth/document-attacks.ts';
 import type { FaceSceneParameters } from '../synth/face-scene.ts';
-import { portraitPhoto } from '../synth/faces.ts';
+import { cutsOfOnePhoto, portraitPhoto } from '../synth/faces.ts';
 import {
   createDocumentRecord,
   createIdentityFor,
@@ -88,6 +88,8 @@ const MAX_PORTRAIT_ANGLE = 13;
 
 /** The photos frontal enough for a portrait; at least the most frontal one. */
 function frontalPhotos(photos: readonly string[], angles: Map<string, number>): string[] {
+  // Cuts of one photo were chosen frontal when cut (synth/faces.ts); the ID cut stays the first.
+  if (cutsOfOnePhoto(photos)) return [...photos];
   const frontal = photos.filter((p) => (angles.get(p) ?? Number.POSITIVE_INFINITY) <= MAX_PORTRAIT_ANGLE);
   return frontal.length > 0 ? frontal : [mostFrontalPhoto(photos, angles)];
 }

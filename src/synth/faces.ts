@@ -103,6 +103,15 @@ export function sexOfPerson(person: string): Sex {
 }
 
 /**
+ * Whether the files are cuts of one photo (<id>-<n>.png in one folder, as packagedFacePeople
+ * writes them): they share one head pose, so choosing among them by head angle means nothing.
+ */
+export function cutsOfOnePhoto(files: readonly string[]): boolean {
+  const keys = new Set(files.map((f) => `${path.dirname(f)}/${path.basename(f).replace(/-\d+\.png$/, '')}`));
+  return files.length > 0 && keys.size === 1 && files.every((f) => /-\d+\.png$/.test(f));
+}
+
+/**
  * The photo a document prints: the first of the person's frontal photos (the packaged people's
  * first photo is cut as an ID photo).
  */

@@ -28,7 +28,7 @@ import {
   withFreshMrz,
 } from './document-record.ts';
 import { composeFaceScene, type FaceSceneParameters } from './face-scene.ts';
-import { facePeople, portraitPhoto, sexOfPerson } from './faces.ts';
+import { cutsOfOnePhoto, facePeople, portraitPhoto, sexOfPerson } from './faces.ts';
 import { addDays, addYears } from './japanese-date.ts';
 import {
   captureLiveness,
@@ -372,6 +372,8 @@ function sourceAngle(photoFile: string): Promise<number> {
 
 /** The photos frontal enough for a portrait, a selfie and a liveness capture (at least the most frontal one). */
 async function frontalPhotos(files: readonly string[]): Promise<string[]> {
+  // Cuts of one photo were chosen frontal when cut (faces.ts); the ID cut stays the first.
+  if (cutsOfOnePhoto(files)) return [...files];
   const angles: number[] = [];
   // One at a time: Human runs one detection at a time.
   for (const file of files) angles.push(await sourceAngle(file));
