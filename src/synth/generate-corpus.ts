@@ -337,7 +337,8 @@ function livenessScene(random: Random): FaceSceneParameters {
     faceWidth: Math.round(random.range(1.45, 1.6) * 1000) / 1000,
     centre: [
       Math.round(random.range(0.47, 0.53) * 1000) / 1000,
-      Math.round(random.range(0.46, 0.52) * 1000) / 1000,
+      // Eyes at 40-46 % of the frame's height (the cut puts them at 40 % of the photo's).
+      Math.round(random.range(0.6, 0.66) * 1000) / 1000,
     ],
     background: { kind, colour, seed: random.int(0, 2 ** 30) },
   };
