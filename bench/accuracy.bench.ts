@@ -385,7 +385,7 @@ const corpusSections: Array<
     undefined,
     'accuracy-face-roc-corpus.svg',
     (missing) =>
-      `The document's face as the faceMatch check finds it (the printed portrait when the card outline is found, else the whole photo) against the bundle's selfie; impostor pairs pair a document with every other bundle's selfie of another person (the corpus has 8 people, so pairs repeat photos). Attack bundles included: a screen-replayed or printed document shows a degraded portrait. Pairs without a face found on one side: ${missing}.`,
+      `The document's face as the faceMatch check finds it (the printed portrait when the card outline is found, else the whole photo) against the bundle's selfie; impostor pairs pair a document with every other bundle's selfie of another person (the corpus has ${new Set(records.map((r) => r.sample.person)).size} people in this run, so pairs repeat photos). Attack bundles included: a screen-replayed or printed document shows a degraded portrait. Pairs without a face found on one side: ${missing}.`,
   ],
   [
     'Corpus, every bundle: document portrait vs the live check reference frame',
