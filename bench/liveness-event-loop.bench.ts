@@ -4,22 +4,17 @@
 // verified at once by `mimoto start --role api` in a process of its own. A first attempt, not
 // measured, loads the models. Target: /healthz p99 ≤ 50 ms. The server's own event-loop delay is
 // printed beside it: on a busy machine the client's figure also holds the client's own waits.
-// Needs the face photos in ../shared/fixtures/faces (frames are rendered from one of them).
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+// Frames are rendered from one of the corpus's people (faces cut from an installed package's photos).
 import sharp from 'sharp';
 import type { LivenessStep } from '../src/liveness/index.ts';
-import { defaultFacesDir } from '../src/synth/index.ts';
+import { packagedFacePeople } from '../src/synth/index.ts';
 import { enterFlow, issueChallenge, request, sendAttempt, startFlowServer } from './lib/flow-bench.ts';
 import { noisyChallengeCapture } from './lib/noisy-challenge-capture.ts';
 
 const TARGET_P99_MS = 50;
 const ATTEMPTS = 3;
-const photo = path.join(defaultFacesDir(), 'howard3.png');
-if (!existsSync(photo)) {
-  console.error(`The face photos are absent (${photo}): this bench needs ../shared/fixtures/faces.`);
-  process.exit(2);
-}
+const photo: string = [...(await packagedFacePeople()).values()][0]?.[1] ?? '';
+if (!photo) throw new Error('no face photos in the packaged corpus');
 const scene = {
   width: 640,
   height: 480,

@@ -1,10 +1,5 @@
-// npm run bench:liveness — server time to verify one liveness upload of 15 frames (issue 5 item 9;
-// target p95 ≤ 1 s on one core: run under `taskset -c 0`). Frames are rendered by the synthetic
-// corpus generator for a random 3-step challenge, with camera noise and JPEG (no two frames equal,
-// as from a camera); models are loaded and warmed before timing. Run it 2–3 times on a shared host.
-import path from 'node:path';
 import { drawChallengeSteps, type LivenessFrame, verifyLivenessFrames } from '../src/liveness/index.ts';
-import { defaultFacesDir } from '../src/synth/index.ts';
+import { packagedFacePeople } from '../src/synth/index.ts';
 import { noisyChallengeCapture } from './lib/noisy-challenge-capture.ts';
 
 const RUNS = Number(process.argv[2] ?? 12);
@@ -15,7 +10,8 @@ const scene = {
   centre: [0.5, 0.5] as [number, number],
   background: { kind: 'stone' as const, colour: [200, 196, 188] as [number, number, number], seed: 7 },
 };
-const photo = path.join(defaultFacesDir(), 'howard3.png');
+// A frontal face of the packaged people (src/synth/faces.ts), its selfie-like cut.
+const photo = (await packagedFacePeople()).get('sample1c')?.[1] ?? '';
 const steps = drawChallengeSteps();
 const frames: LivenessFrame[] = await noisyChallengeCapture(photo, steps, scene, 1);
 const warm = await verifyLivenessFrames(steps, frames);

@@ -26,7 +26,7 @@ import {
   type DocumentType,
   hasBackSide,
 } from '../src/synth/document-record.ts';
-import { defaultFacesDir, listFacePeople, sexOfPerson } from '../src/synth/faces.ts';
+import { facePeople, sexOfPerson } from '../src/synth/faces.ts';
 import { REFERENCE_DATE } from '../src/synth/generate-corpus.ts';
 import { photographDocument } from '../src/synth/photograph-document.ts';
 import { Random } from '../src/synth/random.ts';
@@ -61,7 +61,7 @@ async function generate(): Promise<Truth[]> {
   const truthFile = join(outDir, 'truth.json');
   if (existsSync(truthFile)) return JSON.parse(readFileSync(truthFile, 'utf8')) as Truth[];
   mkdirSync(outDir, { recursive: true });
-  const people = listFacePeople(defaultFacesDir());
+  const people = await facePeople();
   const names = [...people.keys()];
   const truths: Truth[] = [];
   const started = performance.now();

@@ -5,22 +5,22 @@ import sharp from 'sharp';
 import type { LivenessStep } from '../liveness/index.ts';
 import { drawScreenReplayParameters, showOnScreen } from '../synth/document-attacks.ts';
 import type { FaceSceneParameters } from '../synth/face-scene.ts';
-import { sexOfPerson } from '../synth/faces.ts';
+import { cutsOfOnePhoto, portraitPhoto } from '../synth/faces.ts';
 import type { Identity } from '../synth/identity.ts';
 import {
   createDocumentRecord,
   createIdentityFor,
   type DocumentRecord,
   type DocumentType,
-  defaultFacesDir,
   drawCaptureParameters,
-  listFacePeople,
+  facePeople,
   POSES,
   type Quality,
   Random,
   REFERENCE_DATE,
   renderDocument,
   renderHeadPose,
+  sexOfPerson,
 } from '../synth/index.ts';
 import { faceModelFor } from '../synth/liveness-capture.ts';
 import { composeCapture, finishCapture, photographDocument } from '../synth/photograph-document.ts';
@@ -108,6 +108,8 @@ const MAX_PORTRAIT_ANGLE = 13;
 
 /** The photos frontal enough for a portrait; at least the most frontal one. */
 function frontalPhotos(photos: readonly string[], angles: Map<string, number>): string[] {
+  // Cuts of one photo were chosen frontal when cut (synth/faces.ts); the ID cut stays the first.
+  if (cutsOfOnePhoto(photos)) return [...photos];
   const frontal = photos.filter((p) => (angles.get(p) ?? Number.POSITIVE_INFINITY) <= MAX_PORTRAIT_ANGLE);
   return frontal.length > 0 ? frontal : [mostFrontalPhoto(photos, angles)];
 }
@@ -123,10 +125,11 @@ function drawFaceScene(random: Random): FaceSceneParameters {
   return {
     width: 320,
     height: 240,
-    faceWidth: Math.round(random.range(0.5, 0.58) * 1000) / 1000,
+    faceWidth: Math.round(random.range(1.45, 1.6) * 1000) / 1000,
     centre: [
       Math.round(random.range(0.47, 0.53) * 1000) / 1000,
-      Math.round(random.range(0.46, 0.52) * 1000) / 1000,
+      // Eyes at 40-46 % of the frame's height (the cut puts them at 40 % of the photo's).
+      Math.round(random.range(0.6, 0.66) * 1000) / 1000,
     ],
     background: {
       kind: 'stone',
@@ -167,13 +170,13 @@ export async function preparePersonaMedia(
   persona: Persona,
   seed: number,
   documentType: DocumentType,
-  facesDir = defaultFacesDir(),
+  facesDir?: string,
   referenceDate: string = new Date().toISOString().slice(0, 10),
   presented: PresentedIdentity = {},
 ): Promise<PersonaMedia> {
   const label = `simulate:${seed}:${persona}`;
   const root = new Random(label);
-  const people = listFacePeople(facesDir);
+  const people = await facePeople(facesDir);
   const names = [...people.keys()];
   // A residence card is a foreign resident's, the other documents a Japanese national's, and a
   // face is one person with one identity: every third fixture person (by name) is a foreign
@@ -189,7 +192,7 @@ export async function preparePersonaMedia(
     [...new Set([...documentPhotos, ...(people.get(facePerson) ?? [])])],
     scene,
   );
-  const portraitFile = root.pick(frontalPhotos(documentPhotos, angles));
+  const portraitFile = portraitPhoto(frontalPhotos(documentPhotos, angles));
   // One identity per face (fixed, as a person's is), on a document valid on `referenceDate`
   // (today for a run against a server): otherwise the fraud check would rightly see one face
   // under several identities, and the expiry check documents that ran out since the corpus date.

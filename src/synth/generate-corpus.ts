@@ -28,7 +28,7 @@ import {
   withFreshMrz,
 } from './document-record.ts';
 import { composeFaceScene, type FaceSceneParameters } from './face-scene.ts';
-import { defaultFacesDir, listFacePeople, sexOfPerson } from './faces.ts';
+import { cutsOfOnePhoto, facePeople, portraitPhoto, sexOfPerson } from './faces.ts';
 import { addDays, addYears } from './japanese-date.ts';
 import {
   captureLiveness,
@@ -70,8 +70,11 @@ export const REFERENCE_DATE = '2026-04-01';
  * 4: a portrait swap is a print of the attacker's face glued over the holder's portrait, and the
  *    attacker takes the selfie and the live check (it was the other face composited as issued, with
  *    the holder's selfie).
+ * 5: the people are faces cut from the photos inside an installed npm package (faces.ts), in colour
+ *    with hair, shoulders and room: photo 1 of each is the ID photo the document prints, the
+ *    selfie and the live check use the others (it was greyscale face crops beside the repository).
  */
-export const MANIFEST_VERSION = 4;
+export const MANIFEST_VERSION = 5;
 
 export type CorpusOptions = {
   outDir: string;
@@ -328,10 +331,14 @@ function livenessScene(random: Random): FaceSceneParameters {
   return {
     width: 320,
     height: 240,
-    faceWidth: Math.round(random.range(0.5, 0.58) * 1000) / 1000,
+    // The photos are cut with hair and shoulders (faces.ts): at 1.45-1.6 the face is about 150 px
+    // wide, as Human's depth (z) of the 3D face was measured for (face-model.ts); the frame shows
+    // the head, the neck and the top of the shoulders in the photo's own room.
+    faceWidth: Math.round(random.range(1.45, 1.6) * 1000) / 1000,
     centre: [
       Math.round(random.range(0.47, 0.53) * 1000) / 1000,
-      Math.round(random.range(0.46, 0.52) * 1000) / 1000,
+      // Eyes at 40-46 % of the frame's height (the cut puts them at 40 % of the photo's).
+      Math.round(random.range(0.6, 0.66) * 1000) / 1000,
     ],
     background: { kind, colour, seed: random.int(0, 2 ** 30) },
   };
@@ -348,7 +355,7 @@ const sourceAngles = new Map<string, Promise<number>>();
 const PROBE_SCENE: FaceSceneParameters = {
   width: 320,
   height: 240,
-  faceWidth: 0.54,
+  faceWidth: 1.5,
   centre: [0.5, 0.5],
   background: { kind: 'stone', colour: [200, 196, 188], seed: 7 },
 };
@@ -366,6 +373,8 @@ function sourceAngle(photoFile: string): Promise<number> {
 
 /** The photos frontal enough for a portrait, a selfie and a liveness capture (at least the most frontal one). */
 async function frontalPhotos(files: readonly string[]): Promise<string[]> {
+  // Cuts of one photo were chosen frontal when cut (faces.ts); the ID cut stays the first.
+  if (cutsOfOnePhoto(files)) return [...files];
   const angles: number[] = [];
   // One at a time: Human runs one detection at a time.
   for (const file of files) angles.push(await sourceAngle(file));
@@ -390,7 +399,7 @@ async function generateSample(
   const names = [...people.keys()];
   const person = root.pick(names);
   const photos = people.get(person) ?? [];
-  const portraitFile = root.pick(await frontalPhotos(photos));
+  const portraitFile = portraitPhoto(await frontalPhotos(photos));
   const selfieFile = root.pick(await frontalPhotos(photos.filter((f) => f !== portraitFile)));
   const sex = sexOfPerson(person);
   const record = createDocumentRecord(root.fork('record'), plan.documentType, sex, options.referenceDate);
@@ -409,7 +418,7 @@ async function generateSample(
     const printed = root.pick(attackerPhotos);
     pastedPrint = drawPastedPrint(root.fork('paste'), printed);
     facePerson = attacker;
-    facePhoto = root.pick(attackerPhotos.filter((f) => f !== printed));
+    facePhoto = root.pick(await frontalPhotos((people.get(attacker) ?? []).filter((f) => f !== printed)));
     attackDetails.portraitPerson = attacker;
     attackDetails.portraitPhoto = path.basename(printed);
     attackDetails.paste = { ...pastedPrint, photoFile: path.basename(printed) };
@@ -548,7 +557,7 @@ export async function generateCorpus(options: CorpusOptions): Promise<Manifest> 
     selfieWidth: options.selfieWidth ?? 480,
     referenceDate: options.referenceDate ?? REFERENCE_DATE,
   };
-  const people = listFacePeople(options.facesDir ?? defaultFacesDir());
+  const people = await facePeople(options.facesDir);
   const plan = planCorpus(options.count).filter((p) => !options.only || options.only.includes(p.id));
   await mkdir(options.outDir, { recursive: true });
   const samples: Sample[] = [];

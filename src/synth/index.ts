@@ -11,7 +11,7 @@ export {
   hasBackSide,
 } from './document-record.ts';
 export type { HeadPose } from './face-model.ts';
-export { defaultFacesDir, listFacePeople } from './faces.ts';
+export { facePeople, listFacePeople, packagedFacePeople, sexOfPerson } from './faces.ts';
 export {
   ATTACK_TYPES,
   type AttackType,

@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import { buildFaceModel, type FaceModel, type HeadPose, renderFaceModel } from './face-model.ts';
 import { composeFaceScene, type FaceSceneParameters } from './face-scene.ts';
-import { type RgbImage, renderBackground } from './photograph-document.ts';
+import type { RgbImage } from './photograph-document.ts';
 import { Random } from './random.ts';
 import { y4mFrame, y4mHeader } from './y4m.ts';
 
@@ -146,6 +146,74 @@ export async function faceModelFor(
   return built;
 }
 
+const backdrops = new Map<string, Promise<RgbImage>>();
+
+/**
+ * What stays still behind the moving head: the photo's shoulders and room as they are, and where
+ * the head is, the photo heavily blurred, so that the side a turning head uncovers shows smeared
+ * hair and skin instead of a second face (or a hole to the plain wall). Between 1.35 and 1.7
+ * times the face oval the two blend; the head's own rings reach 1.75 times.
+ */
+export async function backdropFor(
+  photoFile: string,
+  scene: FaceSceneParameters,
+  flat: boolean,
+): Promise<RgbImage> {
+  const key = JSON.stringify([photoFile, scene, flat]);
+  let backdrop = backdrops.get(key);
+  if (!backdrop) {
+    backdrop = faceModelFor(photoFile, scene, flat).then((model) => blurHead(model));
+    backdrops.set(key, backdrop);
+  }
+  return backdrop;
+}
+
+/** First index of the outer (transparent) ring in a model's vertices: 468 mesh points and 36 of the inner ring. */
+const OUTER_RING = 468 + 36;
+
+async function blurHead(model: FaceModel): Promise<RgbImage> {
+  const { texture, pivot } = model;
+  const [cx, cy] = pivot;
+  // The outer ring's radius by direction, 1° bins, interpolated between its points.
+  const ring = model.uv.slice(OUTER_RING).map(([x, y]) => ({
+    angle: Math.atan2(y - cy, x - cx),
+    radius: Math.hypot(x - cx, y - cy),
+  }));
+  ring.sort((a, b) => a.angle - b.angle);
+  const bins = new Float64Array(360);
+  for (let b = 0; b < 360; b++) {
+    const angle = -Math.PI + ((b + 0.5) * Math.PI) / 180;
+    const after = ring.findIndex((p) => p.angle >= angle);
+    const p1 = ring[after < 0 ? 0 : after] as (typeof ring)[number];
+    const p0 = ring[after <= 0 ? ring.length - 1 : after - 1] as (typeof ring)[number];
+    const span = (p1.angle - p0.angle + 2 * Math.PI) % (2 * Math.PI) || 2 * Math.PI;
+    const f = ((angle - p0.angle + 2 * Math.PI) % (2 * Math.PI)) / span;
+    bins[b] = p0.radius + (p1.radius - p0.radius) * f;
+  }
+  const meanRadius = bins.reduce((s, r) => s + r, 0) / 360;
+  const { data: blurred } = await sharp(texture.data, {
+    raw: { width: texture.width, height: texture.height, channels: 3 },
+  })
+    .blur(Math.max(1, meanRadius / 6))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const out = Buffer.from(texture.data);
+  for (let y = 0; y < texture.height; y++) {
+    for (let x = 0; x < texture.width; x++) {
+      const angle = Math.atan2(y + 0.5 - cy, x + 0.5 - cx);
+      const bin = Math.min(359, Math.max(0, Math.floor(((angle + Math.PI) * 180) / Math.PI)));
+      const r = (1.75 * Math.hypot(x + 0.5 - cx, y + 0.5 - cy)) / (bins[bin] as number);
+      const t = r <= 1.35 ? 0 : r >= 1.7 ? 1 : (r - 1.35) / 0.35;
+      if (t >= 1) continue;
+      const o = (y * texture.width + x) * 3;
+      for (let c = 0; c < 3; c++) {
+        out[o + c] = Math.round((blurred[o + c] ?? 0) * (1 - t) + (texture.data[o + c] ?? 0) * t);
+      }
+    }
+  }
+  return { data: out, width: texture.width, height: texture.height };
+}
+
 const NOISE_TABLE_SIZE = 1 << 18;
 
 /** Standard normal samples drawn once per capture; each frame reads them from a random offset. */
@@ -174,15 +242,15 @@ export async function renderHeadPose(
   scene: FaceSceneParameters,
 ): Promise<RgbImage> {
   const model = await faceModelFor(photoFile, scene, false);
-  return renderFaceModel(model, pose, renderBackground(scene));
+  return renderFaceModel(model, pose, await backdropFor(photoFile, scene, false));
 }
 
 /** Render the capture: stills as JPEG and, when asked, the y4m video as chunks. */
 export async function captureLiveness(spec: LivenessSpec): Promise<LivenessResult> {
   const timeline = livenessTimeline(spec.order);
   const duration = timelineDuration(timeline);
-  const background = renderBackground(spec.scene);
   const flat = spec.render === 'flat_photo';
+  const background = await backdropFor(spec.photoFile, spec.scene, flat);
   const main = await faceModelFor(spec.photoFile, spec.scene, flat);
   const swapped = spec.swap ? await faceModelFor(spec.swap.photoFile, spec.scene, flat) : null;
   const random = new Random(spec.noiseSeed);

@@ -26,12 +26,15 @@ export function drawSelfieParameters(random: Random, width = 480): SelfieParamet
     scene: {
       width,
       height: Math.round((width * 4) / 3),
-      faceWidth: Math.round(random.range(0.72, 0.86) * 1000) / 1000,
+      // The photo (a head-and-shoulders cut, faces.ts) fills the frame, as a phone's front camera
+      // at arm's length does: its own room is the background.
+      faceWidth: Math.round(random.range(1.34, 1.42) * 1000) / 1000,
       centre: [
-        Math.round(random.range(0.46, 0.54) * 1000) / 1000,
-        Math.round(random.range(0.42, 0.5) * 1000) / 1000,
+        Math.round(random.range(0.47, 0.53) * 1000) / 1000,
+        Math.round(random.range(0.47, 0.53) * 1000) / 1000,
       ],
       background: { kind, colour, seed: random.int(0, 2 ** 30) },
+      feather: 'edges',
     },
     lighting: { angle: random.int(0, 359), low: Math.round(random.range(0.75, 0.98) * 100) / 100 },
     blur: Math.round(random.range(0, 0.8) * 100) / 100,

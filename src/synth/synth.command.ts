@@ -1,17 +1,18 @@
-// `mimoto synth --out DIR --seed N --count K [--faces DIR] [--no-video] [--capture-width PX]`
+// `mimoto synth --out DIR [--seed N] --count K [--faces DIR] [--no-video] [--capture-width PX]`
 // (issue 4 item 1). Usage errors go to stderr with exit code 2.
 import { parseArgs } from 'node:util';
 import { generateCorpus } from './generate-corpus.ts';
 
-const usage = `usage: mimoto synth --out DIR --seed N --count K [options]
+const usage = `usage: mimoto synth --out DIR --count K [--seed N] [options]
 
 Writes K genuine bundles per document type and K bundles per attack type, with DIR/manifest.json.
 
 options:
   --out DIR            output folder (created if missing)
-  --seed N             integer seed; the same arguments give the same bytes
+  --seed N             integer seed (default 1); the same arguments give the same bytes
   --count K            bundles per document type and per attack type (1-1000)
-  --faces DIR          face photos <person><n>.png (default: ../shared/fixtures/faces beside the repo)
+  --faces DIR          face photos <person><n>.png (default: faces cut from the photos in
+                       @vladmandic/face-api's demo folder, installed with the project)
   --no-video           skip the .y4m liveness videos (about 16 MB each)
   --capture-width PX   width of document photos (default 1280; 320-4000)
   --only ID[,ID...]    generate only these sample ids
@@ -51,8 +52,8 @@ export async function synthCommand(args: string[]): Promise<number> {
   }
   const out = values.out;
   if (typeof out !== 'string' || out === '') return fail('--out is required');
-  const seed = Number(values.seed);
-  if (values.seed === undefined || !Number.isSafeInteger(seed)) return fail('--seed must be an integer');
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isSafeInteger(seed)) return fail('--seed must be an integer');
   const count = Number(values.count);
   if (values.count === undefined || !Number.isInteger(count) || count < 1 || count > 1000) {
     return fail('--count must be an integer from 1 to 1000');

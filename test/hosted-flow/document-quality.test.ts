@@ -42,8 +42,19 @@ test('the corpus holds document photos to judge', () => {
   assert.ok(photos.length >= 15, `${photos.length} photos`);
 });
 
+// A typical capture whose lamp glare (strength 0.31, radius 0.18 of the photo) covers part of the
+// card: the user is asked to retake it as taken, as the gate should.
+const GLARE_AS_TAKEN = ['printed_copy-0/back.jpg'];
+
 for (const file of photos) {
   const name = path.relative(CORPUS, file);
+  if (GLARE_AS_TAKEN.includes(name)) {
+    test(`${name}: refused as taken for its glare`, async () => {
+      const asTaken = await judge(readFileSync(file));
+      assert.equal(asTaken.problem, 'ImageGlare', `glare ${asTaken.glare}`);
+    });
+    continue;
+  }
   test(`${name}: accepted as taken, refused as blurred once blurred`, async () => {
     const bytes = readFileSync(file);
     const asTaken = await judge(bytes);

@@ -89,7 +89,7 @@ describe('a genuine driving licence submission', () => {
 
   before(async () => {
     sessionId = await submitCorpusSession(platform, api, 'drivers_license-genuine-0', {
-      preRegisteredInfo: { lastName: '森田', firstName: '悠斗', birthDate: '1988-05-12' },
+      preRegisteredInfo: { lastName: '藤原', firstName: '美咲', birthDate: '1983-09-08' },
     });
     await waitForDecisions(sessionId, 1);
     detail = (await api.getSession(sessionId)).json();
@@ -116,8 +116,8 @@ describe('a genuine driving licence submission', () => {
     assert.equal(v.results.ocr.provider, 'mimoto');
     assert.deepEqual(detail.ocrResult, v.results.ocr);
     assert.equal(detail.ocrResult.detectedDocumentType, 'drivers_license');
-    assert.equal(detail.ocrResult.payload.lastName, '森田');
-    assert.equal(detail.ocrResult.payload.birthDate, '1988-05-12');
+    assert.equal(detail.ocrResult.payload.lastName, '藤原');
+    assert.equal(detail.ocrResult.payload.birthDate, '1983-09-08');
     assert.deepEqual(v.preRegisteredInfoMatch, { lastName: true, firstName: true, birthDate: true });
     assert.equal(typeof v.userInputMatch, 'boolean');
     // A genuine bundle: same person, matching data, low risk → approved with the §6.2 rule 4 metadata.
@@ -199,7 +199,7 @@ describe('a genuine driving licence submission', () => {
       .updateTable('tenants')
       .set({
         settings: JSON.stringify({
-          thresholds: { faceSimilarityThreshold: 0.995, faceNearThresholdBand: 0.001 },
+          thresholds: { faceSimilarityThreshold: 1, faceNearThresholdBand: 0 },
         }),
       })
       .where('id', '=', tenant.tenantId)
@@ -209,7 +209,7 @@ describe('a genuine driving licence submission', () => {
     await waitForDecisions(sessionId, 3);
     const v = (await api.getSession(sessionId)).json().verification;
     assert.deepEqual([v.status, v.decision.reason], ['rejected', 'face_mismatch']);
-    assert.equal(v.decision.metadata.threshold, 0.995);
+    assert.equal(v.decision.metadata.threshold, 1);
     assert.equal(v.results.faceMatch.isSamePerson, false);
     const events = await platform.database.db
       .selectFrom('webhook_events')
@@ -227,7 +227,7 @@ describe('a genuine driving licence submission', () => {
       .where('session_id', '=', sessionId)
       .where('generation', '=', 2)
       .executeTakeFirstOrThrow();
-    assert.equal(stored.thresholds.faceSimilarityThreshold, 0.995, 'the thresholds applied are kept');
+    assert.equal(stored.thresholds.faceSimilarityThreshold, 1, 'the thresholds applied are kept');
     await platform.database.db
       .updateTable('tenants')
       .set({ settings: '{}' })

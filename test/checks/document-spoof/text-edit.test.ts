@@ -3,21 +3,21 @@
 // corpus generator's text_edit drawing: a flat patch, the value re-typed heavier and set off its line). The check must
 // flag the edit only when told the document type, and never flag the genuine card.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { test } from 'node:test';
 import { type DocumentSpoofInput, documentSpoofCheck } from '../../../src/checks/document-spoof/index.ts';
 import {
   createDocumentRecord,
   type DocumentType,
-  defaultFacesDir,
   drawCaptureParameters,
+  packagedFacePeople,
   photographDocument,
   Random,
   renderDocument,
 } from '../../../src/synth/index.ts';
 
 const REFERENCE_DATE = '2026-04-01';
-const PORTRAIT = path.join(defaultFacesDir(), 'amy1.png');
+// A woman's ID photo (the records below are F), from the packaged people (src/synth/faces.ts).
+const PORTRAIT = (await packagedFacePeople()).get('sample3a')?.[0] ?? '';
 
 /** The front of one card, photographed with clean capture settings, optionally with one field edited. */
 async function photographFront(type: DocumentType, seed: number, editedField?: string): Promise<Buffer> {
