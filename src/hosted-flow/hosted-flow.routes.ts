@@ -214,7 +214,12 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     async (request, reply) => {
       const context = await mutation(request);
       let bytes: Buffer | null = null;
-      for await (const part of multipartParts(request, DOCUMENT_UPLOAD_LIMITS, imageTooLarge)) {
+      for await (const part of multipartParts(
+        request,
+        DOCUMENT_UPLOAD_LIMITS,
+        imageTooLarge,
+        imageTooLarge,
+      )) {
         if (part.type !== 'file') continue;
         // Refused before the file is read: the rest of the body is drained (unread-body.ts).
         if (part.fieldname !== 'image' || bytes) {

@@ -61,14 +61,14 @@ describe('mimoto simulate, the command a tenant runs', () => {
     const run = await runCli([
       ...session(),
       ...['--state', 'st-42', '--persona', 'genuine', '--seed', '1', '--document-type', 'drivers_license'],
-      ...['--pre-registered', '--last-name', '山田', '--first-name', '太郎', '--birth-date', '1990-04-01'],
+      ...['--pre-registered', '--last-name', '山田', '--first-name', '花子', '--birth-date', '1990-04-01'],
       ...['--wait', '--json'],
     ]);
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trim().split('\n');
     assert.equal(lines.length, 1, 'nothing but the result on stdout');
     const result = JSON.parse(lines[0] ?? '');
-    assert.deepEqual(result.decision, { status: 'approved', reason: 'all_checks_passed' }, run.stderr);
+    assert.deepEqual(result.decision, { status: 'approved', reason: 'all_checks_passed' }, run.stdout);
     assert.equal(result.sessionStatus, 'completed');
     assert.equal(result.redirectedTo, `${CALLBACK_PREFIX}/done?sessionId=${result.sessionId}&state=st-42`);
     assert.deepEqual(result.preRegisteredInfoMatch, {

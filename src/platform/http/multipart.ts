@@ -27,28 +27,39 @@ export function multipartError(error: unknown, tooLarge: () => AppError): AppErr
   return new AppError('BadRequest', 'The upload is not a valid multipart form');
 }
 
-/** Checks the request's type and declared size; nothing of the body is read. */
-export function requireMultipart(request: FastifyRequest, limits: Pick<MultipartLimits, 'maxRequestBytes'>) {
+const payloadTooLarge = () => new AppError('PayloadTooLarge');
+
+/**
+ * Checks the request's type and declared size; nothing of the body is read. `tooLarge` names what
+ * is too large (a single-image upload says the image is).
+ */
+export function requireMultipart(
+  request: FastifyRequest,
+  limits: Pick<MultipartLimits, 'maxRequestBytes'>,
+  tooLarge: () => AppError = payloadTooLarge,
+) {
   if (!request.isMultipart())
     throw new AppError('UnsupportedMediaType', 'Send the upload as multipart/form-data');
   if (!/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(String(request.headers['content-type']))) {
     throw new AppError('BadRequest', 'The upload is not a valid multipart form (no boundary)');
   }
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > limits.maxRequestBytes) throw new AppError('PayloadTooLarge');
+  if (declared > limits.maxRequestBytes) throw tooLarge();
 }
 
 /**
  * The parts of a multipart request in order, parse errors as AppErrors. A file part must be read
  * (`readFile`) or the iteration stalls. The bytes received are counted, so a chunked body is
- * held to `maxRequestBytes` too.
+ * held to `maxRequestBytes` too. `tooLarge` answers a file over its limit, `requestTooLarge` a
+ * whole request over its own.
  */
 export async function* multipartParts(
   request: FastifyRequest,
   limits: MultipartLimits,
-  tooLarge: () => AppError = () => new AppError('PayloadTooLarge'),
+  tooLarge: () => AppError = payloadTooLarge,
+  requestTooLarge: () => AppError = payloadTooLarge,
 ): AsyncGenerator<Multipart> {
-  requireMultipart(request, limits);
+  requireMultipart(request, limits, requestTooLarge);
   let received = 0;
   const count = (chunk: Buffer) => {
     received += chunk.length;
@@ -70,12 +81,12 @@ export async function* multipartParts(
       try {
         next = await parts.next();
       } catch (error) {
-        if (received > limits.maxRequestBytes) throw new AppError('PayloadTooLarge');
+        if (received > limits.maxRequestBytes) throw requestTooLarge();
         throw multipartError(error, tooLarge);
       }
       if (next.done) return;
       // Checked between parts: a chunked body (no Content-Length) overshoots by one part at most.
-      if (received > limits.maxRequestBytes) throw new AppError('PayloadTooLarge');
+      if (received > limits.maxRequestBytes) throw requestTooLarge();
       yield next.value;
     }
   } finally {
