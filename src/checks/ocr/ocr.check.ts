@@ -837,7 +837,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         if (found) return fromMrz(found);
         return unsupported('no identity document found in the front image');
       }
-      if (!classification.type) {
+      // A passport the user chose whose page the card layouts name otherwise (a foreign passport's
+      // print can look like a residence card's to them): its MRZ, where one is found, decides.
+      const passportNamedOtherwise =
+        input.expectedDocumentType === 'passport' && classification.type !== 'passport';
+      if (!classification.type || passportNamedOtherwise) {
         const found = await locatedMrz();
         if (found) return fromMrz(found, frontOutline);
       }
