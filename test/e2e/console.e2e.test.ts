@@ -132,7 +132,7 @@ async function assertNoSideways(page: Page) {
 /** A submitted corpus session, decided by the real pipeline; its pre-registered surname differs. */
 async function pendingReviewSession(): Promise<string> {
   const sessionId = await submitCorpusSession(platform, api, 'drivers_license-genuine-0', {
-    preRegisteredInfo: { lastName: '佐藤', firstName: '悠斗', birthDate: '1988-05-12' },
+    preRegisteredInfo: { lastName: '佐藤', firstName: '美咲', birthDate: '1983-09-08' },
     callbackUrl: receiver.url('/kyc/webhook'),
   });
   const detail = await waitFor(
@@ -361,7 +361,7 @@ test('a tenant admin issues an API key (shown once) and disables it, fixes a set
   await page.locator('tbody tr', { hasText: 'back office' }).waitFor();
   await shot(page, 'admin-api-key-issued');
   const probe = () =>
-    fetch(`${origin}/v1/verification-sessions/ses_unknown`, {
+    fetch(`${origin}/v1/verification-sessions/vs_00000000000000000000000000`, {
       headers: { authorization: `Bearer ${apiKey}` },
     });
   assert.equal((await probe()).status, 404, 'the new key is accepted (the session is unknown)');
