@@ -24,8 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { simulateFlow } from '../src/simulate/simulate-flow.ts';
-import { CALLBACK_PREFIX, startMimotoServer } from './lib/bench-servers.ts';
+import { startMimotoServer, submitGenuineVerification } from './lib/bench-servers.ts';
 import { percentile } from './lib/latency-summary.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,20 +52,7 @@ await db.connect();
 const loadAtStart = uptime();
 
 let seedCounter = 0;
-/** One genuine verification through the hosted flow, submitted at the end. */
-async function submitOne(): Promise<string> {
-  const response = await fetch(`${server.origin}/v1/verification-sessions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ callbackUrl: CALLBACK_PREFIX, clientIpAddress: '127.0.0.1' }),
-  });
-  if (response.status !== 201) throw new Error(`create-session: ${response.status} ${await response.text()}`);
-  const { verificationUrl } = (await response.json()) as { verificationUrl: string };
-  const url = new URL(verificationUrl);
-  const local = new URL(`${url.pathname}${url.search}`, server.origin);
-  const result = await simulateFlow({ url: local.toString(), persona: 'genuine', seed: ++seedCounter });
-  return result.sessionId;
-}
+const submitOne = () => submitGenuineVerification(server, ++seedCounter);
 
 async function decidedCount(ids: string[]): Promise<number> {
   const { rows } = await db.query(

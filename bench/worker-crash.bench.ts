@@ -21,8 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { simulateFlow } from '../src/simulate/simulate-flow.ts';
-import { CALLBACK_PREFIX, startMimotoServer } from './lib/bench-servers.ts';
+import { startMimotoServer, submitGenuineVerification } from './lib/bench-servers.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -44,18 +43,7 @@ await db.connect();
 const query = async (text: string, params: unknown[] = []) => (await db.query(text, params)).rows;
 
 let seed = 0;
-async function submitOne(): Promise<string> {
-  const response = await fetch(`${server.origin}/v1/verification-sessions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ callbackUrl: CALLBACK_PREFIX, clientIpAddress: '127.0.0.1' }),
-  });
-  if (response.status !== 201) throw new Error(`create-session: ${response.status} ${await response.text()}`);
-  const { verificationUrl } = (await response.json()) as { verificationUrl: string };
-  const url = new URL(verificationUrl);
-  const local = new URL(`${url.pathname}${url.search}`, server.origin);
-  return (await simulateFlow({ url: local.toString(), persona: 'genuine', seed: ++seed })).sessionId;
-}
+const submitOne = () => submitGenuineVerification(server, ++seed);
 
 function startWorker(name: string): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(process.execPath, [path.join(repoDir, 'bin/mimoto.js'), 'start', '--role', 'worker'], {

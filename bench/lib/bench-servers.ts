@@ -12,6 +12,7 @@ import { migrate } from '../../src/platform/db/migrate.ts';
 import { type Database, openDatabase } from '../../src/platform/db/open-database.ts';
 import { startJobQueue } from '../../src/platform/jobs/job-queue.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import { simulateFlow } from '../../src/simulate/simulate-flow.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 
 export const CALLBACK_PREFIX = 'https://tenant.example/kyc/callback';
@@ -174,4 +175,21 @@ export async function startMimotoServer(
     await drop();
     throw error;
   }
+}
+
+/**
+ * One genuine verification through the hosted flow of `server`, submitted at the end: the session
+ * created with the tenant's key, its link opened on the server's own origin.
+ */
+export async function submitGenuineVerification(server: MimotoServer, seed: number): Promise<string> {
+  const response = await fetch(`${server.origin}/v1/verification-sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ callbackUrl: CALLBACK_PREFIX, clientIpAddress: '127.0.0.1' }),
+  });
+  if (response.status !== 201) throw new Error(`create-session: ${response.status} ${await response.text()}`);
+  const { verificationUrl } = (await response.json()) as { verificationUrl: string };
+  const url = new URL(verificationUrl);
+  const local = new URL(`${url.pathname}${url.search}`, server.origin);
+  return (await simulateFlow({ url: local.toString(), persona: 'genuine', seed })).sessionId;
 }
