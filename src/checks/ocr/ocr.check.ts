@@ -797,40 +797,38 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           return page;
         };
       };
-      let card = await warpTo(front.grey, corners, CARD_LAYOUT);
-      let passportPage = pageOnce(corners);
-      let classification = await classify(ocr, card, passportPage, input.expectedDocumentType);
-      if (!classification.type) {
-        const upsideDown = [2, 3, 0, 1].map((i) => corners[i] as [number, number]);
-        const turnedCard = await warpTo(front.grey, upsideDown, CARD_LAYOUT);
-        const turnedPage = pageOnce(upsideDown);
-        const turned = await classify(ocr, turnedCard, turnedPage, input.expectedDocumentType);
-        if (turned.type) {
-          card = turnedCard;
-          passportPage = turnedPage;
-          classification = turned;
-        }
+      const classifyAt = async (at: [number, number][]) => {
+        const atCard = await warpTo(front.grey, at, CARD_LAYOUT);
+        const atPage = pageOnce(at);
+        return {
+          card: atCard,
+          passportPage: atPage,
+          classification: await classify(ocr, atCard, atPage, input.expectedDocumentType),
+        };
+      };
+      let reading = await classifyAt(corners);
+      if (!reading.classification.type) {
+        const turned = await classifyAt([2, 3, 0, 1].map((i) => corners[i] as [number, number]));
+        if (turned.classification.type) reading = turned;
       }
       // The outline found may not be the card's (a card cut by the frame's edge on a bright
       // surface): when nothing names a type on it, the whole photo is read as the card once more.
-      if (!classification.type && !wholeFrame && frontOutline.coverage < 0.8 && w >= h) {
+      if (!reading.classification.type && !wholeFrame && frontOutline.coverage < 0.8 && w >= h) {
         const whole: [number, number][] = [
           [0, 0],
           [w, 0],
           [w, h],
           [0, h],
         ];
-        const wholeCard = await warpTo(front.grey, whole, CARD_LAYOUT);
-        const wholePage = pageOnce(whole);
-        const again = await classify(ocr, wholeCard, wholePage, input.expectedDocumentType);
-        if (again.type) {
-          card = wholeCard;
-          passportPage = wholePage;
-          classification = again;
+        const again = await classifyAt(whole);
+        if (again.classification.type) {
+          reading = again;
           frontOutline.corners = whole;
           frontOutline.coverage = 1;
         }
       }
+      const { card, passportPage } = reading;
+      let { classification } = reading;
       lap('classify', t);
       if (wholeFrame && !classification.type) {
         const found = await locatedMrz();
