@@ -13,7 +13,13 @@ import {
 import { inTransaction } from '../platform/db/in-transaction.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findTenant, updateTenantSettings } from '../tenants/index.ts';
+import {
+  accentColorProblem,
+  DISPLAY_NAME_MAX,
+  displayNameProblem,
+  findTenant,
+  updateTenantSettings,
+} from '../tenants/index.ts';
 import { type Actor, recordAudit } from './audit-log.ts';
 
 export const DEFAULT_RETENTION_DAYS = 365;
@@ -36,6 +42,12 @@ export const TenantSettingsSchema = Type.Object(
     minimumAge: Type.Integer({ minimum: 0, maximum: 120 }),
     retentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
     secondReviewForRejectedApproval: Type.Boolean(),
+    // What the hosted flow shows its users (tenants/tenant-branding.ts): left out, the stored value
+    // stays; null clears it (the flow then shows the tenant's name and the service's colour).
+    displayName: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: DISPLAY_NAME_MAX }), Type.Null()]),
+    ),
+    accentColor: Type.Optional(Type.Union([Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }), Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -57,6 +69,8 @@ export function effectiveSettings(stored: Record<string, unknown>): TenantSettin
         ? (retention as number)
         : DEFAULT_RETENTION_DAYS,
     secondReviewForRejectedApproval: stored.secondReviewForRejectedApproval === true,
+    ...(typeof stored.displayName === 'string' ? { displayName: stored.displayName } : {}),
+    ...(typeof stored.accentColor === 'string' ? { accentColor: stored.accentColor } : {}),
   };
 }
 
@@ -77,11 +91,17 @@ export async function writeTenantSettings(
   tenantId: string,
   settings: TenantSettings,
 ): Promise<TenantSettings> {
+  const nameProblem =
+    typeof settings.displayName === 'string' ? displayNameProblem(settings.displayName) : null;
+  if (nameProblem) throw new AppError('ValidationFailed', `displayName ${nameProblem}`);
+  const colourProblem =
+    typeof settings.accentColor === 'string' ? accentColorProblem(settings.accentColor) : null;
+  if (colourProblem) throw new AppError('ValidationFailed', `accentColor ${colourProblem}`);
   return inTransaction(platform, async (tx) => {
     const stored = await storedSettings(tx, tenantId);
     const { faceSimilarityThreshold, ocrConfidenceThreshold, fraudSensitivity, minimumAge, ...rest } =
       settings;
-    const next = {
+    const next: Record<string, unknown> = {
       ...stored,
       ...rest,
       thresholds: {
@@ -92,6 +112,7 @@ export async function writeTenantSettings(
         minimumAge,
       },
     };
+    for (const key of ['displayName', 'accentColor'] as const) if (next[key] === null) delete next[key];
     await updateTenantSettings(tx.database.db, tenantId, next);
     const after = effectiveSettings(next);
     await recordAudit(tx.database.db, tx, {

@@ -8,10 +8,11 @@ import type { Platform } from '../platform/platform.ts';
 import { FLOW_COOKIE_VALIDITY_MS, flowCookieHash, isSameText, newFlowCookieValue } from './flow-session.ts';
 import { lockSessionById, startFlow } from './hosted-flow-repository.ts';
 
+/** A refused link names its session's tenant (when there is one) for the page that says so. */
 export type EntryOutcome =
   | { kind: 'entered'; cookieValue: string }
-  | { kind: 'expired' }
-  | { kind: 'wrong_ip' };
+  | { kind: 'expired'; tenantId: string | null }
+  | { kind: 'wrong_ip'; tenantId: string };
 
 /** "::ffff:203.0.113.7" (an IPv4 client on a dual-stack socket) is 203.0.113.7. */
 export function plainIpv4(ip: string): string | null {
@@ -35,10 +36,11 @@ export async function enterFlow(
       session.status === 'pending' &&
       now.getTime() < session.verification_url_expires_at.getTime() &&
       now.getTime() < session.expires_at.getTime();
-    if (!session || !isValid) return { kind: 'expired' };
+    if (!session || !isValid) return { kind: 'expired', tenantId: session?.tenant_id ?? null };
     // Interface §4.1: an IPv4 binding is checked at first access; IPv6 values were never stored.
     // A refused attempt does not consume the link, so the right person can still use it.
-    if (session.client_ip !== null && plainIpv4(requestIp) !== session.client_ip) return { kind: 'wrong_ip' };
+    if (session.client_ip !== null && plainIpv4(requestIp) !== session.client_ip)
+      return { kind: 'wrong_ip', tenantId: session.tenant_id };
     const cookieValue = newFlowCookieValue();
     await startFlow(trx, session.id, {
       cookieHash: flowCookieHash(cookieValue),

@@ -22,5 +22,5 @@ export async function registerFlowAppAssets(scope: FastifyInstance) {
 /** The app's page, or the server-rendered placeholder when the app was not built. */
 export function sendFlowApp(reply: FastifyReply, language: Language) {
   if (!flowApp.shell()) return sendPage(reply, 200, 'flowPlaceholder', language);
-  return flowApp.sendShell(reply);
+  return flowApp.sendShell(reply, language);
 }

@@ -63,6 +63,22 @@ export const FLOW_MESSAGES: Partial<Record<ErrorCode, Messages>> = {
     ja: '書類が見つかりません。枠に合わせて撮影してください。',
     en: 'No document was found. Please fit it inside the frame.',
   },
+  DocumentIsSelfie: {
+    ja: '写っているのは顔で、本人確認書類ではありません。書類を撮り直してください。',
+    en: 'This photo shows a face, not an identity document. Please take a photo of the document.',
+  },
+  DocumentNotRecognised: {
+    ja: '本人確認書類が写っていません。選んだ書類を撮り直してください。',
+    en: 'No identity document can be seen in this photo. Please take a photo of the document you chose.',
+  },
+  DocumentTypeMismatch: {
+    ja: '選んだ書類とは別の種類の書類が写っています。選んだ書類を撮影するか、書類の種類を選び直してください。',
+    en: 'This photo shows another type of document than the one you chose. Please photograph that one, or choose the type again.',
+  },
+  DocumentSideMismatch: {
+    ja: '書類の表面が写っています。裏返して裏面を撮影してください。',
+    en: 'This photo shows the front of the document. Please turn it over and photograph the back.',
+  },
   LivenessChallengeInvalid: {
     ja: '顔認証の指示が無効です。もう一度始めてください。',
     en: 'The face check has expired. Please start it again.',
@@ -104,7 +120,11 @@ export const LIVENESS_FAILURE_MESSAGES: Record<string, Messages> = {
   },
 };
 
-/** ja or en from Accept-Language (first supported language by quality); Japanese by default. */
+/**
+ * ja or en from Accept-Language (the first supported language by quality); a browser that names
+ * neither gets English (a visitor whose language we lack reads English more often than Japanese),
+ * a request that sends no header Japanese.
+ */
 export function negotiateLanguage(request: FastifyRequest): Language {
   const header = request.headers['accept-language'];
   if (typeof header !== 'string' || header === '') return 'ja';
@@ -121,5 +141,5 @@ export function negotiateLanguage(request: FastifyRequest): Language {
     const primary = tag.split('-')[0];
     if (primary === 'ja' || primary === 'en') return primary;
   }
-  return 'ja';
+  return ranked.some((x) => x.tag !== '*') ? 'en' : 'ja';
 }

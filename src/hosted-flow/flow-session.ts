@@ -73,6 +73,17 @@ export async function loadFlowSession(platform: Platform, request: FastifyReques
   return context;
 }
 
+/** The tenant of the session this request's cookie names, live or not (for the pages that refuse it). */
+export async function tenantOfFlowCookie(
+  platform: Platform,
+  request: FastifyRequest,
+): Promise<string | null> {
+  const value = request.cookies[FLOW_COOKIE];
+  if (!value || !/^[A-Za-z0-9]{43}$/.test(value)) return null;
+  const session = await findSessionByCookieHash(platform.database.db, flowCookieHash(value));
+  return session?.tenant_id ?? null;
+}
+
 /** State-changing requests: the CSRF token in the header (or the form field of /verify/complete). */
 export function requireCsrfToken(
   config: Config,

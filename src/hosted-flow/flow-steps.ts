@@ -10,11 +10,12 @@ import { newId } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findTenant } from '../tenants/index.ts';
+import { brandingOf, findTenant } from '../tenants/index.ts';
 import { documentQualityProblem, measureDocumentQuality } from './assess-document-quality.ts';
 import { decodeUploadImage } from './decode-upload-image.ts';
 import { allowedDocumentTypes, type DocumentType, documentBlobKey, hasBackSide } from './document-types.ts';
 import type { Language } from './flow-messages.ts';
+import { logoUrlOf } from './flow-pages.ts';
 import { csrfTokenFor, type FlowContext, requireOpenFlow } from './flow-session.ts';
 import {
   deleteDocuments,
@@ -27,6 +28,7 @@ import {
   saveUserInput,
   setDocumentType,
 } from './hosted-flow-repository.ts';
+import type { CaptureVerdict, DocumentReading } from './identify-document-capture.ts';
 import {
   normalizeUserInput,
   requiredUserInputFields,
@@ -56,6 +58,10 @@ export interface FlowState {
   };
   /** What the user typed, for the review screen (null before). */
   personalData: UserInput | null;
+  /** What the capture check read with confidence on the front, to prefill the form (null: nothing). */
+  documentReading: DocumentReading | null;
+  /** Who asks: the tenant's display name, accent colour and logo address. */
+  tenant: { displayName: string; accentColor: string | null; logoUrl: string | null };
   /** Where the browser goes once submitted (null before). */
   redirectTo: string | null;
 }
@@ -79,6 +85,8 @@ export async function getFlowState(
   const documents = await listDocuments(db, session.id);
   const has = (side: 'front' | 'back') => documents.some((d) => d.side === side);
   const attemptsUsed = session.liveness_attempts;
+  const front = documents.find((d) => d.side === 'front');
+  const branding = brandingOf(tenant ?? { name: '', settings: {} });
   return {
     sessionId: session.id,
     status: session.status,
@@ -104,6 +112,14 @@ export async function getFlowState(
     personalData: session.user_input_enc
       ? decryptJson<UserInput>(platform.keyring, session.user_input_enc, userInputContext(session.id))
       : null,
+    documentReading: front?.reading_enc
+      ? decryptJson<DocumentReading>(platform.keyring, front.reading_enc, readingContext(session.id))
+      : null,
+    tenant: {
+      displayName: branding.displayName,
+      accentColor: branding.accentColor,
+      logoUrl: tenant ? logoUrlOf(tenant.id, branding) : null,
+    },
     redirectTo: session.submitted_at ? callbackRedirect(session) : null,
   };
 }
@@ -141,6 +157,15 @@ export interface UploadedDocument {
   height: number;
 }
 
+/** Judges the stored picture before it is kept (identify-document-capture.ts in the flow's routes). */
+export type CaptureCheck = (
+  image: { jpeg: Buffer; width: number; height: number },
+  side: 'front' | 'back',
+  chosen: string,
+) => Promise<CaptureVerdict>;
+
+const readingContext = (sessionId: string) => `session_documents.reading_enc:${sessionId}`;
+
 /**
  * Issue 5 item 4: checked, re-encoded, then stored encrypted; the row is written only after the
  * blob is durable, and the blob is removed again if the row cannot be written (nothing half-stored).
@@ -150,6 +175,7 @@ export async function uploadDocumentImage(
   context: FlowContext,
   side: 'front' | 'back',
   bytes: Buffer,
+  checkCapture?: CaptureCheck,
 ): Promise<UploadedDocument> {
   requireOpenFlow(context);
   requireConsent(context);
@@ -161,6 +187,18 @@ export async function uploadDocumentImage(
   const image = await decodeUploadImage(bytes);
   const problem = documentQualityProblem(image, measureDocumentQuality(image.grey));
   if (problem) throw new AppError(problem);
+  let reading: DocumentReading | null = null;
+  if (checkCapture) {
+    const verdict = await checkCapture(image, side, session.document_type);
+    if (verdict.refusal) {
+      // What was seen and what is wanted, for the message that names both.
+      throw new AppError(verdict.refusal, undefined, [
+        { path: '/documentType', message: session.document_type },
+        ...(verdict.seen ? [{ path: '/seen', message: verdict.seen }] : []),
+      ]);
+    }
+    reading = verdict.reading;
+  }
 
   const blobs = openBlobStore(platform.config, platform.keyring);
   const key = documentBlobKey(session.id, side, randomBytes(8).toString('hex'));
@@ -182,6 +220,10 @@ export async function uploadDocumentImage(
         height: image.height,
         byte_size: image.jpeg.length,
         uploaded_at: platform.now(),
+        reading_enc:
+          reading && Object.keys(reading).length > 0
+            ? encryptJson(platform.keyring, reading, readingContext(session.id))
+            : null,
       });
     });
   } catch (error) {

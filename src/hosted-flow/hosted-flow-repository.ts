@@ -99,6 +99,7 @@ export async function saveDocument(db: Db, row: DocumentRow): Promise<string | n
         height: row.height,
         byte_size: row.byte_size,
         uploaded_at: row.uploaded_at,
+        reading_enc: row.reading_enc,
       }),
     )
     .execute();
@@ -228,6 +229,12 @@ export async function saveUserInput(db: Db, sessionId: string, userInputEnc: str
 }
 
 export async function markSubmitted(db: Db, sessionId: string, now: Date): Promise<void> {
+  // The capture's reading served the form only; the pipeline reads the document itself.
+  await db
+    .updateTable('session_documents')
+    .set({ reading_enc: null })
+    .where('session_id', '=', sessionId)
+    .execute();
   await db
     .updateTable('verification_sessions')
     .set({ submitted_at: now, verification_status: 'processing', updated_at: now })

@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { requireApiKey } from '../api-keys/index.ts';
+import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { LinkToken, SessionId } from '../platform/http/id-schemas.ts';
 import {
@@ -17,13 +18,14 @@ import {
   requireMultipart,
 } from '../platform/http/multipart.ts';
 import type { Platform } from '../platform/platform.ts';
+import { brandingOf, findTenant, tenantLogoBlobKey } from '../tenants/index.ts';
 import { MAX_IMAGE_BYTES } from './decode-upload-image.ts';
 import { DOCUMENT_TYPES } from './document-types.ts';
 import { enterFlow } from './enter-flow.ts';
 import { registerFlowAppAssets, sendFlowApp } from './flow-app-assets.ts';
 import { FLOW_MESSAGES, LIVENESS_FAILURE_MESSAGES, negotiateLanguage } from './flow-messages.ts';
-import { API_CSP, sendPage } from './flow-pages.ts';
-import { loadFlowSession, requireCsrfToken, setFlowCookie } from './flow-session.ts';
+import { API_CSP, logoUrlOf, type PageTenant, pageStylesheet, sendPage } from './flow-pages.ts';
+import { loadFlowSession, requireCsrfToken, setFlowCookie, tenantOfFlowCookie } from './flow-session.ts';
 import {
   chooseDocumentType,
   getFlowState,
@@ -33,13 +35,14 @@ import {
   submitVerification,
   uploadDocumentImage,
 } from './flow-steps.ts';
+import { identifyDocumentCapture } from './identify-document-capture.ts';
 import {
   AttemptsInFlight,
   frameTooLarge,
   LIVENESS_UPLOAD_LIMITS,
   receiveLivenessAttempt,
 } from './liveness-attempt.ts';
-import { registerSessionImageRoutes } from './session-images.routes.ts';
+import { readSessionImage, registerSessionImageRoutes } from './session-images.routes.ts';
 import { UserInputBody } from './user-input.ts';
 
 const DOCUMENT_UPLOAD_LIMITS: MultipartLimits = {
@@ -55,6 +58,14 @@ export const MAX_UPLOAD_REQUEST_BYTES = Math.max(
   DOCUMENT_UPLOAD_LIMITS.maxRequestBytes,
   LIVENESS_UPLOAD_LIMITS.maxRequestBytes,
 );
+
+/** The tenant as a refusal page shows it; null when none is known. */
+async function pageTenant(platform: Platform, tenantId: string | null): Promise<PageTenant | null> {
+  const tenant = tenantId ? await findTenant(platform.database.db, tenantId) : undefined;
+  if (!tenant) return null;
+  const branding = brandingOf(tenant);
+  return { ...branding, logoUrl: logoUrlOf(tenant.id, branding) };
+}
 
 const EntryQuery = Type.Object({
   sessionId: Type.Optional(SessionId),
@@ -154,16 +165,60 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     const { sessionId, token } = request.query;
     if (request.validationError || !sessionId || !token) return sendPage(reply, 410, 'expired', language);
     const outcome = await enterFlow(platform, { sessionId, token }, request.ip);
-    if (outcome.kind === 'expired') return sendPage(reply, 410, 'expired', language);
-    if (outcome.kind === 'wrong_ip') return sendPage(reply, 403, 'wrongNetwork', language);
+    if (outcome.kind === 'expired')
+      return sendPage(reply, 410, 'expired', language, await pageTenant(platform, outcome.tenantId));
+    if (outcome.kind === 'wrong_ip')
+      return sendPage(reply, 403, 'wrongNetwork', language, await pageTenant(platform, outcome.tenantId));
     setFlowCookie(reply, config, outcome.cookieValue);
     return reply.code(303).header('location', '/verify/flow').send();
   });
 
   // The browser app (web/, built into dist/web): its page here, its files under /verify/assets/.
   await registerFlowAppAssets(scope);
-  app.get('/verify/flow', { schema: hide }, async (request, reply) =>
-    sendFlowApp(reply, negotiateLanguage(request)),
+  // A page load whose cookie holds no live session gets the styled page that says what to do.
+  app.get('/verify/flow', { schema: hide }, async (request, reply) => {
+    const language = negotiateLanguage(request);
+    try {
+      await loadFlowSession(platform, request);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const tenant = await pageTenant(platform, await tenantOfFlowCookie(platform, request));
+      if (error.code === 'SessionExpired') return sendPage(reply, 410, 'expired', language, tenant);
+      return sendPage(reply, 401, 'noSession', language, tenant);
+    }
+    return sendFlowApp(reply, language);
+  });
+
+  // The refusal pages' stylesheet (flow-pages.ts), in the tenant's accent colour when given.
+  app.get('/verify/page.css', { schema: hide }, async (request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .send(pageStylesheet((request.query as { accent?: unknown }).accent)),
+  );
+
+  // A tenant's logo, from our own origin (the pages' CSP allows no other). The address holds the
+  // image's SHA-256, so only the current logo is served and a replaced one is a new address.
+  app.get(
+    '/verify/logos/:tenantId/:sha256',
+    {
+      schema: {
+        ...hide,
+        params: Type.Object({
+          tenantId: Type.String({ pattern: '^tn_[A-Za-z0-9]{1,64}$' }),
+          sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const tenant = await findTenant(platform.database.db, request.params.tenantId);
+      const logo = tenant ? brandingOf(tenant).logo : null;
+      if (!tenant || !logo || logo.sha256 !== request.params.sha256) throw new AppError('NotFound');
+      const bytes = await openBlobStore(platform.config, platform.keyring).getBlob(
+        tenantLogoBlobKey(tenant.id, logo.sha256),
+      );
+      if (!bytes) throw new AppError('NotFound');
+      return reply.type(logo.contentType).header('x-content-type-options', 'nosniff').send(bytes);
+    },
   );
 
   app.get('/verify/api/state', { schema: hide }, async (request) =>
@@ -229,7 +284,24 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
       }
       if (!bytes) throw new AppError('ValidationFailed', 'Send the image in the form field "image"');
       reply.code(201);
-      return uploadDocumentImage(platform, context, request.params.side, bytes);
+      return uploadDocumentImage(platform, context, request.params.side, bytes, identifyDocumentCapture);
+    },
+  );
+
+  // The user's own photos, for the review step's thumbnails: only to the cookie's live session.
+  app.get(
+    '/verify/api/documents/:side/image',
+    {
+      schema: {
+        ...hide,
+        params: Type.Object({ side: Type.Union([Type.Literal('front'), Type.Literal('back')]) }),
+      },
+    },
+    async (request, reply) => {
+      const { session } = await loadFlowSession(platform, request);
+      const bytes = await readSessionImage(platform, session, request.params.side);
+      if (!bytes) throw new AppError('NotFound');
+      return reply.type('image/jpeg').header('x-content-type-options', 'nosniff').send(bytes);
     },
   );
 

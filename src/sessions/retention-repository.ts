@@ -74,6 +74,11 @@ export async function eraseSessionData(db: Db, sessionIds: string[], now: Date):
   await db.deleteFrom('check_results').where('session_id', 'in', sessionIds).execute();
   await db.deleteFrom('session_face_descriptors').where('session_id', 'in', sessionIds).execute();
   await db.deleteFrom('session_identity_keys').where('session_id', 'in', sessionIds).execute();
+  await db
+    .updateTable('session_documents')
+    .set({ reading_enc: null })
+    .where('session_id', 'in', sessionIds)
+    .execute();
   const events = db.selectFrom('webhook_events').select('id').where('session_id', 'in', sessionIds);
   await db.deleteFrom('webhook_attempts').where('event_id', 'in', events).execute();
   await db.deleteFrom('webhook_events').where('session_id', 'in', sessionIds).execute();

@@ -1,4 +1,13 @@
 export { callbackUrlProblem, isCallbackUrlAllowed } from './callback-url-policy.ts';
+export {
+  accentColorProblem,
+  brandingOf,
+  DISPLAY_NAME_MAX,
+  displayNameProblem,
+  type TenantBranding,
+  type TenantLogo,
+  tenantLogoBlobKey,
+} from './tenant-branding.ts';
 export { findTenant, updateTenantSettings } from './tenant-repository.ts';
 export {
   allowCallbackPrefix,

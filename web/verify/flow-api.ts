@@ -35,6 +35,10 @@ export interface FlowState {
     submitted: boolean;
   };
   personalData: PersonalData | null;
+  /** What the capture check read surely on the front: the form's suggestion (no kana, ever). */
+  documentReading: Pick<PersonalData, 'lastName' | 'firstName' | 'birthDate' | 'address'> | null;
+  /** Who asks (the tenant's display name, accent colour, logo on our origin). */
+  tenant: { displayName: string; accentColor: string | null; logoUrl: string | null };
   redirectTo: string | null;
 }
 

@@ -39,10 +39,24 @@ function firstOpenStep(state: FlowState): StepName {
 
 const LANGUAGE_KEY = 'mimoto.language';
 
+/** The browser's own choice (navigator.languages, in order): Japanese for ja, English otherwise. */
+export function browserLanguage(): Language {
+  const tags = navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const tag of tags) {
+    const primary = tag?.toLowerCase().split('-')[0];
+    if (primary === 'ja' || primary === 'en') return primary;
+  }
+  return 'en';
+}
+
+/** The switch, when the user used it in this tab (sessionStorage), else the browser's language. */
+function initialLanguage(): Language {
+  const chosen = sessionStorage.getItem(LANGUAGE_KEY);
+  return chosen === 'ja' || chosen === 'en' ? chosen : browserLanguage();
+}
+
 export function FlowApp() {
-  const [language, setLanguage] = useState<Language>(
-    () => (sessionStorage.getItem(LANGUAGE_KEY) as Language | null) ?? 'ja',
-  );
+  const [language, setLanguage] = useState<Language>(initialLanguage);
   const api = useMemo(() => new FlowApi(language), []);
   const [state, setState] = useState<FlowState | null>(null);
   const [step, setStep] = useState<StepName>('consent');
@@ -63,10 +77,26 @@ export function FlowApp() {
     return next;
   };
 
+  // The tenant's colour (contrast-checked when set): through the CSSOM, which the CSP allows.
+  const accent = state?.tenant.accentColor ?? null;
+  useLayoutEffect(() => {
+    if (accent) document.documentElement.style.setProperty('--accent', accent);
+    else document.documentElement.style.removeProperty('--accent');
+  }, [accent]);
+
+  // Each new step's heading takes the focus, so a screen reader announces where the user is.
+  useEffect(() => {
+    if (!state) return;
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (heading && document.activeElement !== heading) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    }
+  }, [step, state !== null, fatal]);
+
   useEffect(() => {
     refresh()
       .then((s) => {
-        if (!sessionStorage.getItem(LANGUAGE_KEY)) setLanguage(s.language);
         if (s.redirectTo) window.location.assign(s.redirectTo);
         else setStep(firstOpenStep(s));
       })
@@ -106,8 +136,11 @@ export function FlowApp() {
   if (fatal) {
     body = (
       <section class="card" role="alert">
+        <h1>{t(fatal === 'error' ? 'app.errorTitle' : 'app.endedTitle')}</h1>
         <p>
-          {t(fatal === 'expired' ? 'app.expired' : fatal === 'noSession' ? 'app.noSession' : 'app.error')}
+          {t(fatal === 'expired' ? 'app.expired' : fatal === 'noSession' ? 'app.noSession' : 'app.error', {
+            tenant: state?.tenant.displayName ?? t('app.theService'),
+          })}
         </p>
       </section>
     );
@@ -129,7 +162,15 @@ export function FlowApp() {
         break;
       case 'front':
       case 'back':
-        body = <DocumentCaptureStep key={step} {...common} side={step} onDone={() => advance()} />;
+        body = (
+          <DocumentCaptureStep
+            key={step}
+            {...common}
+            side={step}
+            onDone={() => advance()}
+            onChooseType={() => setStep('documentType')}
+          />
+        );
         break;
       case 'face':
         body = <FaceCheckStep {...common} onDone={() => advance()} />;
@@ -147,7 +188,17 @@ export function FlowApp() {
   return (
     <div class="shell">
       <header class="top">
-        <span class="brand">{t('app.title')}</span>
+        <span class="brand">
+          {state?.tenant.logoUrl && <img class="logo" src={state.tenant.logoUrl} alt="" />}
+          {state ? (
+            <span>
+              <span class="tenant-name">{state.tenant.displayName}</span>
+              <span class="service">{t('app.title')}</span>
+            </span>
+          ) : (
+            t('app.title')
+          )}
+        </span>
         <button
           type="button"
           class="link-button"

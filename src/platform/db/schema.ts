@@ -86,6 +86,17 @@ export interface SessionDocumentsTable {
   height: number;
   byte_size: number;
   uploaded_at: Date;
+  /** Migration 0010: the capture check's reading of the front, encrypted (the form's suggestion). */
+  reading_enc: string | null;
+}
+
+/** Migration 0010: one-time codes that move a flow session to a phone. */
+export interface FlowHandoffsTable {
+  token_hash: string;
+  session_id: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
 }
 
 /** Hosted flow (migration 0003): issued live face challenges. */
@@ -246,6 +257,7 @@ export interface Tables {
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
   session_documents: SessionDocumentsTable;
+  flow_handoffs: FlowHandoffsTable;
   liveness_challenges: LivenessChallengesTable;
   check_results: CheckResultsTable;
   decisions: DecisionsTable;

@@ -32,6 +32,10 @@ export const ERRORS = {
   ImageBlurred: { status: 422, message: 'The image is blurred' },
   ImageGlare: { status: 422, message: 'The image has glare' },
   DocumentNotFound: { status: 422, message: 'No document was found in the image' },
+  DocumentIsSelfie: { status: 422, message: 'The image shows a face, not an identity document' },
+  DocumentNotRecognised: { status: 422, message: 'The image shows no supported identity document' },
+  DocumentTypeMismatch: { status: 422, message: 'The image shows another type of document than chosen' },
+  DocumentSideMismatch: { status: 422, message: 'The image shows the front of the document, not its back' },
   LivenessChallengeInvalid: { status: 409, message: 'The face check challenge is unknown, used or expired' },
   LivenessAttemptsExhausted: { status: 409, message: 'No face check attempts are left' },
   LivenessAttemptInProgress: {

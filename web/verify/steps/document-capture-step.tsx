@@ -5,10 +5,26 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
 import { assessDocumentImage, type QualityProblem } from '../capture/document-quality.ts';
+import { FlowApiError } from '../flow-api.ts';
+import type { MessageKey } from '../i18n.ts';
 import { errorText } from './error-text.ts';
 import type { StepProps } from './step-props.ts';
 
-type Candidate = { blob: Blob; url: string; problem: QualityProblem | null };
+type Candidate = {
+  blob: Blob;
+  url: string;
+  problem: QualityProblem | 'cameraTooSmall' | null;
+};
+
+/** The server's capture refusals (identify-document-capture.ts): the photo shows the wrong thing. */
+const REFUSALS = [
+  'DocumentIsSelfie',
+  'DocumentNotRecognised',
+  'DocumentTypeMismatch',
+  'DocumentSideMismatch',
+] as const;
+type Refusal = (typeof REFUSALS)[number];
+const isRefusal = (code: string): code is Refusal => (REFUSALS as readonly string[]).includes(code);
 
 export function DocumentCaptureStep({
   api,
@@ -18,14 +34,19 @@ export function DocumentCaptureStep({
   side,
   onApiError,
   onDone,
-}: StepProps & { side: 'front' | 'back'; onDone(): void }) {
+  onChooseType,
+}: StepProps & { side: 'front' | 'back'; onDone(): void; onChooseType(): void }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const [cameraState, setCameraState] = useState<'starting' | 'on' | 'off' | 'failed'>('starting');
   const [candidate, setCandidate] = useState<Candidate | null>(null);
   const [busy, setBusy] = useState<'checking' | 'uploading' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The server refused the photo as the wrong document: only Retake (or another type) helps. */
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const isPassport = state.documentType === 'passport';
+  const docName = (type: string | null | undefined) =>
+    type ? t(`docType.${type}` as MessageKey) : t('docType.legend');
 
   const startCamera = async () => {
     setCameraState('starting');
@@ -50,10 +71,24 @@ export function DocumentCaptureStep({
 
   useEffect(() => () => candidate && URL.revokeObjectURL(candidate.url), [candidate]);
 
-  const judge = async (blob: Blob, source: CanvasImageSource, width: number, height: number) => {
+  const judge = async (
+    blob: Blob,
+    source: CanvasImageSource,
+    width: number,
+    height: number,
+    fromCamera: boolean,
+  ) => {
     const problem = assessDocumentImage(source, width, height);
-    setCandidate({ blob, url: URL.createObjectURL(blob), problem });
+    // A camera frame is as large as the camera makes it: "move closer" cannot help, another device can.
+    const shown = fromCamera && problem === 'ImageTooSmall' ? 'cameraTooSmall' : problem;
+    setCandidate({ blob, url: URL.createObjectURL(blob), problem: shown });
     setBusy(null);
+  };
+
+  const retake = () => {
+    setCandidate(null);
+    setError(null);
+    setRefusal(null);
   };
 
   const takePhoto = async () => {
@@ -63,7 +98,7 @@ export function DocumentCaptureStep({
     setError(null);
     const canvas = grabFrame(video);
     const blob = await canvasToJpeg(canvas);
-    await judge(blob, canvas, canvas.width, canvas.height);
+    await judge(blob, canvas, canvas.width, canvas.height, true);
   };
 
   const chooseFile = async (event: Event) => {
@@ -73,9 +108,10 @@ export function DocumentCaptureStep({
     if (!file) return;
     setBusy('checking');
     setError(null);
+    setRefusal(null);
     try {
       const bitmap = await createImageBitmap(file);
-      await judge(file, bitmap, bitmap.width, bitmap.height);
+      await judge(file, bitmap, bitmap.width, bitmap.height, false);
       bitmap.close();
     } catch {
       // Not an image the browser can read: let the server say what is wrong with it.
@@ -94,7 +130,16 @@ export function DocumentCaptureStep({
       onDone();
     } catch (e) {
       onApiError(e);
-      setError(errorText(e, language, t));
+      if (e instanceof FlowApiError && isRefusal(e.code)) {
+        const detail = (path: string) => e.details.find((d) => d.path === path)?.message;
+        setRefusal(e.code);
+        setError(
+          t(`capture.refused.${e.code}`, {
+            seen: docName(detail('/seen')),
+            wanted: docName(detail('/documentType') ?? state.documentType),
+          }),
+        );
+      } else setError(errorText(e, language, t));
       setBusy(null);
     }
   };
@@ -113,9 +158,20 @@ export function DocumentCaptureStep({
         <div class={`card-guide${isPassport ? ' passport' : ''}`} aria-hidden="true" />
       </div>
       {cameraState === 'failed' && !candidate && (
-        <p class="notice" role="status">
-          {t('capture.noCamera')}
-        </p>
+        <div class="notice" role="status">
+          <p>{t('capture.noCamera')}</p>
+          <details class="permission-help">
+            <summary>{t('capture.permission.title')}</summary>
+            <ul>
+              <li>{t('capture.permission.ios')}</li>
+              <li>{t('capture.permission.android')}</li>
+              <li>{t('capture.permission.desktop')}</li>
+            </ul>
+          </details>
+          <button type="button" class="link-button" onClick={startCamera}>
+            {t('capture.retryCamera')}
+          </button>
+        </div>
       )}
       {candidate && (
         <div class="preview">
@@ -144,17 +200,31 @@ export function DocumentCaptureStep({
             {t('capture.take')}
           </button>
         )}
-        {candidate && (
+        {/* A photo with a problem makes Retake the primary action; sending it anyway stays possible
+            only for what the browser measured (the server judges again), never after a refusal. */}
+        {candidate && (candidate.problem || refusal || error) && (
+          <>
+            <button type="button" class="primary" onClick={retake} disabled={busy !== null}>
+              {t('capture.retake')}
+            </button>
+            {refusal === 'DocumentTypeMismatch' && (
+              <button type="button" class="secondary" onClick={onChooseType} disabled={busy !== null}>
+                {t('capture.chooseOtherType')}
+              </button>
+            )}
+            {!refusal && !error && (
+              <button type="button" class="secondary" onClick={upload} disabled={busy !== null}>
+                {t('capture.useAnyway')}
+              </button>
+            )}
+          </>
+        )}
+        {candidate && !candidate.problem && !refusal && !error && (
           <>
             <button type="button" class="primary" onClick={upload} disabled={busy !== null}>
-              {candidate.problem ? t('capture.useAnyway') : t('capture.use')}
+              {t('capture.use')}
             </button>
-            <button
-              type="button"
-              class="secondary"
-              onClick={() => setCandidate(null)}
-              disabled={busy !== null}
-            >
+            <button type="button" class="secondary" onClick={retake} disabled={busy !== null}>
               {t('capture.retake')}
             </button>
           </>

@@ -158,9 +158,12 @@ export function FaceCheckStep({
       )}
       {phase === 'capturing' && instruction && (
         <div class="instruction" aria-live="assertive">
-          <p class="step-count">
-            {t('face.stepOf', { current: instruction.index + 1, total: instruction.total })}
-          </p>
+          {/* The count is of the movements the intro announced; looking straight opens and closes them. */}
+          {instruction.target !== 'center' && (
+            <p class="step-count">
+              {t('face.stepOf', { current: instruction.index, total: instruction.total - 2 })}
+            </p>
+          )}
           <p class="big" data-target={instruction.target}>
             {t(instructionKey(instruction.target))}
           </p>

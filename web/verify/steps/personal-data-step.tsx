@@ -12,7 +12,7 @@ const FIELDS: { name: keyof PersonalData; type: 'text' | 'date'; autocomplete: s
     { name: 'lastName', type: 'text', autocomplete: 'family-name' },
     { name: 'firstName', type: 'text', autocomplete: 'given-name' },
     { name: 'lastNameKana', type: 'text', autocomplete: 'off', hint: 'personal.kanaHint' },
-    { name: 'firstNameKana', type: 'text', autocomplete: 'off', hint: 'personal.kanaHint' },
+    { name: 'firstNameKana', type: 'text', autocomplete: 'off', hint: 'personal.firstKanaHint' },
     { name: 'birthDate', type: 'date', autocomplete: 'bday' },
     { name: 'address', type: 'text', autocomplete: 'street-address' },
   ];
@@ -40,7 +40,17 @@ export function PersonalDataStep({
   onApiError,
   onDone,
 }: StepProps & { onDone(): void }) {
-  const [values, setValues] = useState<Required<PersonalData>>({ ...EMPTY, ...state.personalData });
+  // What the user saved wins; before that, what the document was read to say (never kana: the
+  // capture check reads none, and the form does not guess a reading from kanji).
+  const suggestion = state.personalData ? {} : (state.documentReading ?? {});
+  const [values, setValues] = useState<Required<PersonalData>>({
+    ...EMPTY,
+    ...suggestion,
+    ...state.personalData,
+  });
+  const isSuggested = (name: keyof PersonalData) =>
+    name in suggestion && values[name] === suggestion[name as keyof typeof suggestion];
+  const hasSuggestion = Object.keys(suggestion).length > 0;
   const isRequired = (name: keyof PersonalData) => state.requiredUserInputFields.includes(name);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof PersonalData, string>>>({});
   const [error, setError] = useState<string | null>(null);
@@ -86,6 +96,11 @@ export function PersonalDataStep({
     <form class="card" onSubmit={submit} noValidate>
       <h1>{t('personal.title')}</h1>
       <p class="hint">{t('personal.hint')}</p>
+      {hasSuggestion && (
+        <p class="notice" id="prefill-notice">
+          {t('personal.prefilled')}
+        </p>
+      )}
       {FIELDS.map((field) => {
         const id = `field-${field.name}`;
         const problem = fieldErrors[field.name];
@@ -98,6 +113,7 @@ export function PersonalDataStep({
               <span id={`${id}-label`}>{t(`personal.${field.name}`)}</span>
               {/* For the eye only: the input's name is the span above, and `required` says the rest. */}
               {isRequired(field.name) && <span aria-hidden="true"> *</span>}
+              {isSuggested(field.name) && <span class="from-document">{t('personal.fromDocument')}</span>}
             </label>
             {field.hint && (
               <p class="hint" id={`${id}-hint`}>

@@ -51,7 +51,7 @@ export function ReviewStep({
     );
   }
 
-  const row = (label: string, value = '', edit?: StepName) => (
+  const row = (label: string, value: preact.ComponentChildren = '', edit?: StepName) => (
     <div class="review-row">
       <dt>{label}</dt>
       <dd>
@@ -66,13 +66,22 @@ export function ReviewStep({
     </div>
   );
 
+  // The stored photos, as the server keeps them (only this session's cookie can load them).
+  const thumbnail = (side: 'front' | 'back') => (
+    <img
+      class="thumb"
+      src={`/verify/api/documents/${side}/image`}
+      alt={t('review.thumbnail', { side: t(side === 'front' ? 'review.front' : 'review.back') })}
+    />
+  );
+
   return (
     <section class="card">
       <h1>{t('review.title')}</h1>
       <dl class="review">
         {state.documentType && row(t('review.document'), t(`docType.${state.documentType}`), 'documentType')}
-        {state.steps.front && row(t('review.front'), t('review.uploaded'), 'front')}
-        {state.steps.back && row(t('review.back'), t('review.uploaded'), 'back')}
+        {state.steps.front && row(t('review.front'), thumbnail('front'), 'front')}
+        {state.steps.back && row(t('review.back'), thumbnail('back'), 'back')}
         {row(t('review.face'), t(`review.liveness.${liveness}` as MessageKey))}
       </dl>
       {data && (

@@ -1,0 +1,226 @@
+// The hosted flow as real people meet it, in Debian chromium at 390×844: a browser in English gets
+// English without touching the switch, every page names the tenant in its colour, a selfie sent as
+// the licence front is refused with a message saying so (Retake primary), the personal-data form
+// arrives prefilled from the document, the review shows the photos, and a used link's page is
+// styled and says what to do. Screenshots of each step in both languages: artifacts/e2e/people-*.
+// The live face check is recorded as passed in the database (the walk in hosted-flow.e2e.test.ts
+// runs it with the fake camera): this file is about what surrounds it.
+// Run: npm run build:web && node --import tsx --test test/e2e/hosted-flow-people.e2e.test.ts
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { buildApp } from '../../src/app.ts';
+import { insertChallenge, recordLivenessAttempt } from '../../src/hosted-flow/hosted-flow-repository.ts';
+import { closeInferencePool } from '../../src/pipeline/inference-pool.ts';
+import { updateTenantSettings } from '../../src/tenants/index.ts';
+import en from '../../web/verify/messages/en.json' with { type: 'json' };
+import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
+import { createTestTenant, type TestTenant } from '../helpers/api-client.ts';
+import {
+  ARTIFACTS,
+  buildWebApp,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  clearArtifacts,
+  freePort,
+  watchPage,
+} from '../helpers/e2e-browser.ts';
+import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+
+const CORPUS = 'test/fixtures/corpus/drivers_license-genuine-0';
+const SELFIE = 'test/fixtures/selfie-as-front/selfie.jpg';
+const TENANT_NAME = 'みらい銀行';
+const ACCENT = '#8a1538';
+const MESSAGES = { ja, en };
+type Language = keyof typeof MESSAGES;
+
+let platform: TestPlatform;
+let app: FastifyInstance;
+let tenant: TestTenant;
+let origin: string;
+let browser: Browser;
+let userDataDir: string;
+
+before(async () => {
+  clearArtifacts(/^people-/);
+  buildWebApp('web/vite.config.ts');
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  platform = await createTestPlatform({
+    env: { MIMOTO_PUBLIC_URL: origin, MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-')) },
+  });
+  tenant = await createTestTenant(platform, [`${origin}/`]);
+  await updateTenantSettings(platform.database.db, tenant.tenantId, {
+    displayName: TENANT_NAME,
+    accentColor: ACCENT,
+  });
+  app = await buildApp(platform);
+  await app.listen({ port, host: '127.0.0.1' });
+  userDataDir = mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-chromium-'));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await app?.close();
+  await platform?.close();
+  await closeInferencePool();
+});
+
+async function shot(page: Page, language: Language, name: string) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `people-${language}-${name}.png`), fullPage: true });
+}
+
+async function newSession(): Promise<{ sessionId: string; verificationUrl: string }> {
+  const created = await fetch(`${origin}/v1/verification-sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ callbackUrl: `${origin}/done`, clientIpAddress: '127.0.0.1' }),
+  });
+  assert.equal(created.status, 201);
+  return (await created.json()) as { sessionId: string; verificationUrl: string };
+}
+
+/** The face check as passed (its own browser walk is in hosted-flow.e2e.test.ts). */
+async function passLiveness(sessionId: string) {
+  const db = platform.database.db;
+  const now = platform.now();
+  const challengeId = `lc_${sessionId.slice(3)}`;
+  await insertChallenge(db, {
+    id: challengeId,
+    sessionId,
+    steps: ['turn_left'],
+    issuedAt: now,
+    expiresAt: new Date(now.getTime() + 60_000),
+  });
+  await recordLivenessAttempt(db, {
+    sessionId,
+    challengeId,
+    passed: true,
+    confidence: 0.95,
+    failures: [],
+    frameBlobs: [],
+    outcome: { status: 'success', referenceBlob: null },
+    now,
+  });
+}
+
+/** A browser whose languages are `locale` opens the tenant's link and walks to the review. */
+async function walk(language: Language, locale: string) {
+  const m = MESSAGES[language];
+  const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  const { sessionId, verificationUrl } = await newSession();
+  await page.goto(verificationUrl);
+
+  // The browser's language, with no switch used; the tenant named in the header, in its colour.
+  await page.getByRole('heading', { name: m['consent.title'] }).waitFor();
+  assert.equal(await page.getAttribute('html', 'lang'), language);
+  await page.locator('.tenant-name', { hasText: TENANT_NAME }).waitFor();
+  const accent = await page.evaluate(() =>
+    getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
+  );
+  assert.equal(accent, ACCENT);
+  // The new step's heading has the focus (a screen reader announces it).
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1');
+  await shot(page, language, '01-consent');
+  await page.getByRole('checkbox', { name: m['consent.checkbox'] }).check();
+  await page.getByRole('button', { name: m['consent.submit'] }).click();
+
+  await page.getByRole('heading', { name: m['docType.title'] }).waitFor();
+  await page.getByRole('radio', { name: m['docType.drivers_license'] }).check();
+  await shot(page, language, '02-document-type');
+  await page.getByRole('button', { name: m['docType.submit'] }).click();
+
+  // A selfie as the licence front: the server says what it saw; Retake is the primary action.
+  await page.getByRole('heading', { name: m['capture.title.front'] }).waitFor();
+  await page.setInputFiles('#file-front', SELFIE);
+  await page
+    .getByRole('button', { name: m['capture.use'], exact: true })
+    .or(page.getByRole('button', { name: m['capture.useAnyway'] }))
+    .first()
+    .click();
+  const refusal = m['capture.refused.DocumentIsSelfie'].replaceAll('{wanted}', m['docType.drivers_license']);
+  await page.getByRole('alert').filter({ hasText: refusal }).waitFor({ timeout: 120_000 });
+  const primary = page.locator('.actions .primary');
+  assert.equal(await primary.textContent(), m['capture.retake']);
+  assert.equal(await page.getByRole('button', { name: m['capture.useAnyway'] }).count(), 0);
+  await shot(page, language, '03-front-selfie-refused');
+  await primary.click();
+
+  await page.setInputFiles('#file-front', path.join(CORPUS, 'front.jpg'));
+  await page.getByText(m['capture.looksGood']).waitFor();
+  await shot(page, language, '04-front-accepted');
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+  await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor({ timeout: 120_000 });
+  await page.setInputFiles('#file-back', path.join(CORPUS, 'back.jpg'));
+  await page.getByText(m['capture.looksGood']).waitFor();
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+  await page.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 120_000 });
+  await shot(page, language, '05-face-intro');
+
+  // After the face check (recorded as passed), the form arrives prefilled from the document.
+  await passLiveness(sessionId);
+  await page.reload();
+  await page.getByRole('heading', { name: m['personal.title'] }).waitFor();
+  await page.locator('#prefill-notice').waitFor();
+  assert.equal(await page.getByLabel(m['personal.lastName'], { exact: true }).inputValue(), '藤原');
+  assert.equal(await page.getByLabel(m['personal.firstName'], { exact: true }).inputValue(), '美咲');
+  assert.equal(await page.getByLabel(m['personal.birthDate']).inputValue(), '1983-09-08');
+  assert.equal(await page.getByLabel(m['personal.address']).inputValue(), '北海道旭川市三条通5丁目21番1号');
+  // Kana is never invented.
+  assert.equal(await page.getByLabel(m['personal.lastNameKana']).inputValue(), '');
+  assert.equal(await page.getByLabel(m['personal.firstNameKana']).inputValue(), '');
+  await shot(page, language, '06-personal-data-prefilled');
+  // The user's correction is what is saved.
+  await page.getByLabel(m['personal.address']).fill('北海道旭川市三条通5丁目21番2号');
+  await page.getByLabel(m['personal.lastNameKana']).fill('ふじわら');
+  await page.getByLabel(m['personal.firstNameKana']).fill('みさき');
+  await page.getByRole('button', { name: m['personal.submit'] }).click();
+
+  await page.getByRole('heading', { name: m['review.title'] }).waitFor();
+  await page.getByText('北海道旭川市三条通5丁目21番2号').waitFor();
+  const thumbs = page.locator('img.thumb');
+  assert.equal(await thumbs.count(), 2);
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll<HTMLImageElement>('img.thumb')).every(
+      (i) => i.complete && i.naturalWidth > 0,
+    ),
+  );
+  await shot(page, language, '07-review-thumbnails');
+
+  // The used link again: a styled page in the user's language naming the tenant and the way on.
+  const expired = await context.newPage();
+  const response = await expired.goto(verificationUrl);
+  assert.equal(response?.status(), 410);
+  assert.equal(await expired.getAttribute('html', 'lang'), language);
+  await expired.getByText(TENANT_NAME).first().waitFor();
+  const border = await expired.locator('.top').evaluate((e) => getComputedStyle(e).borderBottomColor);
+  assert.equal(border, 'rgb(138, 21, 56)');
+  await shot(expired, language, '08-link-expired');
+
+  assert.deepEqual(watch.foreign, []);
+  assert.deepEqual(watch.failedResponses, ['422 /verify/api/documents/front']);
+  assert.deepEqual(watch.unexpectedProblems(), []);
+  await context.close();
+}
+
+test(
+  'an en-US browser gets the flow in English, the tenant named, a selfie refused, the form prefilled',
+  {
+    timeout: 600_000,
+  },
+  () => walk('en', 'en-US'),
+);
+
+test('a ja-JP browser gets the same in Japanese', { timeout: 600_000 }, () => walk('ja', 'ja-JP'));
