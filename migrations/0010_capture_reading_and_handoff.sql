@@ -9,8 +9,11 @@ ALTER TABLE session_documents ADD COLUMN reading_enc text;
 CREATE TABLE flow_handoffs (
   token_hash text PRIMARY KEY,
   session_id text NOT NULL REFERENCES verification_sessions (id),
+  -- The flow cookie (its SHA-256) that asked: that browser follows the progress after the move.
+  issuer_cookie_hash text NOT NULL,
   created_at timestamptz NOT NULL,
   expires_at timestamptz NOT NULL,
   used_at timestamptz
 );
 CREATE INDEX flow_handoffs_session ON flow_handoffs (session_id);
+CREATE INDEX flow_handoffs_issuer ON flow_handoffs (issuer_cookie_hash);

@@ -14,7 +14,7 @@ export const PAGE_CSP =
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 type Page = { title: string; body: string; next: string };
-type PageName = 'expired' | 'wrongNetwork' | 'noSession' | 'flowPlaceholder';
+type PageName = 'expired' | 'handoffExpired' | 'wrongNetwork' | 'noSession' | 'flowPlaceholder';
 const PAGES: Record<PageName, Record<Language, Page>> = {
   expired: {
     ja: {
@@ -26,6 +26,18 @@ const PAGES: Record<PageName, Record<Language, Page>> = {
       title: 'This link has expired',
       body: 'This link has already been used or has expired.',
       next: 'Please go back to {tenant} and ask for a new verification link.',
+    },
+  },
+  handoffExpired: {
+    ja: {
+      title: 'このQRコードは使えません',
+      body: 'スマートフォンで続けるためのQRコード・リンクは、1回だけ、数分間のみ使えます。',
+      next: '最初の端末で「スマートフォンで続ける」をもう一度押し、新しいQRコードを読み取ってください。本人確認が終了している場合は、{tenant} で新しいリンクを発行してもらってください。',
+    },
+    en: {
+      title: 'This QR code cannot be used',
+      body: 'The QR code or link to continue on a phone works once, for a few minutes only.',
+      next: 'On your first device, choose "Continue on a phone" again and scan the new code. If the verification has ended, ask {tenant} for a new link.',
     },
   },
   wrongNetwork: {

@@ -255,3 +255,64 @@ export async function findLastFrameBlobs(db: Db, sessionId: string): Promise<str
     .executeTakeFirst();
   return row?.frame_blobs ?? null;
 }
+
+/** A new hand-off code for the session; the codes it had not used yet stop working. */
+export async function insertHandoff(
+  db: Db,
+  row: { tokenHash: string; sessionId: string; issuerCookieHash: string; now: Date; expiresAt: Date },
+) {
+  await db
+    .updateTable('flow_handoffs')
+    .set({ expires_at: row.now })
+    .where('session_id', '=', row.sessionId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', row.now)
+    .execute();
+  await db
+    .insertInto('flow_handoffs')
+    .values({
+      token_hash: row.tokenHash,
+      session_id: row.sessionId,
+      issuer_cookie_hash: row.issuerCookieHash,
+      created_at: row.now,
+      expires_at: row.expiresAt,
+    })
+    .execute();
+}
+
+export async function lockHandoff(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('flow_handoffs')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The code is spent and the session moves to the browser holding the new cookie. */
+export async function moveSessionByHandoff(
+  db: Db,
+  values: { tokenHash: string; sessionId: string; cookieHash: string; now: Date },
+) {
+  await db
+    .updateTable('flow_handoffs')
+    .set({ used_at: values.now })
+    .where('token_hash', '=', values.tokenHash)
+    .execute();
+  await db
+    .updateTable('verification_sessions')
+    .set({ flow_cookie_hash: values.cookieHash, updated_at: values.now })
+    .where('id', '=', values.sessionId)
+    .execute();
+}
+
+/** The last hand-off the browser with this cookie asked for. */
+export async function findHandoffByIssuer(db: Db, issuerCookieHash: string) {
+  return db
+    .selectFrom('flow_handoffs')
+    .selectAll()
+    .where('issuer_cookie_hash', '=', issuerCookieHash)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

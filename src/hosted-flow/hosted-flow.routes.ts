@@ -25,7 +25,13 @@ import { enterFlow } from './enter-flow.ts';
 import { registerFlowAppAssets, sendFlowApp } from './flow-app-assets.ts';
 import { FLOW_MESSAGES, LIVENESS_FAILURE_MESSAGES, negotiateLanguage } from './flow-messages.ts';
 import { API_CSP, logoUrlOf, type PageTenant, pageStylesheet, sendPage } from './flow-pages.ts';
-import { loadFlowSession, requireCsrfToken, setFlowCookie, tenantOfFlowCookie } from './flow-session.ts';
+import {
+  FLOW_COOKIE,
+  loadFlowSession,
+  requireCsrfToken,
+  setFlowCookie,
+  tenantOfFlowCookie,
+} from './flow-session.ts';
 import {
   chooseDocumentType,
   getFlowState,
@@ -42,6 +48,7 @@ import {
   LIVENESS_UPLOAD_LIMITS,
   receiveLivenessAttempt,
 } from './liveness-attempt.ts';
+import { issueHandoff, readHandoffStatus, useHandoff } from './phone-handoff.ts';
 import { readSessionImage, registerSessionImageRoutes } from './session-images.routes.ts';
 import { UserInputBody } from './user-input.ts';
 
@@ -173,6 +180,20 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     return reply.code(303).header('location', '/verify/flow').send();
   });
 
+  // Continue on a phone (phone-handoff.ts): the code's link, opened on the phone, moves the session.
+  app.get(
+    '/verify/h/:code',
+    { schema: { ...hide, params: Type.Object({ code: Type.String({ maxLength: 64 }) }) } },
+    async (request, reply) => {
+      const language = negotiateLanguage(request);
+      const outcome = await useHandoff(platform, request.params.code);
+      if (outcome.kind === 'expired')
+        return sendPage(reply, 410, 'handoffExpired', language, await pageTenant(platform, outcome.tenantId));
+      setFlowCookie(reply, config, outcome.cookieValue);
+      return reply.code(303).header('location', '/verify/flow').send();
+    },
+  );
+
   // The browser app (web/, built into dist/web): its page here, its files under /verify/assets/.
   await registerFlowAppAssets(scope);
   // A page load whose cookie holds no live session gets the styled page that says what to do.
@@ -303,6 +324,16 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
       if (!bytes) throw new AppError('NotFound');
       return reply.type('image/jpeg').header('x-content-type-options', 'nosniff').send(bytes);
     },
+  );
+
+  app.post('/verify/api/handoff', { schema: hide }, async (request, reply) => {
+    reply.code(201);
+    return issueHandoff(platform, await mutation(request));
+  });
+
+  // The asking browser follows the progress with its old cookie, which no longer holds the session.
+  app.get('/verify/api/handoff', { schema: hide }, async (request) =>
+    readHandoffStatus(platform, request.cookies[FLOW_COOKIE]),
   );
 
   app.post('/verify/api/liveness/challenge', { schema: hide }, async (request, reply) => {

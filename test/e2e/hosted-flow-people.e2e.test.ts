@@ -16,6 +16,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.ts';
 import { insertChallenge, recordLivenessAttempt } from '../../src/hosted-flow/hosted-flow-repository.ts';
 import { closeInferencePool } from '../../src/pipeline/inference-pool.ts';
+import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
 import { updateTenantSettings } from '../../src/tenants/index.ts';
 import en from '../../web/verify/messages/en.json' with { type: 'json' };
 import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
@@ -60,6 +61,9 @@ before(async () => {
   });
   app = await buildApp(platform);
   await app.listen({ port, host: '127.0.0.1' });
+  // As a started service has them (mimoto start warms its models): the capture check's first
+  // upload would otherwise pay the loading, past its time budget on a loaded machine.
+  await warmUpCheckModels();
   userDataDir = mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-chromium-'));
   browser = await chromium.launch({
     executablePath: CHROMIUM,

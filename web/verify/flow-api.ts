@@ -135,6 +135,13 @@ export class FlowApi {
     return this.call<LivenessResult>('POST', 'liveness/attempts', form);
   }
 
+  handoff = () => this.call<{ url: string; expiresAt: string; qrSvg: string }>('POST', 'handoff');
+  handoffStatus = () =>
+    this.call<{ status: 'waiting' | 'expired' | 'continued' | 'submitted'; redirectTo: string | null }>(
+      'GET',
+      'handoff',
+    );
+
   savePersonalData = (data: PersonalData) => this.call<PersonalData>('PUT', 'personal-data', data);
   submit = () => this.call<{ redirectTo: string }>('POST', 'submit');
 }

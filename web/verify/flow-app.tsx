@@ -8,6 +8,7 @@ import { ConsentStep } from './steps/consent-step.tsx';
 import { DocumentCaptureStep } from './steps/document-capture-step.tsx';
 import { DocumentTypeStep } from './steps/document-type-step.tsx';
 import { FaceCheckStep } from './steps/face-check-step.tsx';
+import { HandoffPanel } from './steps/handoff-panel.tsx';
 import { PersonalDataStep } from './steps/personal-data-step.tsx';
 import { ReviewStep } from './steps/review-step.tsx';
 
@@ -60,6 +61,7 @@ export function FlowApp() {
   const api = useMemo(() => new FlowApi(language), []);
   const [state, setState] = useState<FlowState | null>(null);
   const [step, setStep] = useState<StepName>('consent');
+  const [handoff, setHandoff] = useState(false);
   const [fatal, setFatal] = useState<'expired' | 'noSession' | 'error' | null>(null);
   const t = translator(language);
   api.language = language;
@@ -92,7 +94,7 @@ export function FlowApp() {
       heading.tabIndex = -1;
       heading.focus({ preventScroll: true });
     }
-  }, [step, state !== null, fatal]);
+  }, [step, state !== null, fatal, handoff]);
 
   useEffect(() => {
     refresh()
@@ -150,6 +152,20 @@ export function FlowApp() {
         {t('app.loading')}
       </p>
     );
+  } else if (handoff) {
+    body = (
+      <HandoffPanel
+        api={api}
+        t={t}
+        language={language}
+        state={state}
+        onApiError={onApiError}
+        onClose={() => {
+          setHandoff(false);
+          advance();
+        }}
+      />
+    );
   } else {
     order = stepsFor(state);
     const common = { api, t, language, state, onApiError };
@@ -169,11 +185,12 @@ export function FlowApp() {
             side={step}
             onDone={() => advance()}
             onChooseType={() => setStep('documentType')}
+            onHandoff={() => setHandoff(true)}
           />
         );
         break;
       case 'face':
-        body = <FaceCheckStep {...common} onDone={() => advance()} />;
+        body = <FaceCheckStep {...common} onDone={() => advance()} onHandoff={() => setHandoff(true)} />;
         break;
       case 'personal':
         body = <PersonalDataStep {...common} onDone={() => advance()} />;

@@ -94,6 +94,7 @@ export interface SessionDocumentsTable {
 export interface FlowHandoffsTable {
   token_hash: string;
   session_id: string;
+  issuer_cookie_hash: string;
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;

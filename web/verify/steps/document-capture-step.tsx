@@ -35,7 +35,8 @@ export function DocumentCaptureStep({
   onApiError,
   onDone,
   onChooseType,
-}: StepProps & { side: 'front' | 'back'; onDone(): void; onChooseType(): void }) {
+  onHandoff,
+}: StepProps & { side: 'front' | 'back'; onDone(): void; onChooseType(): void; onHandoff(): void }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const [cameraState, setCameraState] = useState<'starting' | 'on' | 'off' | 'failed'>('starting');
@@ -242,6 +243,17 @@ export function DocumentCaptureStep({
             <label for={fileInputId} class="secondary file-label">
               {t('capture.upload')}
             </label>
+            {/* Where no camera works (a desktop), or the user would rather use the phone's. */}
+            <button
+              type="button"
+              class={cameraState === 'failed' ? 'secondary' : 'link-button'}
+              onClick={() => {
+                stopCamera(streamRef.current);
+                onHandoff();
+              }}
+            >
+              {t('handoff.open')}
+            </button>
           </>
         )}
       </div>

@@ -29,7 +29,8 @@ export function FaceCheckStep({
   state,
   onApiError,
   onDone,
-}: StepProps & { onDone(): void }) {
+  onHandoff,
+}: StepProps & { onDone(): void; onHandoff(): void }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const cancelled = useRef(false);
@@ -181,9 +182,17 @@ export function FaceCheckStep({
         </p>
       )}
       {phase === 'noCamera' && (
-        <p class="error" role="alert">
-          {t('face.noCamera')}
-        </p>
+        <div role="alert">
+          <p class="error">{t('face.noCamera')}</p>
+          <details class="permission-help">
+            <summary>{t('capture.permission.title')}</summary>
+            <ul>
+              <li>{t('capture.permission.ios')}</li>
+              <li>{t('capture.permission.android')}</li>
+              <li>{t('capture.permission.desktop')}</li>
+            </ul>
+          </details>
+        </div>
       )}
       {phase === 'result' && result && (
         <div role="status">
@@ -211,6 +220,11 @@ export function FaceCheckStep({
         {(phase === 'intro' || phase === 'noCamera') && (
           <button type="button" class="primary" onClick={run}>
             {phase === 'intro' ? t('face.start') : t('face.tryAgain')}
+          </button>
+        )}
+        {phase === 'noCamera' && (
+          <button type="button" class="secondary" onClick={onHandoff}>
+            {t('handoff.open')}
           </button>
         )}
         {phase === 'result' && result && !result.passed && !exhausted && (
