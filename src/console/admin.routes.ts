@@ -27,6 +27,7 @@ import { recordAudit, requestActor } from './audit-log.ts';
 import { listAuditRows } from './audit-log-repository.ts';
 import { onlyRoles, requireRole } from './console-auth.ts';
 import { Text } from './console-schemas.ts';
+import { LOGO_MAX_BYTES, setTenantLogo } from './tenant-logo.ts';
 import { readTenantSettings, TenantSettingsSchema, writeTenantSettings } from './tenant-settings.ts';
 
 const hide = true;
@@ -49,6 +50,16 @@ const CreateTenantBody = Type.Object(
 const PrefixBody = Type.Object({ prefix: Text(2048) }, { additionalProperties: false });
 const CreateKeyBody = Type.Object({ label: Type.Optional(Text(200)) }, { additionalProperties: false });
 const SettingsBody = Type.Object({ settings: TenantSettingsSchema }, { additionalProperties: false });
+/** The hosted flow's logo as base64 (null removes it); checked by content in tenant-logo.ts. */
+const LogoBody = Type.Object(
+  {
+    image: Type.Union([
+      Type.String({ maxLength: Math.ceil(LOGO_MAX_BYTES / 3) * 4 + 4, pattern: '^[A-Za-z0-9+/=]+$' }),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false },
+);
 const AuditQuery = Type.Object(
   {
     tenantId: Type.Optional(TenantId),
@@ -236,6 +247,25 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
         request.body.settings,
       );
       return { settings };
+    },
+  );
+
+  app.put(
+    '/tenants/:tenantId/logo',
+    {
+      ...onlyRoles(['tenant_admin']),
+      bodyLimit: Math.ceil(LOGO_MAX_BYTES / 3) * 4 + 1024,
+      schema: { hide, params: TenantParams, body: LogoBody },
+    },
+    async (request) => {
+      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      const { image } = request.body;
+      return setTenantLogo(
+        platform,
+        requestActor(request),
+        request.params.tenantId,
+        image === null ? null : Buffer.from(image, 'base64'),
+      );
     },
   );
 

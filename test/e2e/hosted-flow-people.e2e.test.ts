@@ -8,6 +8,7 @@
 // Run: npm run build:web && node --import tsx --test test/e2e/hosted-flow-people.e2e.test.ts
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -28,6 +29,7 @@ import {
   CHROMIUM_ARGS,
   clearArtifacts,
   freePort,
+  listenOnFreePort,
   watchPage,
 } from '../helpers/e2e-browser.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
@@ -45,16 +47,23 @@ let tenant: TestTenant;
 let origin: string;
 let browser: Browser;
 let userDataDir: string;
+let receiver: Server;
+let callbackBase: string;
 
 before(async () => {
   clearArtifacts(/^people-/);
   buildWebApp('web/vite.config.ts');
+  receiver = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><title>Tenant</title><h1>Callback received</h1><p>${request.url}</p>`);
+  });
+  callbackBase = `http://127.0.0.1:${await listenOnFreePort(receiver)}/kyc/callback`;
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   platform = await createTestPlatform({
     env: { MIMOTO_PUBLIC_URL: origin, MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-')) },
   });
-  tenant = await createTestTenant(platform, [`${origin}/`]);
+  tenant = await createTestTenant(platform, [callbackBase]);
   await updateTenantSettings(platform.database.db, tenant.tenantId, {
     displayName: TENANT_NAME,
     accentColor: ACCENT,
@@ -78,6 +87,7 @@ after(async () => {
   await app?.close();
   await platform?.close();
   await closeInferencePool();
+  receiver?.close();
 });
 
 async function shot(page: Page, language: Language, name: string) {
@@ -88,7 +98,7 @@ async function newSession(): Promise<{ sessionId: string; verificationUrl: strin
   const created = await fetch(`${origin}/v1/verification-sessions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ callbackUrl: `${origin}/done`, clientIpAddress: '127.0.0.1' }),
+    body: JSON.stringify({ callbackUrl: `${callbackBase}/done`, clientIpAddress: '127.0.0.1' }),
   });
   assert.equal(created.status, 201);
   return (await created.json()) as { sessionId: string; verificationUrl: string };
@@ -228,3 +238,82 @@ test(
 );
 
 test('a ja-JP browser gets the same in Japanese', { timeout: 600_000 }, () => walk('ja', 'ja-JP'));
+
+/** A desktop without a usable camera hands the flow to a phone by QR code; both end at the callback. */
+async function handOff(language: Language, locale: string) {
+  const m = MESSAGES[language];
+  const desktopContext = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
+  const desktop = await desktopContext.newPage();
+  const { sessionId, verificationUrl } = await newSession();
+  await desktop.goto(verificationUrl);
+  await desktop.getByRole('checkbox', { name: m['consent.checkbox'] }).check();
+  await desktop.getByRole('button', { name: m['consent.submit'] }).click();
+  await desktop.getByRole('radio', { name: m['docType.drivers_license'] }).check();
+  await desktop.getByRole('button', { name: m['docType.submit'] }).click();
+  await desktop.getByRole('heading', { name: m['capture.title.front'] }).waitFor();
+  await desktop.getByRole('button', { name: m['handoff.open'] }).click();
+  await desktop.getByRole('heading', { name: m['handoff.title'] }).waitFor();
+  await desktop.getByRole('img', { name: m['handoff.qrLabel'] }).waitFor();
+  await desktop.waitForFunction(() => {
+    const qr = document.querySelector<HTMLImageElement>('img.qr');
+    return qr?.complete && qr.naturalWidth > 0;
+  });
+  await shot(desktop, language, '10-handoff-qr');
+  const link = await desktop.locator('.handoff-link a').getAttribute('href');
+  assert.ok(link);
+
+  // The phone: another browser, opening the link the QR code holds.
+  const phoneContext = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
+  const phone = await phoneContext.newPage();
+  const phoneWatch = watchPage(phone);
+  await phone.goto(link);
+  assert.match(phone.url(), /\/verify\/flow$/);
+  await phone.getByRole('heading', { name: m['capture.title.front'] }).waitFor();
+  await phone.locator('.tenant-name', { hasText: TENANT_NAME }).waitFor();
+  await shot(phone, language, '11-handoff-phone-front');
+  await desktop.getByText(m['handoff.continued']).waitFor({ timeout: 30_000 });
+  await shot(desktop, language, '12-handoff-desktop-following');
+
+  await phone.setInputFiles('#file-front', path.join(CORPUS, 'front.jpg'));
+  await phone.getByRole('button', { name: m['capture.use'], exact: true }).click();
+  await phone.getByRole('heading', { name: m['capture.title.back'] }).waitFor({ timeout: 120_000 });
+  await phone.setInputFiles('#file-back', path.join(CORPUS, 'back.jpg'));
+  await phone.getByRole('button', { name: m['capture.use'], exact: true }).click();
+  await phone.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 120_000 });
+  await passLiveness(sessionId);
+  await phone.reload();
+  await phone.getByRole('heading', { name: m['personal.title'] }).waitFor();
+  await phone.getByLabel(m['personal.lastNameKana']).fill('ふじわら');
+  await phone.getByLabel(m['personal.firstNameKana']).fill('みさき');
+  await phone.getByRole('button', { name: m['personal.submit'] }).click();
+  await phone.getByRole('button', { name: m['review.submit'] }).click();
+  await phone.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
+
+  // The desktop follows to the same callback.
+  await desktop.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
+  assert.equal(new URL(desktop.url()).searchParams.get('sessionId'), sessionId);
+  await shot(desktop, language, '13-handoff-desktop-callback');
+
+  // The used code again: the page says how to get a new one.
+  const reused = await phoneContext.newPage();
+  assert.equal((await reused.goto(link))?.status(), 410);
+  await reused
+    .getByRole('heading', {
+      name: language === 'ja' ? 'このQRコードは使えません' : 'This QR code cannot be used',
+    })
+    .waitFor();
+  await shot(reused, language, '14-handoff-code-used');
+  assert.deepEqual(phoneWatch.unexpectedProblems(), []);
+  await desktopContext.close();
+  await phoneContext.close();
+}
+
+test(
+  'hand-off: a QR code continues the session on a second browser, both end at the callback (en)',
+  {
+    timeout: 600_000,
+  },
+  () => handOff('en', 'en-US'),
+);
+
+test('hand-off in Japanese', { timeout: 600_000 }, () => handOff('ja', 'ja-JP'));
