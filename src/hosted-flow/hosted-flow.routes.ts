@@ -8,6 +8,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { requireApiKey } from '../api-keys/index.ts';
+import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
+import { closeInferencePool } from '../pipeline/inference-pool.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { LinkToken, SessionId } from '../platform/http/id-schemas.ts';
@@ -82,6 +84,11 @@ const EntryQuery = Type.Object({
 /** Registers the flow and the tenant's image endpoint; app.ts calls this once. */
 export async function registerHostedFlow(app: FastifyInstance, platform: Platform) {
   await app.register(async (scope) => flowScope(scope, platform));
+  // The capture check and the live check start the OCR engines and inference threads in this
+  // process; they stop with the app (after the pipeline workers, which stop first, in server.ts).
+  app.addHook('onClose', async () => {
+    await Promise.all([terminateOcrEngine(), closeInferencePool()]);
+  });
   // Image URLs of the session detail need the tenant's API key (design.md "Data at rest").
   await app.register(async (v1) => {
     requireApiKey(v1, platform);
