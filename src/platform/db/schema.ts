@@ -86,11 +86,11 @@ export interface SessionDocumentsTable {
   height: number;
   byte_size: number;
   uploaded_at: Date;
-  /** Migration 0010: the capture check's reading of the front, encrypted (the form's suggestion). */
+  /** Migration 0011: the capture check's reading of the front, encrypted (the form's suggestion). */
   reading_enc: string | null;
 }
 
-/** Migration 0010: one-time codes that move a flow session to a phone. */
+/** Migration 0011: one-time codes that move a flow session to a phone. */
 export interface FlowHandoffsTable {
   token_hash: string;
   session_id: string;
