@@ -15,7 +15,7 @@ import { installUnreadBodyGuard } from './platform/http/unread-body.ts';
 import type { Platform } from './platform/platform.ts';
 import { registerReviewApiRoutes } from './review/index.ts';
 import { registerSessionRoutes } from './sessions/session.routes.ts';
-import { WEBHOOK_PAYLOAD_SCHEMA_ID, WebhookPayloadSchema } from './webhooks/index.ts';
+import { publishedWebhookPayloadSchema, WEBHOOK_PAYLOAD_SCHEMA_ID } from './webhooks/index.ts';
 
 /** Issue 3: JSON bodies over 64 KB are refused with 413. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -52,7 +52,13 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
 
   // Only JSON (strict parser) at the root; the hosted flow adds its own parsers in its scope.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // A route whose body is optional takes an empty one as none (session.routes.ts OPTIONAL_BODY).
+    const config = request.routeOptions.config as { emptyBodyAllowed?: boolean } | undefined;
+    if ((body as Buffer).length === 0 && config?.emptyBodyAllowed) {
+      done(null, undefined);
+      return;
+    }
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (error) {
@@ -85,7 +91,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   });
   app.get(WEBHOOK_PAYLOAD_SCHEMA_ID, { schema: { hide: true } }, async (_request, reply) => {
     reply.type('application/schema+json');
-    return WebhookPayloadSchema;
+    return publishedWebhookPayloadSchema();
   });
 
   // The tenant API (interface §4): server-to-server, so no CORS headers at all, preflight included.

@@ -36,6 +36,8 @@ export const TenantSettingsSchema = Type.Object(
     minimumAge: Type.Integer({ minimum: 0, maximum: 120 }),
     retentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
     secondReviewForRejectedApproval: Type.Boolean(),
+    /** Opt-in: the interface defines three events, so verification.expired is off by default. */
+    webhookExpiredEvent: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -57,6 +59,7 @@ export function effectiveSettings(stored: Record<string, unknown>): TenantSettin
         ? (retention as number)
         : DEFAULT_RETENTION_DAYS,
     secondReviewForRejectedApproval: stored.secondReviewForRejectedApproval === true,
+    webhookExpiredEvent: stored.webhookExpiredEvent === true,
   };
 }
 

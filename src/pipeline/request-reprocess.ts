@@ -18,7 +18,7 @@ export async function requestReprocess(
   reason: string,
 ): Promise<number> {
   if (await hasReviewDecision(trx, session.id)) throw new AppError('DecisionFinal');
-  const generation = await startGeneration(trx, session.id, queues, platform.now());
+  const generation = await startGeneration(trx, session.id, queues, platform.now(), reason);
   for (const id of queues) {
     const data: CheckJobData = {
       sessionId: session.id,

@@ -124,7 +124,7 @@ export async function readCase(platform: Platform, tenantId: string, sessionId: 
   return {
     ...detail,
     images: (await listSessionImages(platform, session)).map((name) => ({ name, url: `${base}/${name}` })),
-    comparison: compareSources(ocr, detail.userInput, detail.preRegisteredInfo),
+    comparison: compareSources(ocr, detail.userInput ?? null, detail.preRegisteredInfo ?? null),
     automaticDecision: automatic
       ? {
           status: automatic.status,

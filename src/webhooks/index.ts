@@ -4,6 +4,7 @@ export {
   type AutomaticDecisionEventInput,
   buildWebhookPayload,
   type DecisionEventInput,
+  type ExpiredEventInput,
   eventForStatus,
   InvalidWebhookPayloadError,
   type ReviewOutcomeEventInput,
@@ -56,6 +57,7 @@ export {
   DECISION_REASON_CODES,
   DecisionMetadataSchema,
   type DecisionReasonCode,
+  EXPIRED_EVENT,
   FaceMatchSchema,
   FraudSignalAnalysisSchema,
   OcrResultSchema,
@@ -65,4 +67,5 @@ export {
   type WebhookEvent,
   type WebhookPayload,
   WebhookPayloadSchema,
+  publishedWebhookPayloadSchema,
 } from './webhook-payload.schema.ts';

@@ -173,8 +173,10 @@ describe('console administration', () => {
       'requiredUserInputFields',
       'retentionDays',
       'secondReviewForRejectedApproval',
+      'webhookExpiredEvent',
     ]);
     assert.equal(defaults.json().settings.minimumAge, 18);
+    assert.equal(defaults.json().settings.webhookExpiredEvent, false, 'verification.expired is opt-in');
     assert.equal(defaults.json().settings.allowedDocumentTypes.length, 4);
     const settings = {
       faceSimilarityThreshold: 0.7,
@@ -191,6 +193,7 @@ describe('console administration', () => {
     assert.deepEqual(put.json().settings, {
       ...settings,
       allowedDocumentTypes: ['my_number_card', 'passport'],
+      webhookExpiredEvent: false,
     });
     const stored = (await findTenant(world.platform.database.db, world.tenantB.tenantId))!.settings;
     const thresholds = resolveThresholds(stored);

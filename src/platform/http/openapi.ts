@@ -3,7 +3,7 @@
 import swagger from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ERRORS } from './errors.ts';
+import { ERRORS, type ErrorCode } from './errors.ts';
 
 export const ErrorBody = Type.Object(
   {
@@ -15,19 +15,35 @@ export const ErrorBody = Type.Object(
 );
 
 /**
- * Response schemas for the given error statuses, described by the codes that use them. Typed as
- * empty so that handlers' return types are checked against their success schema alone.
+ * Response schemas for the errors a route can answer with, grouped by status and described by
+ * their codes. Typed as empty so that handlers' return types are checked against their success
+ * schema alone.
  */
-export function errorResponses(...statuses: number[]): Record<never, never> {
+export function errorResponses(...codes: ErrorCode[]): Record<never, never> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   return Object.fromEntries(
-    statuses.map((status) => {
-      const codes = Object.entries(ERRORS)
-        .filter(([, e]) => e.status === status)
-        .map(([code, e]) => `${code}: ${e.message}`);
-      return [status, { ...Type.Ref(ErrorBody), description: codes.join('; ') }];
-    }),
+    [...byStatus].map(([status, group]) => [
+      status,
+      {
+        ...Type.Ref(ErrorBody),
+        description: group.map((code) => `${code}: ${ERRORS[code].message}`).join('; '),
+      },
+    ]),
   );
 }
+
+/** What every /v1 route can answer besides its own errors: the key guard and the rate limit. */
+export const API_KEY_ERRORS = ['Unauthorized', 'TooManyRequests'] as const satisfies ErrorCode[];
+/** A route with a JSON body: bad JSON, a body past the limit, another media type, failed validation. */
+export const JSON_BODY_ERRORS = [
+  'BadRequest',
+  'ValidationFailed',
+  'PayloadTooLarge',
+  'UnsupportedMediaType',
+] as const satisfies ErrorCode[];
+/** A route naming one session by id: a malformed id, another tenant's, none. */
+export const SESSION_ID_ERRORS = ['ValidationFailed', 'Forbidden', 'NotFound'] as const satisfies ErrorCode[];
 
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
   app.addSchema(ErrorBody);
