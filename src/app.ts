@@ -2,10 +2,11 @@
 // (style.md), so tests drive it with app.inject().
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { apiDocumentExtras } from './api-document.ts';
 import { requireApiKey } from './api-keys/index.ts';
 import { registerConsole } from './console/index.ts';
 import { MAX_UPLOAD_REQUEST_BYTES, registerHostedFlow } from './hosted-flow/index.ts';
-import { renderApiReference } from './platform/http/api-reference-page.ts';
+import { registerApiDocs } from './platform/http/api-docs-page.ts';
 import { AppError } from './platform/http/app-error.ts';
 import { installErrorHandler, sendError } from './platform/http/error-handler.ts';
 import { registerMetrics } from './platform/http/metrics.ts';
@@ -67,7 +68,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   });
 
   await app.register(helmet, { global: true });
-  await registerOpenApi(app, config.publicUrl);
+  await registerOpenApi(app, config.publicUrl, apiDocumentExtras());
   registerMetrics(app);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -81,14 +82,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
     }
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type('text/html; charset=utf-8');
-    reply.header(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    );
-    return renderApiReference(app.swagger() as unknown as Parameters<typeof renderApiReference>[0]);
-  });
+  registerApiDocs(app);
   app.get(WEBHOOK_PAYLOAD_SCHEMA_ID, { schema: { hide: true } }, async (_request, reply) => {
     reply.type('application/schema+json');
     return publishedWebhookPayloadSchema();

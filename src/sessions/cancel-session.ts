@@ -6,8 +6,8 @@ import type { ApiCaller } from '../api-keys/index.ts';
 import { recordAudit } from '../console/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import { EXPIRABLE_STATUSES } from './session-repository.ts';
 import { effectiveStatus, loadCallerSession } from './session-access.ts';
+import { EXPIRABLE_STATUSES } from './session-repository.ts';
 
 export async function cancelSession(platform: Platform, caller: ApiCaller, sessionId: string): Promise<void> {
   await platform.database.db.transaction().execute(async (trx) => {

