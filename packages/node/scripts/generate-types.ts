@@ -45,7 +45,8 @@ function typeOf(schema: Schema | undefined, pad: string): string {
   if (schema.allOf) return schema.allOf.map((s) => typeOf(s, pad)).join(' & ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (Array.isArray(schema.type)) return schema.type.map((t) => typeOf({ ...schema, type: t }, pad)).join(' | ');
+  if (Array.isArray(schema.type))
+    return schema.type.map((t) => typeOf({ ...schema, type: t }, pad)).join(' | ');
   switch (schema.type) {
     case 'string':
       return schema.format === 'binary' ? 'Uint8Array' : 'string';
@@ -88,7 +89,7 @@ const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
 
 export function generateTypes(document: OpenApiDocument): string {
   const out: string[] = [
-    '// Generated from the service\'s OpenAPI document by scripts/generate-types.ts. Do not edit:',
+    "// Generated from the service's OpenAPI document by scripts/generate-types.ts. Do not edit:",
     '// change the route schemas, then regenerate (packages/node/README.md "Types").',
     '/* eslint-disable */',
     '',
@@ -140,12 +141,17 @@ export function generateTypes(document: OpenApiDocument): string {
       );
     }
   }
-  out.push('/** Every operation of the API: its route, request, response and the error codes it can answer. */');
+  out.push(
+    '/** Every operation of the API: its route, request, response and the error codes it can answer. */',
+  );
   out.push(`export interface Operations {\n${operations.join('\n')}\n}`, '');
   out.push('export type OperationId = keyof Operations;', '');
   out.push(
     '/** Every error code an operation of the API can answer with (the error field of the body). */',
-    `export type ErrorCode = ${[...allCodes].sort().map((c) => JSON.stringify(c)).join(' | ')};`,
+    `export type ErrorCode = ${[...allCodes]
+      .sort()
+      .map((c) => JSON.stringify(c))
+      .join(' | ')};`,
     '',
   );
   return `${out.join('\n')}`;

@@ -121,7 +121,9 @@ export class Mimoto {
         const timedOut = (error as { name?: string })?.name === 'TimeoutError';
         throw new MimotoConnectionError(
           call.operation,
-          timedOut ? `no answer within ${this.#timeoutMs} ms` : `request failed: ${(error as Error)?.message}`,
+          timedOut
+            ? `no answer within ${this.#timeoutMs} ms`
+            : `request failed: ${(error as Error)?.message}`,
           { cause: error },
         );
       }
@@ -239,7 +241,11 @@ export class Sessions {
 
   /** Decides a pending_review verification (a reviewer's decision is final). */
   review(sessionId: string, body: ReviewRequest): Promise<SessionDetail> {
-    return this.#client.call('POST', { operation: 'reviewSession', path: sessionPath(sessionId, '/review'), body });
+    return this.#client.call('POST', {
+      operation: 'reviewSession',
+      path: sessionPath(sessionId, '/review'),
+      body,
+    });
   }
 
   /** A document image or the liveness reference image, as JPEG bytes. */

@@ -1,5 +1,12 @@
 // @mimoto/node: the mimoto identity verification API for Node.js servers.
-export { type ImageKind, type ListSessionsParams, Mimoto, type MimotoOptions, Sessions, type SessionSummary } from './client.js';
+export {
+  type ImageKind,
+  type ListSessionsParams,
+  Mimoto,
+  type MimotoOptions,
+  type SessionSummary,
+  Sessions,
+} from './client.js';
 export { isApiError, MimotoApiError, MimotoConnectionError, MimotoError } from './errors.js';
 export type * from './types.gen.js';
 export {

@@ -32,7 +32,7 @@ export type KnownWebhookEvent = WebhookAutomaticDecision | WebhookReviewOutcome 
 export interface UnknownWebhookEvent {
   event: string;
   verificationId: string;
-  tenantId: string;
+  tenantId?: string;
   [key: string]: unknown;
 }
 
@@ -89,7 +89,11 @@ export function verify(rawBody: Uint8Array | string, headers: WebhookHeaders, se
   if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) {
     throw new WebhookVerificationError('missing_signature', 'The X-Service-Signature header is missing');
   }
-  const match = Array.isArray(value) ? (value.length === 1 ? SIGNATURE.exec(value[0]!) : null) : SIGNATURE.exec(value);
+  const match = Array.isArray(value)
+    ? value.length === 1
+      ? SIGNATURE.exec(value[0]!)
+      : null
+    : SIGNATURE.exec(value);
   if (!match) {
     throw new WebhookVerificationError(
       'malformed_signature',
@@ -116,12 +120,11 @@ export function verify(rawBody: Uint8Array | string, headers: WebhookHeaders, se
     fields === null ||
     Array.isArray(fields) ||
     typeof fields.event !== 'string' ||
-    typeof fields.verificationId !== 'string' ||
-    typeof fields.tenantId !== 'string'
+    typeof fields.verificationId !== 'string'
   ) {
     throw new WebhookVerificationError(
       'invalid_payload',
-      'The payload is not an object with string event, verificationId and tenantId',
+      'The payload is not an object with a string event and verificationId',
     );
   }
   const eventHeader = header(headers, 'x-service-event');
