@@ -53,11 +53,13 @@ function assetDirectory(): string {
 }
 
 export function registerApiDocs(app: FastifyInstance): void {
-  const directory = assetDirectory();
+  // Resolved at the first request, so that an install without the renderer breaks /docs only.
+  let directory: string | undefined;
   const cache = new Map<string, Buffer>();
   const read = (name: keyof typeof ASSETS) => {
     let bytes = cache.get(name);
     if (!bytes) {
+      directory ??= assetDirectory();
       bytes = fs.readFileSync(path.join(directory, name));
       cache.set(name, bytes);
     }
