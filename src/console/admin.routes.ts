@@ -11,6 +11,7 @@ import type { Platform } from '../platform/platform.ts';
 import { listTenantViews, showTenant } from '../tenants/index.ts';
 import {
   listTenantWebhookEvents,
+  readWebhookEventBody,
   redeliverWebhookEvent,
   showWebhookEvent,
   WebhookEventBusyError,
@@ -95,8 +96,10 @@ const eventSummary = (event: WebhookEventView) => ({
   callbackUrl: event.callbackUrl,
 });
 
-const eventDetail = (event: WebhookEventView) => ({
+const eventDetail = (event: WebhookEventView, request: { body: string; truncated: boolean } | undefined) => ({
   event: eventSummary(event),
+  // What was sent and where: the signed body as stored (the same bytes on every attempt).
+  request: { url: event.callbackUrl, body: request?.body ?? null, truncated: request?.truncated ?? false },
   attempts: event.attempts.map((attempt) => ({
     attempt: attempt.attempt,
     trigger: attempt.trigger,
@@ -105,6 +108,8 @@ const eventDetail = (event: WebhookEventView) => ({
     statusCode: attempt.httpStatus,
     error: attempt.errorClass ? `${attempt.errorClass}: ${attempt.errorMessage ?? ''}` : null,
     durationMs: attempt.durationMs,
+    // The first 1 KB of the receiver's answer, as recorded.
+    responseBody: attempt.responseSnippet,
   })),
 });
 
@@ -267,7 +272,8 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
     { ...onlyRoles(['tenant_admin']), schema: { hide, params: EventParams } },
     async (request) => {
       requireRole(request, ['tenant_admin'], request.params.tenantId);
-      return eventDetail(await tenantEvent(request.params.tenantId, request.params.eventId));
+      const event = await tenantEvent(request.params.tenantId, request.params.eventId);
+      return eventDetail(event, await readWebhookEventBody(platform, event.eventId));
     },
   );
 

@@ -34,6 +34,7 @@ export {
   formatWebhookEvents,
   listSessionWebhookEvents,
   listTenantWebhookEvents,
+  readWebhookEventBody,
   showWebhookEvent,
   type WebhookAttemptView,
   type WebhookEventView,

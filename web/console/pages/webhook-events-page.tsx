@@ -1,5 +1,5 @@
-// Webhook deliveries of the tenant (issue 8 item 4): each event's state, its attempts (status
-// code, error, duration) on demand, and a redeliver button.
+// Webhook deliveries of the tenant: each event's state; on demand where it went, the exact body
+// sent and every attempt (status code, the receiver's answer, error, duration); a redeliver button.
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
 import { ErrorText, Field, formatDate, useAction, useLabel, useLoad } from '../ui.tsx';
@@ -21,39 +21,73 @@ interface Attempt {
   statusCode: number | null;
   error: string | null;
   durationMs: number | null;
+  responseBody: string | null;
+}
+
+interface EventDetail {
+  request: { url: string; body: string | null; truncated: boolean };
+  attempts: Attempt[];
+}
+
+/** A JSON body indented for reading; other text as it is. */
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
 }
 
 const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'gone'];
 
 function Attempts({ path }: { path: string }) {
   const { api, t, language } = useConsole();
-  const { data, error } = useLoad(() => api.get<{ attempts: Attempt[] }>(path), [path]);
+  const { data, error } = useLoad(() => api.get<EventDetail>(path), [path]);
   if (error) return <ErrorText error={error} />;
   if (!data) return <p>{t('common.loading')}</p>;
-  if (data.attempts.length === 0) return <p>{t('webhooks.noAttempts')}</p>;
   return (
-    <table class="attempts">
-      <thead>
-        <tr>
-          <th scope="col">#</th>
-          <th scope="col">{t('webhooks.at')}</th>
-          <th scope="col">{t('webhooks.statusCode')}</th>
-          <th scope="col">{t('webhooks.error')}</th>
-          <th scope="col">{t('webhooks.duration')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.attempts.map((a) => (
-          <tr key={a.attempt}>
-            <td>{a.attempt}</td>
-            <td>{formatDate(a.at, language)}</td>
-            <td>{a.statusCode ?? '—'}</td>
-            <td>{a.error ?? '—'}</td>
-            <td>{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div class="event-detail">
+      <p>
+        {t('webhooks.url')}: <code>{data.request.url}</code>
+      </p>
+      {data.request.body === null ? null : (
+        <details>
+          <summary>
+            {t('webhooks.requestBody')}
+            {data.request.truncated ? ` (${t('webhooks.truncated')})` : ''}
+          </summary>
+          <pre class="payload">{pretty(data.request.body)}</pre>
+        </details>
+      )}
+      {data.attempts.length === 0 ? (
+        <p>{t('webhooks.noAttempts')}</p>
+      ) : (
+        <table class="attempts">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">{t('webhooks.at')}</th>
+              <th scope="col">{t('webhooks.statusCode')}</th>
+              <th scope="col">{t('webhooks.responseBody')}</th>
+              <th scope="col">{t('webhooks.error')}</th>
+              <th scope="col">{t('webhooks.duration')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.attempts.map((a) => (
+              <tr key={a.attempt}>
+                <td>{a.attempt}</td>
+                <td>{formatDate(a.at, language)}</td>
+                <td>{a.statusCode ?? '—'}</td>
+                <td>{a.responseBody ? <code class="snippet">{a.responseBody.slice(0, 300)}</code> : '—'}</td>
+                <td>{a.error ?? '—'}</td>
+                <td>{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }
 
