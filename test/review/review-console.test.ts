@@ -378,9 +378,10 @@ describe('roles and tenants', () => {
     assert.equal((await admin.request('POST', claim)).statusCode, 403, 'a tenant admin does not review');
     assert.equal(
       (await operator.request('GET', `${base()}/sessions`)).statusCode,
-      403,
-      'operators see no sessions',
+      200,
+      'operators read any tenant’s sessions (read-only, audited: test/console/console-sessions.test.ts)',
     );
+    assert.equal((await operator.request('POST', claim)).statusCode, 403, 'but do not review');
     assert.equal((await otherReviewer.request('GET', `${base()}/review-queue`)).statusCode, 403);
     assert.equal((await otherReviewer.request('POST', claim)).statusCode, 403);
     assert.equal((await otherAdmin.request('GET', `${base()}/sessions/${sessionId}`)).statusCode, 403);
