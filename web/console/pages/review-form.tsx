@@ -57,7 +57,14 @@ export function ReviewHistory({
   );
 }
 
-export function ReviewForm({ base, onDone }: { base: string; onDone: () => void }) {
+/** `onDone` gets the decision once it is final, null when it waits for a second reviewer. */
+export function ReviewForm({
+  base,
+  onDone,
+}: {
+  base: string;
+  onDone: (decision: 'approved' | 'rejected' | null) => unknown;
+}) {
   const { api, t } = useConsole();
   const label = useLabel();
   const [decision, setDecision] = useState<'approved' | 'rejected' | ''>('');
@@ -85,7 +92,7 @@ export function ReviewForm({ base, onDone }: { base: string; onDone: () => void 
         reason: reason.trim(),
       });
       if (!answer.session) setPendingConfirmation(true);
-      onDone();
+      onDone(answer.session ? answer.review.decision : null);
     } catch (failure) {
       setError(failure);
     } finally {

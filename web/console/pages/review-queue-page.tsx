@@ -22,7 +22,7 @@ export function ReviewQueuePage({ tenantId }: { tenantId: string }) {
     <section>
       <h1>{t('review.title')}</h1>
       <p class="lead">{t('review.lead')}</p>
-      <SessionFilters withSearch={false} onApply={setFilter} />
+      <SessionFilters withSearch={false} withStatus={false} onApply={setFilter} />
       <ErrorText error={error} />
       {data ? <SessionTable tenantId={tenantId} sessions={data.sessions} /> : null}
     </section>
