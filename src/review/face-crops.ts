@@ -41,7 +41,7 @@ async function faceBox(platform: Platform, sessionId: string, side: 'document' |
 
 /** The face with room for hair and chin, in the 4:5 shape, kept inside the picture. */
 function cropAround(box: Box, width: number, height: number) {
-  const cropWidth = Math.min(width, Math.round(Math.max(box.width, box.height / 1.25) * 1.9));
+  const cropWidth = Math.min(width, Math.round(Math.max(box.width, box.height / 1.25) * 1.7));
   const cropHeight = Math.min(height, Math.round(cropWidth * 1.25));
   const centreX = box.x + box.width / 2;
   const centreY = box.y + box.height * 0.45;

@@ -167,11 +167,12 @@ function compareSources(
   const registered = versus(pre);
   return FIELDS.map((field) => {
     // A field the OCR did not read is unknown, not different: nothing contradicts the other sides.
+    // ocrRead is null while there is no OCR result at all.
     const isOcrRead = typeof ocr?.[field] === 'string' && ocr[field].trim() !== '';
     return {
       field,
       ocr: isOcrRead ? ocr![field]! : null,
-      ocrRead: isOcrRead,
+      ocrRead: ocr ? isOcrRead : null,
       userInput: userInput?.[field] ?? null,
       preRegistered: pre?.[field] ?? null,
       userInputMatchesOcr: isOcrRead ? (user?.[field] ?? null) : null,

@@ -361,6 +361,9 @@ describe('the queue, the case and the faces', () => {
     assert.equal(rows.birthDate.ocrRead, false);
     assert.equal(rows.birthDate.ocr, null);
     assert.equal(rows.birthDate.preRegisteredMatchesOcr, null, 'unread is unknown, not a mismatch');
+    const before = await person(apiA, '/a/', { pre: { lastName: '佐藤' } });
+    const pending = (await reviewer.request('GET', pathA(`sessions/${before}`))).json().session;
+    assert.equal(pending.comparison[0].ocrRead, null, 'no OCR result yet');
   });
 
   test('the document face and the selfie face are served at the same size, cut around the faces found', async () => {

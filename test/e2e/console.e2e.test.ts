@@ -119,6 +119,8 @@ after(async () => {
 let step = 0;
 async function shot(page: Page, name: string) {
   step++;
+  // From the top: the case's decision panel is sticky, and a scrolled page would shift it in the picture.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({
     path: path.join(ARTIFACTS, `console-${String(step).padStart(2, '0')}-${name}.png`),
     fullPage: true,
@@ -245,7 +247,7 @@ test('a reviewer sets a password, signs in, approves a pending case in chromium 
   // The case leads with what is decided on: the reason and the findings in words, the document's face
   // and the selfie at one size, the differing field; the raw check objects are folded at the bottom.
   await caseLink.click();
-  await page.getByRole('heading', { name: ja['case.title'] }).waitFor();
+  await page.getByRole('heading', { level: 1, name: ja['case.title'] }).waitFor();
   await page.getByText(ja['reason.pre_registered_info_mismatch']).first().waitFor();
   const differs = ja['finding.differsPreRegistered'].replace('{field}', ja['field.lastName']);
   await page.locator('.findings li', { hasText: differs }).waitFor();

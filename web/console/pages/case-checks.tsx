@@ -22,8 +22,9 @@ function show(value: unknown): string {
  * (`ocrRead: false`, or no OCR value) contradicts nothing: it is "not read", never "differs".
  */
 function mismatches(row: Json): { userInput: boolean; preRegistered: boolean; isUnread: boolean } {
-  const isUnread = row.ocrRead === false || row.ocr === null || row.ocr === undefined || row.ocr === '';
-  if (isUnread) return { userInput: false, preRegistered: false, isUnread };
+  const isUnread = row.ocrRead === false;
+  const hasNoReading = isUnread || row.ocr === null || row.ocr === undefined || row.ocr === '';
+  if (hasNoReading) return { userInput: false, preRegistered: false, isUnread };
   return {
     userInput: row.userInputMatchesOcr === false,
     preRegistered: row.preRegisteredMatchesOcr === false,

@@ -113,7 +113,10 @@ export function ReviewForm({
               name="decision"
               value={value}
               checked={decision === value}
-              onChange={() => setDecision(value)}
+              onChange={() => {
+                setDecision(value);
+                setErrors(({ decision: _, ...rest }) => rest);
+              }}
             />
             {t(`reviewForm.${value}` as MessageKey)}
           </label>
@@ -128,7 +131,10 @@ export function ReviewForm({
         <select
           id="review-reason-code"
           value={reasonCode}
-          onChange={(e) => setReasonCode(e.currentTarget.value)}
+          onChange={(e) => {
+            setReasonCode(e.currentTarget.value);
+            setErrors(({ reasonCode: _, ...rest }) => rest);
+          }}
           {...describedBy('review-reason-code', errors.reasonCode)}
         >
           <option value="">{t('reviewForm.choose')}</option>
@@ -150,7 +156,10 @@ export function ReviewForm({
           rows={3}
           maxLength={500}
           value={reason}
-          onInput={(e) => setReason(e.currentTarget.value)}
+          onInput={(e) => {
+            setReason(e.currentTarget.value);
+            setErrors(({ reason: _, ...rest }) => rest);
+          }}
           {...describedBy('review-reason', errors.reason)}
         />
       </Field>
