@@ -1,7 +1,8 @@
 // The two faces a reviewer compares, cut to the same size (docs/console-api.md "case"): the face on
-// the document (around the box the face match found on the front photo) and the face of the live
-// check's reference picture. Without a box (no face found) the whole picture is shown in the same
-// frame, so the two still sit side by side at one size.
+// the document (the card's printed portrait region the face match read it from, else around the
+// face it found on the front photo) and the face of the live check's reference picture. Without a
+// face found the whole picture is shown in the same frame, so the two still sit side by side at one
+// size.
 import sharp from 'sharp';
 import { readSessionImage } from '../hosted-flow/index.ts';
 import { readStoredResult } from '../pipeline/index.ts';
@@ -25,6 +26,8 @@ interface Box {
 interface FaceMatchExtras {
   document?: { box?: Box } | null;
   selfie?: { box?: Box } | null;
+  /** Where the face match looked for the document's face: the card's printed portrait region. */
+  documentFaceSource?: { crop?: { left: number; top: number; width: number; height: number } | null } | null;
 }
 
 const SOURCE: Record<FaceCropName, { image: 'front' | 'liveness-reference'; side: 'document' | 'selfie' }> = {
@@ -32,11 +35,24 @@ const SOURCE: Record<FaceCropName, { image: 'front' | 'liveness-reference'; side
   'selfie-face': { image: 'liveness-reference', side: 'selfie' },
 };
 
-async function faceBox(platform: Platform, sessionId: string, side: 'document' | 'selfie') {
+const isFinite4 = (values: number[]) => values.every(Number.isFinite);
+
+/**
+ * The region to show: for the document, the card's printed portrait region the face match read the
+ * face from (the photo as printed), else around the face found; for the selfie, around its face.
+ */
+async function faceRegion(platform: Platform, sessionId: string, side: 'document' | 'selfie') {
   const stored = await readStoredResult<unknown, FaceMatchExtras>(platform, sessionId, 'faceMatch');
-  const box = stored?.envelope.extras?.[side]?.box;
-  const isUsable = box && [box.x, box.y, box.width, box.height].every(Number.isFinite) && box.width > 4;
-  return isUsable ? box : null;
+  const extras = stored?.envelope.extras;
+  const portrait = side === 'document' ? extras?.documentFaceSource?.crop : null;
+  const box = extras?.[side]?.box;
+  if (!box || !isFinite4([box.x, box.y, box.width, box.height]) || box.width <= 4) return null;
+  if (portrait && isFinite4([portrait.left, portrait.top, portrait.width, portrait.height]))
+    return {
+      kind: 'portrait' as const,
+      box: { x: portrait.left, y: portrait.top, width: portrait.width, height: portrait.height },
+    };
+  return { kind: 'face' as const, box };
 }
 
 /** The face with room for hair and chin, in the 4:5 shape, kept inside the picture. */
@@ -50,6 +66,19 @@ function cropAround(box: Box, width: number, height: number) {
   return { left, top, width: cropWidth, height: cropHeight };
 }
 
+/** The portrait region with a small margin, kept inside the picture. */
+function within(box: Box, width: number, height: number) {
+  const margin = Math.round(Math.max(box.width, box.height) * 0.05);
+  const left = Math.max(0, Math.round(box.x) - margin);
+  const top = Math.max(0, Math.round(box.y) - margin);
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(width - left, Math.round(box.width) + 2 * margin)),
+    height: Math.max(1, Math.min(height - top, Math.round(box.height) + 2 * margin)),
+  };
+}
+
 /** JPEG bytes of the face picture, or null when the session has no such picture. */
 export async function readFaceCrop(
   platform: Platform,
@@ -60,9 +89,14 @@ export async function readFaceCrop(
   const bytes = await readSessionImage(platform, session, image);
   if (!bytes) return null;
   const upright = await sharp(bytes).rotate().toBuffer({ resolveWithObject: true });
-  const box = await faceBox(platform, session.id, side);
+  const region = await faceRegion(platform, session.id, side);
   let picture = sharp(upright.data);
-  if (box) picture = picture.extract(cropAround(box, upright.info.width, upright.info.height));
+  if (region) {
+    const { width, height } = upright.info;
+    picture = picture.extract(
+      region.kind === 'portrait' ? within(region.box, width, height) : cropAround(region.box, width, height),
+    );
+  }
   return picture
     .resize(WIDTH, HEIGHT, { fit: 'contain', background: { r: 255, g: 255, b: 255 } })
     .jpeg({ quality: 88 })
@@ -80,7 +114,7 @@ export async function faceCropUrls(
     imageNames.includes(SOURCE[name].image)
       ? {
           url: `${base}/${name}`,
-          isFaceFound: (await faceBox(platform, session.id, SOURCE[name].side)) !== null,
+          isFaceFound: (await faceRegion(platform, session.id, SOURCE[name].side)) !== null,
         }
       : null;
   return { document: await entry('document-face'), selfie: await entry('selfie-face') };
