@@ -588,7 +588,7 @@ test('an operator creates a tenant (secret shown once), edits its allow list and
   await tested.getByRole('link', { name: ja['tenants.sessions'] }).click();
   await page.getByRole('heading', { name: ja['sessions.title'] }).waitFor();
   await page.getByRole('note').filter({ hasText: tenant.tenantId }).waitFor();
-  await page.locator('tbody tr a').first().click();
+  await page.locator('tbody tr', { hasText: ja['verificationStatus.approved'] }).locator('a').click();
   await page.getByRole('heading', { name: ja['case.why'] }).waitFor();
   await page.getByRole('note').filter({ hasText: ja['case.readOnly'] }).waitFor();
   assert.equal(await page.getByRole('button', { name: ja['case.claim'] }).count(), 0);

@@ -163,6 +163,7 @@ export function FacePair({
       </figcaption>
     </figure>
   );
+  if (!faces?.document && !faces?.selfie) return <p>{t('case.noImages')}</p>;
   return (
     <div class="face-pair">
       {frame(faces?.document ?? null, t('case.documentFace'), t('case.noDocumentImage'))}

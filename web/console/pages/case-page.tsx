@@ -206,14 +206,14 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
                 return reload();
               }}
             />
-          ) : !isPendingReview ? (
+          ) : (
             <p class="decided-note">
               {t('case.currentDecision')}{' '}
               <span class={`badge ${verificationStatus ?? ''}`}>
                 {label('verificationStatus', verificationStatus)}
               </span>
             </p>
-          ) : null}
+          )}
           {nextCase}
         </aside>
       </div>
