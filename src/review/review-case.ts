@@ -32,10 +32,15 @@ import {
 import { reviewView } from './submit-review.ts';
 
 const DEFAULT_LIMIT = 50;
-/** A name or birth-date search decrypts rows in batches of this size… */
-const SCAN_BATCH = 200;
-/** …and at most this many per page; `next` then continues the search where it stopped. */
-export const SCAN_LIMIT = 2000;
+/**
+ * A name or birth-date search decrypts rows in batches of `batch`, and at most `limit` rows per
+ * page; `next` then continues the search where it stopped.
+ */
+export interface ScanLimits {
+  batch: number;
+  limit: number;
+}
+const SCAN: ScanLimits = { batch: 200, limit: 2000 };
 
 /** A session of this tenant, or 404 (another tenant's id is as unknown as a made-up one). */
 export async function loadCase(platform: Platform, tenantId: string, sessionId: string): Promise<SessionRow> {
@@ -84,6 +89,7 @@ async function findRows(
   tenantId: string,
   query: ListQuery,
   queue: boolean,
+  scan: ScanLimits,
 ): Promise<{ rows: FoundRow[]; next: string | null }> {
   const { filters, limit, identity } = parseQuery(platform, tenantId, query);
   const db = platform.database.db;
@@ -96,8 +102,8 @@ async function findRows(
   const rows: FoundRow[] = [];
   let cursor = query.before;
   let scanned = 0;
-  while (scanned < SCAN_LIMIT) {
-    const batch = await searchSessions(db, tenantId, scope, { ...order, limit: SCAN_BATCH, before: cursor });
+  while (scanned < scan.limit) {
+    const batch = await searchSessions(db, tenantId, scope, { ...order, limit: scan.batch, before: cursor });
     const ocr = new Map(
       (
         await listOcrResultRows(
@@ -113,14 +119,20 @@ async function findRows(
       rows.push(row);
       if (rows.length === limit) return { rows, next: row.id };
     }
-    if (batch.length < SCAN_BATCH) return { rows, next: null };
+    if (batch.length < scan.batch) return { rows, next: null };
   }
   return { rows, next: cursor ?? null };
 }
 
-async function listItems(platform: Platform, tenantId: string, query: ListQuery, queue: boolean) {
+async function listItems(
+  platform: Platform,
+  tenantId: string,
+  query: ListQuery,
+  queue: boolean,
+  scan: ScanLimits = SCAN,
+) {
   const db = platform.database.db;
-  const { rows, next } = await findRows(platform, tenantId, query, queue);
+  const { rows, next } = await findRows(platform, tenantId, query, queue, scan);
   const ids = rows.map((r) => r.id);
   const claims = new Map((await listLiveClaims(db, ids, platform.now())).map((c) => [c.session_id, c]));
   const reasons = await latestDecisionReasons(db, ids);
@@ -147,8 +159,12 @@ async function listItems(platform: Platform, tenantId: string, query: ListQuery,
 
 export type CaseListItem = Awaited<ReturnType<typeof listItems>>['sessions'][number];
 
-export const listCaseSessions = (platform: Platform, tenantId: string, query: SessionQuery) =>
-  listItems(platform, tenantId, query, false);
+export const listCaseSessions = (
+  platform: Platform,
+  tenantId: string,
+  query: SessionQuery,
+  scan: ScanLimits = SCAN,
+) => listItems(platform, tenantId, query, false, scan);
 
 export const listReviewQueue = (platform: Platform, tenantId: string, query: QueueQuery) =>
   listItems(platform, tenantId, query, true);

@@ -17,6 +17,7 @@ import { identityKeyCandidates } from '../../src/pipeline/index.ts';
 import { saveIdentityKeys } from '../../src/pipeline/pipeline-repository.ts';
 import { openBlobStore } from '../../src/platform/blobs/index.ts';
 import { encryptJson } from '../../src/platform/crypto/encryption.ts';
+import { listCaseSessions } from '../../src/review/review-case.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 import { redeliverWebhookEvent } from '../../src/webhooks/index.ts';
 import { ApiClient } from '../helpers/api-client.ts';
@@ -233,6 +234,31 @@ describe('search by name, birth date and document number', () => {
       assert.equal(res.statusCode, 200);
       assert.deepEqual(ids(res), [], name);
     }
+  });
+
+  test('a long search stops after its scan budget and next continues where it stopped', async () => {
+    const tenantC = await createTenant(platform, { name: 'C', callbackUrlPrefixes: [receiver.url('/c/')] });
+    const apiC = new ApiClient(app, (await createApiKey(platform, tenantC.tenantId, 'tests')).apiKey);
+    const wanted = await person(apiC, '/c/', { pre: { lastName: '遠藤', firstName: '探' } });
+    const newer = [
+      await person(apiC, '/c/', { pre: { lastName: '別人', firstName: '一' } }),
+      await person(apiC, '/c/', { pre: { lastName: '別人', firstName: '二' } }),
+    ];
+    const scan = { batch: 1, limit: 2 };
+    const first = await listCaseSessions(platform, tenantC.tenantId, { name: '遠藤' }, scan);
+    assert.deepEqual(first.sessions, [], 'the two newest sessions were looked at, neither matched');
+    assert.equal(first.next, newer[0], 'the last session looked at');
+    const second = await listCaseSessions(
+      platform,
+      tenantC.tenantId,
+      { name: '遠藤', before: first.next! },
+      scan,
+    );
+    assert.deepEqual(
+      second.sessions.map((s) => s.sessionId),
+      [wanted],
+    );
+    assert.equal(second.next, null, 'nothing older is left');
   });
 
   test('malformed search values are 400 with the field named, never 500', async () => {
