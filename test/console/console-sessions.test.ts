@@ -279,6 +279,11 @@ describe('search by name, birth date and document number', () => {
       const res = await reviewer.request('GET', `${pathA('sessions')}?${query({ [key]: value })}`);
       assert.equal(res.statusCode, 400, `${key}=${JSON.stringify(value)}: ${res.body}`);
       assert.equal(res.json().error, 'ValidationFailed');
+      if (key !== 'nameX')
+        assert.ok(
+          res.json().details.some((d: { path: string }) => d.path.endsWith(`/${key}`)),
+          `${key}: ${res.body}`,
+        );
     }
     const repeated = await reviewer.request('GET', `${pathA('sessions')}?name=a&name=b`);
     assert.equal(repeated.statusCode, 400, repeated.body);
