@@ -4,7 +4,7 @@
 // face found the whole picture is shown in the same frame, so the two still sit side by side at one
 // size.
 import sharp from 'sharp';
-import { readSessionImage } from '../hosted-flow/index.ts';
+import { listSessionImages, readSessionImage } from '../hosted-flow/index.ts';
 import { readStoredResult } from '../pipeline/index.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/session-repository.ts';
@@ -104,12 +104,8 @@ export async function readFaceCrop(
 }
 
 /** The case's two face pictures: their URLs, and whether each is cut around a face found. */
-export async function faceCropUrls(
-  platform: Platform,
-  session: SessionRow,
-  base: string,
-  imageNames: readonly string[],
-) {
+export async function faceCropUrls(platform: Platform, session: SessionRow, base: string) {
+  const imageNames: readonly string[] = await listSessionImages(platform, session);
   const entry = async (name: FaceCropName) =>
     imageNames.includes(SOURCE[name].image)
       ? {

@@ -205,11 +205,9 @@ export async function readCase(platform: Platform, tenantId: string, sessionId: 
   const claim = await findClaim(db, sessionId);
   const base = `/console/api/tenants/${tenantId}/sessions/${sessionId}/images`;
   const ocr = (detail.ocrResult?.payload ?? null) as IdentityFields | null;
-  const imageNames = await listSessionImages(platform, session);
   return {
     ...detail,
-    images: imageNames.map((name) => ({ name, url: `${base}/${name}` })),
-    faces: await faceCropUrls(platform, session, base, imageNames),
+    images: (await listSessionImages(platform, session)).map((name) => ({ name, url: `${base}/${name}` })),
     comparison: compareSources(ocr, detail.userInput ?? null, detail.preRegisteredInfo ?? null),
     automaticDecision: automatic
       ? {
@@ -221,6 +219,7 @@ export async function readCase(platform: Platform, tenantId: string, sessionId: 
           decidedAt: automatic.decided_at.toISOString(),
         }
       : null,
+    faces: await faceCropUrls(platform, session, base),
     claim: claim && claim.expires_at > platform.now() ? claimView(claim) : null,
     reviews: (await listReviews(db, sessionId)).map(reviewView),
     webhookEvents: (await listSessionWebhookEvents(platform, sessionId)).map((e) => ({
