@@ -68,8 +68,41 @@ function ResponseBody({ body, truncated }: { body: string | null | undefined; tr
 
 const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'gone'];
 
+/** Every attempt: when, the receiver's status code, the error, how long, and the start of its answer. */
+function AttemptTable({ attempts }: { attempts: Attempt[] }) {
+  const { t, language } = useConsole();
+  return (
+    <table class="attempts">
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">{t('webhooks.at')}</th>
+          <th scope="col">{t('webhooks.statusCode')}</th>
+          <th scope="col">{t('webhooks.error')}</th>
+          <th scope="col">{t('webhooks.duration')}</th>
+          <th scope="col">{t('webhooks.response')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {attempts.map((a) => (
+          <tr key={a.attempt}>
+            <td>{a.attempt}</td>
+            <td>{formatDate(a.at, language)}</td>
+            <td>{a.statusCode ?? '—'}</td>
+            <td>{a.error ?? '—'}</td>
+            <td>{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
+            <td>
+              <ResponseBody body={a.responseBody} truncated={a.responseBodyTruncated} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function Attempts({ path }: { path: string }) {
-  const { api, t, language } = useConsole();
+  const { api, t } = useConsole();
   const { data, error } = useLoad(() => api.get<EventDetail>(path), [path]);
   if (error) return <ErrorText error={error} />;
   if (!data) return <p>{t('common.loading')}</p>;
@@ -101,37 +134,6 @@ function Attempts({ path }: { path: string }) {
       )}
     </div>
   );
-
-  function AttemptTable({ attempts }: { attempts: Attempt[] }) {
-    return (
-      <table class="attempts">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">{t('webhooks.at')}</th>
-            <th scope="col">{t('webhooks.statusCode')}</th>
-            <th scope="col">{t('webhooks.error')}</th>
-            <th scope="col">{t('webhooks.duration')}</th>
-            <th scope="col">{t('webhooks.response')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {attempts.map((a) => (
-            <tr key={a.attempt}>
-              <td>{a.attempt}</td>
-              <td>{formatDate(a.at, language)}</td>
-              <td>{a.statusCode ?? '—'}</td>
-              <td>{a.error ?? '—'}</td>
-              <td>{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
-              <td>
-                <ResponseBody body={a.responseBody} truncated={a.responseBodyTruncated} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    );
-  }
 }
 
 /** "Send test event": a signed webhook.test to a URL of the allow list, and both sides of it. */
