@@ -1,4 +1,4 @@
-// The console in a real browser (issue 8 items 2, 5, 6): Debian chromium driven by playwright-core
+// The console in a real browser: Debian chromium driven by playwright-core
 // at 1280×800, a real server on a loopback port, the real pipeline and webhook delivery worker,
 // and a real webhook receiver on 127.0.0.1. A session submitted through the hosted flow's service
 // functions (test/pipeline/submitted-session.ts) with pre-registered data that differs from the
@@ -127,7 +127,7 @@ async function shot(page: Page, name: string) {
   });
 }
 
-/** Nothing is wider than the window: tables scroll inside their own box (issue 8 item 5). */
+/** Nothing is wider than the window: tables scroll inside their own box. */
 async function assertNoSideways(page: Page) {
   const { scroll, width } = await page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,

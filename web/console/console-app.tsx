@@ -1,4 +1,4 @@
-// The console's frame (issue 8 items 1, 2, 4, 5): who is signed in, the navigation their role may
+// The console's frame: who is signed in, the navigation their role may
 // use (and nothing else), the language switch, and the screen for the current path. Paths live in
 // the address bar, so a reload or a shared link opens the same screen.
 import type { ComponentChildren } from 'preact';

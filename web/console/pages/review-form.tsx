@@ -1,6 +1,6 @@
 // Approve or reject with a mandatory reason: a preset (docs/console-api.md "Preset reasons") plus
 // free text of 1–500 characters; and the review history with the second reviewer's confirmation
-// when the tenant requires it for approving an automatically rejected case (issue 8 item 2).
+// when the tenant requires it for approving an automatically rejected case.
 import { useState } from 'preact/hooks';
 import { REASON_CODES } from '../../../src/review/review-reasons.ts';
 import { useConsole } from '../console-context.ts';

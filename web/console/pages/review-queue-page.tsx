@@ -1,5 +1,6 @@
-// The reviewer's queue (issue 8 item 2): pending_review cases and approvals awaiting a second
-// reviewer, oldest first (the server's order), with the filters.
+// The reviewer's queue: pending_review cases and approvals awaiting a second reviewer, oldest first
+// (the server's order), with the filters that can narrow it (no status or decision: every queued
+// case is completed and pending_review).
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
 import { ErrorText, useLoad } from '../ui.tsx';

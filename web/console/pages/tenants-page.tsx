@@ -1,4 +1,4 @@
-// The operator's tenants (issue 8 items 1 and 4): create one (its webhook secret is shown once),
+// The operator's tenants: create one (its webhook secret is shown once),
 // keep each tenant's callback URL allow list, and open its sessions read-only.
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
