@@ -2,10 +2,11 @@
 // (style.md), so tests drive it with app.inject().
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { apiDocumentExtras } from './api-document.ts';
 import { requireApiKey } from './api-keys/index.ts';
 import { registerConsole } from './console/index.ts';
 import { MAX_UPLOAD_REQUEST_BYTES, registerHostedFlow } from './hosted-flow/index.ts';
-import { renderApiReference } from './platform/http/api-reference-page.ts';
+import { registerApiDocs } from './platform/http/api-docs-page.ts';
 import { AppError } from './platform/http/app-error.ts';
 import { installErrorHandler, sendError } from './platform/http/error-handler.ts';
 import { registerMetrics } from './platform/http/metrics.ts';
@@ -15,7 +16,7 @@ import { installUnreadBodyGuard } from './platform/http/unread-body.ts';
 import type { Platform } from './platform/platform.ts';
 import { registerReviewApiRoutes } from './review/index.ts';
 import { registerSessionRoutes } from './sessions/session.routes.ts';
-import { WEBHOOK_PAYLOAD_SCHEMA_ID, WebhookPayloadSchema } from './webhooks/index.ts';
+import { publishedWebhookPayloadSchema, WEBHOOK_PAYLOAD_SCHEMA_ID } from './webhooks/index.ts';
 
 /** Issue 3: JSON bodies over 64 KB are refused with 413. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -52,7 +53,13 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
 
   // Only JSON (strict parser) at the root; the hosted flow adds its own parsers in its scope.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // A route whose body is optional takes an empty one as none (session.routes.ts OPTIONAL_BODY).
+    const config = request.routeOptions.config as { emptyBodyAllowed?: boolean } | undefined;
+    if ((body as Buffer).length === 0 && config?.emptyBodyAllowed) {
+      done(null, undefined);
+      return;
+    }
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (error) {
@@ -61,7 +68,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   });
 
   await app.register(helmet, { global: true });
-  await registerOpenApi(app, config.publicUrl);
+  await registerOpenApi(app, config.publicUrl, apiDocumentExtras());
   registerMetrics(app);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -75,17 +82,10 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
     }
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type('text/html; charset=utf-8');
-    reply.header(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    );
-    return renderApiReference(app.swagger() as unknown as Parameters<typeof renderApiReference>[0]);
-  });
+  registerApiDocs(app);
   app.get(WEBHOOK_PAYLOAD_SCHEMA_ID, { schema: { hide: true } }, async (_request, reply) => {
     reply.type('application/schema+json');
-    return WebhookPayloadSchema;
+    return publishedWebhookPayloadSchema();
   });
 
   // The tenant API (interface §4): server-to-server, so no CORS headers at all, preflight included.

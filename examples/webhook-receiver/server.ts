@@ -1,25 +1,28 @@
-// A webhook receiver a tenant can copy: keeps the raw body, verifies the signature, answers 200 at
-// once, deduplicates, and never fails on an event kind or payload it does not know
-// (interface §6.4 and §6.5, docs/api-reference.md). It also answers the other use of the callback
+// A webhook receiver a tenant can copy: keeps the raw body, verifies the signature with the Node
+// SDK (@mimoto/node, packages/node), answers 200 at once, deduplicates, and never fails on an event
+// kind or payload it does not know (interface §6.4 and §6.5, docs/api-reference.md). It also answers the other use of the callback
 // URL: the user's browser coming back with GET ?sessionId&state when the flow is done (§4.1).
 // Run: WEBHOOK_SECRET=... node --import tsx examples/webhook-receiver/server.ts (port 3000)
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { verifyWebhookSignature } from 'mimoto';
+// In your project: import { webhooks, WebhookVerificationError } from '@mimoto/node';
+import { type WebhookEvent, WebhookVerificationError, webhooks } from '../../packages/node/src/index.ts';
 
-/** The event kinds this receiver acts on (interface §6.1); others are acknowledged and ignored. */
-const KNOWN_EVENTS = new Set([
-  'verification.approved',
-  'verification.rejected',
-  'verification.pending_review',
+/** Failures that mean the delivery is not from the service (or not for this secret): 401. */
+const NOT_AUTHENTIC = new Set([
+  'missing_secret',
+  'invalid_body',
+  'missing_signature',
+  'malformed_signature',
+  'signature_mismatch',
 ]);
 
 export interface VerificationEvent {
   event: string;
   verificationId: string;
   status: string;
-  /** The whole parsed payload, for fields this example does not name (decision, results, review…). */
-  payload: Record<string, unknown>;
+  /** The whole typed payload, for fields this example does not name (decision, results, review, reprocess…). */
+  payload: WebhookEvent;
   deliveryId: string | undefined;
 }
 
@@ -58,36 +61,44 @@ export function buildReceiver(options: ReceiverOptions): FastifyInstance {
 
   app.post('/webhooks/mimoto', async (request, reply) => {
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    if (!verifyWebhookSignature(rawBody, request.headers['x-service-signature'], options.secret)) {
-      return reply.code(401).send({ error: 'Unauthorized', message: 'Invalid webhook signature' });
+    let payload: WebhookEvent | undefined;
+    let unusable: string | undefined;
+    try {
+      payload = webhooks.verify(rawBody, request.headers, options.secret);
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      if (NOT_AUTHENTIC.has(error.code)) {
+        return reply.code(401).send({ error: 'Unauthorized', message: 'Invalid webhook signature' });
+      }
+      // Signed by the service but not a payload this receiver understands: acknowledge, never retry.
+      unusable = `${error.code}: ${error.message}`;
     }
     const deliveryId = headerValue(request.headers['x-service-delivery']);
     // §6.5 rule 2: answer within 5 s and do the work afterwards.
     setImmediate(() => {
-      void processDelivery(rawBody, deliveryId).catch((error: unknown) => {
+      void processDelivery(rawBody, payload, unusable, deliveryId).catch((error: unknown) => {
         app.log.error({ err: error }, 'webhook handler failed');
       });
     });
     return reply.code(200).send({ received: true });
   });
 
-  async function processDelivery(rawBody: Buffer, deliveryId: string | undefined): Promise<void> {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(rawBody.toString('utf8'));
-    } catch {
-      return ignore('body is not JSON', rawBody);
-    }
-    if (!isRecord(payload)) return ignore('payload is not an object', rawBody);
-    const { event, verificationId, status } = payload;
-    if (typeof event !== 'string' || !KNOWN_EVENTS.has(event))
-      return ignore(`unknown event ${String(event)}`, rawBody);
-    if (typeof verificationId !== 'string' || typeof status !== 'string') {
-      return ignore('payload without verificationId or status', rawBody);
-    }
-    // §6.5 rule 4: the same event can arrive more than once. A review outcome has a new status, so
-    // it is not mistaken for a duplicate of the earlier pending_review event.
-    if (!seen.add(`${verificationId}:${status}`))
+  async function processDelivery(
+    rawBody: Buffer,
+    payload: WebhookEvent | undefined,
+    unusable: string | undefined,
+    deliveryId: string | undefined,
+  ): Promise<void> {
+    if (!payload) return ignore(unusable ?? 'unusable payload', rawBody);
+    if (!webhooks.isKnownEvent(payload)) return ignore(`unknown event ${payload.event}`, rawBody);
+    const { event, verificationId } = payload;
+    const status = (payload as { status?: unknown }).status;
+    if (typeof status !== 'string') return ignore('payload without status', rawBody);
+    // §6.5 rule 4: the same event can arrive more than once, with the same X-Service-Delivery. A
+    // verification can have several events (a review after pending_review, a reprocess that changed
+    // the decision, even back to an earlier status), each with its own delivery id.
+    const processedAt = (payload as { processedAt?: unknown }).processedAt;
+    if (!seen.add(deliveryId ?? `${verificationId}:${status}:${String(processedAt)}`))
       return ignore(`duplicate ${verificationId} ${status}`, rawBody);
     await options.handleEvent({ event, verificationId, status, payload, deliveryId });
   }
@@ -106,10 +117,6 @@ class RecentKeys {
     if (this.#keys.size > this.capacity) this.#keys.delete(this.#keys.values().next().value!);
     return true;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function escapeHtml(text: string): string {

@@ -48,6 +48,8 @@ export const TenantSettingsSchema = Type.Object(
       Type.Union([Type.String({ minLength: 1, maxLength: DISPLAY_NAME_MAX }), Type.Null()]),
     ),
     accentColor: Type.Optional(Type.Union([Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }), Type.Null()])),
+    /** Opt-in: the interface defines three events, so verification.expired is off by default. */
+    webhookExpiredEvent: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -71,6 +73,7 @@ export function effectiveSettings(stored: Record<string, unknown>): TenantSettin
     secondReviewForRejectedApproval: stored.secondReviewForRejectedApproval === true,
     ...(typeof stored.displayName === 'string' ? { displayName: stored.displayName } : {}),
     ...(typeof stored.accentColor === 'string' ? { accentColor: stored.accentColor } : {}),
+    webhookExpiredEvent: stored.webhookExpiredEvent === true,
   };
 }
 

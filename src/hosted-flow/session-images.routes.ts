@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { apiCaller } from '../api-keys/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import { API_KEY_ERRORS, errorResponses, SESSION_ID_ERRORS } from '../platform/http/openapi.ts';
 import type { Platform } from '../platform/platform.ts';
 import { SessionIdParams } from '../sessions/session.schemas.ts';
 import { loadCallerSession } from '../sessions/session-access.ts';
@@ -62,6 +62,7 @@ export function registerSessionImageRoutes(fastify: FastifyInstance, platform: P
     {
       schema: {
         tags: ['sessions'],
+        operationId: 'getSessionImage',
         summary: 'A document image or the liveness reference image (JPEG)',
         security: [{ bearerAuth: [] }],
         params: Type.Object({
@@ -70,7 +71,7 @@ export function registerSessionImageRoutes(fastify: FastifyInstance, platform: P
         }),
         response: {
           200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/jpeg bytes' }),
-          ...errorResponses(400, 401, 403, 404, 429),
+          ...errorResponses(...API_KEY_ERRORS, ...SESSION_ID_ERRORS),
         },
       },
     },

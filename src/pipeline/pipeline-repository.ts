@@ -193,12 +193,21 @@ export async function failSession(db: Db, sessionId: string, cause: string, now:
 }
 
 /** A reprocess: the next generation, naming the checks it runs again. Returns the new generation. */
-export async function startGeneration(db: Db, sessionId: string, checks: readonly string[], now: Date) {
+/** The request is kept so that a decision it changes can say so (the payload's reprocess block). */
+export async function startGeneration(
+  db: Db,
+  sessionId: string,
+  checks: readonly string[],
+  now: Date,
+  reason = '',
+) {
   const row = await db
     .updateTable('verification_sessions')
     .set((eb) => ({
       pipeline_generation: eb('pipeline_generation', '+', 1),
       pipeline_checks: [...checks],
+      reprocess_requested_at: now,
+      reprocess_reason: reason,
       updated_at: now,
     }))
     .where('id', '=', sessionId)

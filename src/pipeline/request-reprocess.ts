@@ -16,9 +16,10 @@ export async function requestReprocess(
   session: { id: string; tenant_id: string },
   queues: readonly CheckId[],
   reason: string,
+  requestedAt: Date = platform.now(),
 ): Promise<number> {
   if (await hasReviewDecision(trx, session.id)) throw new AppError('DecisionFinal');
-  const generation = await startGeneration(trx, session.id, queues, platform.now());
+  const generation = await startGeneration(trx, session.id, queues, requestedAt, reason);
   for (const id of queues) {
     const data: CheckJobData = {
       sessionId: session.id,

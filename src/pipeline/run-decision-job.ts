@@ -123,6 +123,17 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
           decision,
           results,
           processedAt: now,
+          // A decision a reprocess changed says so: a receiver deduplicating by verificationId
+          // would otherwise take it for a repeat of the earlier event (interface §6.5 rule 4).
+          ...(previous && session.reprocess_requested_at
+            ? {
+                reprocess: {
+                  requestedAt: session.reprocess_requested_at,
+                  reason: session.reprocess_reason ?? '',
+                  previousStatus: previous.status,
+                },
+              }
+            : {}),
         },
       });
     }

@@ -3,7 +3,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiCaller } from '../api-keys/index.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import {
+  API_KEY_ERRORS,
+  errorResponses,
+  JSON_BODY_ERRORS,
+  SESSION_ID_ERRORS,
+} from '../platform/http/openapi.ts';
 import type { Platform } from '../platform/platform.ts';
 import { getSessionDetail } from '../sessions/get-session-detail.ts';
 import { SessionDetail, SessionIdParams } from '../sessions/session.schemas.ts';
@@ -17,6 +22,7 @@ export function registerReviewApiRoutes(fastify: FastifyInstance, platform: Plat
     {
       schema: {
         tags: ['sessions'],
+        operationId: 'reviewSession',
         summary: "Decide a pending_review verification (a reviewer's decision is final)",
         description:
           'Only for sessions whose verification is pending_review (else 409 SessionNotPendingReview); ' +
@@ -28,7 +34,15 @@ export function registerReviewApiRoutes(fastify: FastifyInstance, platform: Plat
         response: {
           200: SessionDetail,
           202: SessionDetail,
-          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429),
+          ...errorResponses(
+            ...API_KEY_ERRORS,
+            ...JSON_BODY_ERRORS,
+            ...SESSION_ID_ERRORS,
+            'SessionNotPendingReview',
+            'DecisionFinal',
+            'ReviewClaimed',
+            'SecondReviewerRequired',
+          ),
         },
       },
     },

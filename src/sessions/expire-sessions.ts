@@ -1,12 +1,41 @@
 // The periodic sweep that writes `expired` (issue 3 item 6). GET already shows the right status
 // before it runs (session-access.ts); the sweep makes it true in the table for lists and exports.
+// Tenants who turned on verification.expired (settings webhookExpiredEvent) get it for each
+// session the sweep expires, in the same transaction; a cancelled session sends none (the tenant
+// ended it).
+import { sql } from 'kysely';
 import type { Platform } from '../platform/platform.ts';
+import { recordDecisionEvent } from '../webhooks/index.ts';
 import { expireSessions } from './session-repository.ts';
 
 export const EXPIRY_SWEEP_INTERVAL_MS = 30_000;
 
 export function sweepExpiredSessions(platform: Platform): Promise<number> {
-  return expireSessions(platform.database.db, platform.now());
+  return platform.database.db.transaction().execute(async (trx) => {
+    const now = platform.now();
+    const expired = await expireSessions(trx, now);
+    if (expired.length === 0) return 0;
+    const tenants = await trx
+      .selectFrom('tenants')
+      .select('id')
+      .where('id', 'in', [...new Set(expired.map((s) => s.tenant_id))])
+      .where(sql<boolean>`settings->>'webhookExpiredEvent' = 'true'`)
+      .execute();
+    const optedIn = new Set(tenants.map((t) => t.id));
+    for (const session of expired.filter((s) => optedIn.has(s.tenant_id))) {
+      await recordDecisionEvent(trx, platform, {
+        decisionKey: 'expired',
+        decision: {
+          kind: 'expired',
+          verificationId: session.id,
+          tenantId: session.tenant_id,
+          expiresAt: session.expires_at,
+          processedAt: now,
+        },
+      });
+    }
+    return expired.length;
+  });
 }
 
 /** Runs the sweep now and then every interval until the returned function is called. */

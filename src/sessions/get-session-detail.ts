@@ -1,5 +1,6 @@
-// GET /v1/verification-sessions/{sessionId} (interface §4.2, §2.1). Fields that do not exist yet
-// are null (documented in the OpenAPI document).
+// GET /v1/verification-sessions/{sessionId} (interface §4.2, §2.1). A field with no value yet is
+// left out rather than null: §2.1 types them as strings and objects and §2.11 leaves presence open
+// (the OpenAPI document marks them optional).
 import type { ApiCaller } from '../api-keys/index.ts';
 import { readFlowDetail } from '../hosted-flow/index.ts';
 import { readPipelineDetail } from '../pipeline/index.ts';
@@ -29,6 +30,13 @@ export async function getSessionDetail(
     { isolation: 'repeatable read' },
   );
   const { keyring } = platform;
+  const preRegisteredInfo = session.pre_registered_info_enc
+    ? decryptJson<PreRegisteredInfo>(
+        keyring,
+        session.pre_registered_info_enc,
+        preRegisteredInfoContext(session.id),
+      )
+    : undefined;
   return {
     sessionId: session.id,
     status: effectiveStatus(session, platform.now()),
@@ -38,32 +46,30 @@ export async function getSessionDetail(
     createdAt: session.created_at.toISOString(),
     updatedAt: session.updated_at.toISOString(),
     expiresAt: session.expires_at.toISOString(),
-    documentType: session.document_type,
-    preRegisteredInfo: session.pre_registered_info_enc
-      ? decryptJson<PreRegisteredInfo>(
-          keyring,
-          session.pre_registered_info_enc,
-          preRegisteredInfoContext(session.id),
-        )
-      : null,
-    userInput: flow.userInput,
-    documents: flow.documents,
-    liveness: flow.liveness,
-    ocrResult: pipeline?.ocrResult ?? null,
+    ...(session.document_type ? { documentType: session.document_type } : {}),
+    ...(preRegisteredInfo ? { preRegisteredInfo } : {}),
+    ...(flow.userInput ? { userInput: flow.userInput } : {}),
+    ...(flow.documents ? { documents: flow.documents } : {}),
+    ...(flow.liveness ? { liveness: flow.liveness } : {}),
+    ...(pipeline?.ocrResult ? { ocrResult: pipeline.ocrResult } : {}),
     // Interface §2.7: exists from submission on; decision and results once the pipeline stored them.
-    verification: session.submitted_at
+    ...(session.submitted_at
       ? {
-          verificationId: session.id,
-          status: session.verification_status ?? 'processing',
-          createdAt: session.submitted_at.toISOString(),
-          updatedAt: session.updated_at.toISOString(),
-          ...(pipeline?.decision ? { decision: pipeline.decision } : {}),
-          ...(pipeline?.results ? { results: pipeline.results } : {}),
-          ...(pipeline?.preRegisteredInfoMatch
-            ? { preRegisteredInfoMatch: pipeline.preRegisteredInfoMatch }
-            : {}),
-          ...(pipeline?.userInputMatch !== undefined ? { userInputMatch: pipeline.userInputMatch } : {}),
+          verification: {
+            verificationId: session.id,
+            status: session.verification_status ?? 'processing',
+            createdAt: session.submitted_at.toISOString(),
+            updatedAt: session.updated_at.toISOString(),
+            ...(pipeline?.decision ? { decision: pipeline.decision } : {}),
+            ...(pipeline?.results ? { results: pipeline.results } : {}),
+            ...(pipeline?.preRegisteredInfoMatch
+              ? { preRegisteredInfoMatch: pipeline.preRegisteredInfoMatch }
+              : {}),
+            ...(pipeline?.userInputMatch !== undefined ? { userInputMatch: pipeline.userInputMatch } : {}),
+          },
         }
-      : null,
+      : {}),
+    ...(session.cancelled_at ? { cancelledAt: session.cancelled_at.toISOString() } : {}),
+    ...(session.data_erased_at ? { dataErasedAt: session.data_erased_at.toISOString() } : {}),
   };
 }

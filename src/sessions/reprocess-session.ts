@@ -14,7 +14,8 @@ export async function reprocessSession(
   body: ReprocessBody,
 ): Promise<ReprocessResult> {
   const queues: readonly CheckId[] = body.queues?.length ? body.queues : CHECK_IDS;
-  const queuedAt = platform.now().toISOString();
+  const now = platform.now();
+  const queuedAt = now.toISOString();
   await platform.database.db.transaction().execute(async (trx) => {
     const session = await loadCallerSession(trx, caller, sessionId);
     if (!session.submitted_at) throw new AppError('SessionNotSubmitted');
@@ -22,7 +23,7 @@ export async function reprocessSession(
     if (session.data_erased_at) throw new AppError('SessionDataErased');
     // The jobs exist only if this transaction commits, so a failed request leaves nothing queued;
     // a reviewer's decision is final (DecisionFinal, design.md); the decision runs again afterwards.
-    await requestReprocess(platform, trx, session, queues, body.reason ?? '');
+    await requestReprocess(platform, trx, session, queues, body.reason ?? '', now);
   });
   return { sessionId, queuedAt, queued: queues.map((queue) => ({ queue, queuedAt })) };
 }

@@ -47,14 +47,17 @@ export async function findSession(db: Kysely<Tables>, sessionId: string): Promis
   return db.selectFrom('verification_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
 }
 
-/** Marks every session whose time ran out before submission as expired; returns how many. */
-export async function expireSessions(db: Db, now: Date): Promise<number> {
-  const result = await db
+/** Marks every session whose time ran out before submission as expired; returns them. */
+export async function expireSessions(
+  db: Db,
+  now: Date,
+): Promise<{ id: string; tenant_id: string; expires_at: Date }[]> {
+  return db
     .updateTable('verification_sessions')
     .set({ status: 'expired', updated_at: now })
     .where('status', 'in', EXPIRABLE_STATUSES)
     .where('submitted_at', 'is', null)
     .where('expires_at', '<=', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returning(['id', 'tenant_id', 'expires_at'])
+    .execute();
 }

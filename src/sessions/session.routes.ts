@@ -1,23 +1,41 @@
-// The tenant REST API for sessions (interface §4).
+// The tenant REST API for sessions (interface §4, and the list, cancel and redact routes of
+// docs/api-reference.md beyond it).
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiCaller } from '../api-keys/index.ts';
-import { errorResponses } from '../platform/http/openapi.ts';
+import {
+  API_KEY_ERRORS,
+  errorResponses,
+  JSON_BODY_ERRORS,
+  SESSION_ID_ERRORS,
+} from '../platform/http/openapi.ts';
 import type { Platform } from '../platform/platform.ts';
+import { cancelSession } from './cancel-session.ts';
 import { createSession } from './create-session.ts';
 import { getSessionDetail } from './get-session-detail.ts';
+import { listSessions } from './list-sessions.ts';
+import { redactSession } from './redact-session.ts';
 import { reprocessSession } from './reprocess-session.ts';
 import {
   CreatedSession,
   CreateSessionBody,
+  EmptyBody,
+  ListSessionsQuery,
   ReprocessBody,
   ReprocessResult,
   SessionDetail,
   SessionIdParams,
+  SessionList,
 } from './session.schemas.ts';
 
 const security = [{ bearerAuth: [] }];
+
+/** Routes whose body is optional: no body, or an empty one under Content-Type: application/json. */
+export const OPTIONAL_BODY = { config: { emptyBodyAllowed: true } } as const;
+const emptyBodyIsEmptyObject = async (request: { body: unknown }) => {
+  if (request.body === undefined) request.body = {};
+};
 
 export function registerSessionRoutes(fastify: FastifyInstance, platform: Platform) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -27,10 +45,14 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
     {
       schema: {
         tags: ['sessions'],
+        operationId: 'createSession',
         summary: 'Create a verification session',
         security,
         body: CreateSessionBody,
-        response: { 201: CreatedSession, ...errorResponses(400, 401, 413, 415, 422, 429) },
+        response: {
+          201: CreatedSession,
+          ...errorResponses(...API_KEY_ERRORS, ...JSON_BODY_ERRORS, 'CallbackUrlNotAllowed'),
+        },
       },
     },
     async (request, reply) => {
@@ -40,14 +62,35 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
   );
 
   app.get(
+    '/v1/verification-sessions',
+    {
+      schema: {
+        tags: ['sessions'],
+        operationId: 'listSessions',
+        summary: "List the tenant's sessions, newest first",
+        description:
+          'Cursor pagination: pass the nextCursor of a page as startingAfter to get the next one; ' +
+          'hasMore is false on the last page. The items carry statuses and times, no personal data: ' +
+          'GET the session for its detail.',
+        security,
+        querystring: ListSessionsQuery,
+        response: { 200: SessionList, ...errorResponses(...API_KEY_ERRORS, 'ValidationFailed') },
+      },
+    },
+    async (request) => listSessions(platform, apiCaller(request), request.query),
+  );
+
+  app.get(
     '/v1/verification-sessions/:sessionId',
     {
       schema: {
         tags: ['sessions'],
+        operationId: 'getSession',
         summary: 'Get a session with its results',
+        description: 'A field with no value yet is absent, never null.',
         security,
         params: SessionIdParams,
-        response: { 200: SessionDetail, ...errorResponses(400, 401, 403, 404, 429) },
+        response: { 200: SessionDetail, ...errorResponses(...API_KEY_ERRORS, ...SESSION_ID_ERRORS) },
       },
     },
     async (request) => getSessionDetail(platform, apiCaller(request), request.params.sessionId),
@@ -56,19 +99,101 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
   app.post(
     '/v1/verification-sessions/:sessionId/reprocess',
     {
+      ...OPTIONAL_BODY,
       schema: {
         tags: ['sessions'],
+        operationId: 'reprocessSession',
         summary: 'Run checks of a submitted session again, then the decision',
+        description:
+          'The body is optional: none (or {}) runs every check again. When the new decision differs ' +
+          "from the last one a webhook is sent whose payload carries reprocess: {requestedAt, reason, previousStatus}. A reviewer's decision is final (409 DecisionFinal).",
         security,
         params: SessionIdParams,
         body: ReprocessBody,
-        response: { 200: ReprocessResult, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+        response: {
+          200: ReprocessResult,
+          ...errorResponses(
+            ...API_KEY_ERRORS,
+            ...JSON_BODY_ERRORS,
+            ...SESSION_ID_ERRORS,
+            'SessionNotSubmitted',
+            'SessionDataErased',
+            'DecisionFinal',
+          ),
+        },
       },
-      // A reprocess of everything needs no body at all.
-      preValidation: async (request) => {
-        if (request.body === undefined) request.body = {};
-      },
+      preValidation: emptyBodyIsEmptyObject,
     },
     async (request) => reprocessSession(platform, apiCaller(request), request.params.sessionId, request.body),
+  );
+
+  app.post(
+    '/v1/verification-sessions/:sessionId/cancel',
+    {
+      ...OPTIONAL_BODY,
+      schema: {
+        tags: ['sessions'],
+        operationId: 'cancelSession',
+        summary: 'Cancel a session the user has not submitted',
+        description:
+          'The session becomes expired with cancelledAt set; its link and the browser cookie stop ' +
+          'working at once. Cancelling a cancelled session again answers the same detail. A submitted, ' +
+          'expired or failed session is 409 SessionNotCancellable. No body (or {}).',
+        security,
+        params: SessionIdParams,
+        body: EmptyBody,
+        response: {
+          200: SessionDetail,
+          ...errorResponses(
+            ...API_KEY_ERRORS,
+            ...JSON_BODY_ERRORS,
+            ...SESSION_ID_ERRORS,
+            'SessionNotCancellable',
+          ),
+        },
+      },
+      preValidation: emptyBodyIsEmptyObject,
+    },
+    async (request) => {
+      const caller = apiCaller(request);
+      await cancelSession(platform, caller, request.params.sessionId);
+      return getSessionDetail(platform, caller, request.params.sessionId);
+    },
+  );
+
+  app.post(
+    '/v1/verification-sessions/:sessionId/redact',
+    {
+      ...OPTIONAL_BODY,
+      schema: {
+        tags: ['sessions'],
+        operationId: 'redactSession',
+        summary: "Erase a finished session's personal data and images",
+        description:
+          'As the retention period does: images, pre-registered and typed data, OCR and check results, ' +
+          'face descriptors, identity keys and webhook bodies are erased; the session, its statuses, ' +
+          'decision and audit trail stay, and dataErasedAt is set. Only for a decided (approved or ' +
+          'rejected), expired or failed session: 409 SessionNotRedactable while it is processed or ' +
+          'waits for review. Redacting again answers the same detail. No body (or {}).',
+        security,
+        params: SessionIdParams,
+        body: EmptyBody,
+        response: {
+          200: SessionDetail,
+          ...errorResponses(
+            ...API_KEY_ERRORS,
+            ...JSON_BODY_ERRORS,
+            ...SESSION_ID_ERRORS,
+            'SessionNotRedactable',
+          ),
+        },
+      },
+      preValidation: emptyBodyIsEmptyObject,
+    },
+    async (request) => {
+      const caller = apiCaller(request);
+      await redactSession(platform, caller, request.params.sessionId);
+      return getSessionDetail(platform, caller, request.params.sessionId);
+    },
   );
 }

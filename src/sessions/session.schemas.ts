@@ -1,6 +1,6 @@
 // Request and response schemas of the session endpoints (interface §2, §4): one source for
 // validation, TypeScript types and the OpenAPI document.
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
 import { SessionId } from '../platform/http/id-schemas.ts';
 import {
@@ -25,8 +25,9 @@ const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
 const Text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, pattern: NO_CONTROL_CHARACTERS, description });
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description });
+/** interface §2.11 leaves presence open: a field with no value yet is left out, never null. */
+const Absent = <T extends TSchema>(schema: T, description: string) =>
+  Type.Optional(Type.Unsafe<Static<T>>({ ...schema, description }));
 
 export const SessionIdParams = Type.Object({ sessionId: SessionId });
 
@@ -133,13 +134,18 @@ export const SessionDetail = Type.Object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   expiresAt: Timestamp,
-  documentType: Nullable(Type.String(), 'null until the user chooses a document'),
-  preRegisteredInfo: Nullable(PreRegisteredInfo, 'null when none was given at creation'),
-  userInput: Nullable(UserInput, 'null until the user submits (API reference §2.3)'),
-  documents: Nullable(Documents, 'null until the user chooses a document (API reference §2.4)'),
-  liveness: Nullable(Liveness, 'null until a live face check was attempted (API reference §2.5)'),
-  ocrResult: Nullable(OcrResultSchema, 'null until OCR has run (API reference §2.6)'),
-  verification: Nullable(Verification, 'null until the user submits (API reference §2.7)'),
+  documentType: Absent(Type.String(), 'Absent until the user chooses a document'),
+  preRegisteredInfo: Absent(PreRegisteredInfo, 'Absent when none was given at creation, or after erasure'),
+  userInput: Absent(UserInput, 'Absent until the user submits (API reference §2.3)'),
+  documents: Absent(Documents, 'Absent until the user chooses a document (API reference §2.4)'),
+  liveness: Absent(Liveness, 'Absent until a live face check was attempted (API reference §2.5)'),
+  ocrResult: Absent(OcrResultSchema, 'Absent until OCR has run (API reference §2.6)'),
+  verification: Absent(Verification, 'Absent until the user submits (API reference §2.7)'),
+  cancelledAt: Type.Optional({ ...Timestamp, description: 'When the tenant cancelled the session' }),
+  dataErasedAt: Type.Optional({
+    ...Timestamp,
+    description: "When the session's personal data and images were erased (redact, or the retention period)",
+  }),
 });
 export type SessionDetail = Static<typeof SessionDetail>;
 
@@ -165,3 +171,58 @@ export const ReprocessResult = Type.Object({
   queued: Type.Array(Type.Object({ queue: Type.String(), queuedAt: Timestamp })),
 });
 export type ReprocessResult = Static<typeof ReprocessResult>;
+
+export const VERIFICATION_STATUSES = ['processing', 'approved', 'rejected', 'pending_review'] as const;
+
+const enumOf = <T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T>(Type.String({ enum: [...values], description }));
+
+export const ListSessionsQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^(?:[1-9]|[1-9][0-9]|100)$',
+        description: 'Sessions per page, 1 to 100 (default 20)',
+      }),
+    ),
+    startingAfter: Type.Optional({
+      ...SessionId,
+      description: 'The nextCursor of the previous page: the sessions created before this one',
+    }),
+    status: Type.Optional(enumOf(SESSION_STATUSES, 'Only sessions in this status (API reference §3.1)')),
+    verificationStatus: Type.Optional(
+      enumOf(VERIFICATION_STATUSES, 'Only sessions whose verification has this status (API reference §3.2)'),
+    ),
+    createdFrom: Type.Optional({ ...Timestamp, description: 'Created at or after this time (ISO 8601)' }),
+    createdTo: Type.Optional({ ...Timestamp, description: 'Created before this time (ISO 8601)' }),
+  },
+  { additionalProperties: false },
+);
+export type ListSessionsQuery = Static<typeof ListSessionsQuery>;
+
+export const SessionSummary = Type.Object({
+  sessionId: Type.String(),
+  status: enumOf(SESSION_STATUSES, 'Session status (API reference §3.1)'),
+  verificationStatus: Type.Optional(
+    enumOf(VERIFICATION_STATUSES, 'Absent until the user submits (API reference §3.2)'),
+  ),
+  documentType: Type.Optional(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  expiresAt: Timestamp,
+  cancelledAt: Type.Optional(Timestamp),
+  dataErasedAt: Type.Optional(Timestamp),
+});
+export type SessionSummary = Static<typeof SessionSummary>;
+
+export const SessionList = Type.Object({
+  data: Type.Array(SessionSummary, { description: 'Newest first; no personal data' }),
+  hasMore: Type.Boolean(),
+  nextCursor: Type.Optional(
+    Type.String({ description: 'Pass as startingAfter for the next page; absent on the last page' }),
+  ),
+});
+export type SessionList = Static<typeof SessionList>;
+
+/** cancel and redact take no body; an empty JSON object is accepted too. */
+export const EmptyBody = Type.Object({}, { additionalProperties: false });

@@ -7,6 +7,9 @@ import {
   type DecisionMetadata,
   type DecisionReasonCode,
   type DecisionStatus,
+  EXPIRED_EVENT,
+  type ExpiredWebhookPayload,
+  type ReprocessNotice,
   type ReviewDecision,
   type ReviewWebhookPayload,
   type WebhookEvent,
@@ -21,6 +24,21 @@ export interface AutomaticDecisionEventInput {
   tenantId: string;
   decision: { status: DecisionStatus; reason: DecisionReasonCode; metadata?: DecisionMetadata };
   results: WebhookResults;
+  processedAt: Date | string;
+  /** Set when a reprocess gave this decision and the status before it differed or was the same. */
+  reprocess?: {
+    requestedAt: Date | string;
+    reason: string;
+    previousStatus: ReprocessNotice['previousStatus'];
+  };
+}
+
+/** An unfinished session's time ran out (opt-in verification.expired). */
+export interface ExpiredEventInput {
+  kind: 'expired';
+  verificationId: string;
+  tenantId: string;
+  expiresAt: Date | string;
   processedAt: Date | string;
 }
 
@@ -44,7 +62,7 @@ export interface ReviewOutcomeEventInput {
   processedAt: Date | string;
 }
 
-export type DecisionEventInput = AutomaticDecisionEventInput | ReviewOutcomeEventInput;
+export type DecisionEventInput = AutomaticDecisionEventInput | ReviewOutcomeEventInput | ExpiredEventInput;
 
 export class InvalidWebhookPayloadError extends Error {
   readonly code = 'InvalidWebhookPayload';
@@ -68,10 +86,15 @@ export function eventForStatus(status: DecisionStatus): WebhookEvent {
  */
 export function buildWebhookPayload(input: AutomaticDecisionEventInput): AutomaticWebhookPayload;
 export function buildWebhookPayload(input: ReviewOutcomeEventInput): ReviewWebhookPayload;
+export function buildWebhookPayload(input: ExpiredEventInput): ExpiredWebhookPayload;
 export function buildWebhookPayload(input: DecisionEventInput): WebhookPayload;
 export function buildWebhookPayload(input: DecisionEventInput): WebhookPayload {
-  const draft: AutomaticWebhookPayload | ReviewWebhookPayload =
-    'review' in input ? buildReviewOutcome(input) : buildAutomaticDecision(input);
+  const draft: WebhookPayload =
+    'kind' in input
+      ? buildExpired(input)
+      : 'review' in input
+        ? buildReviewOutcome(input)
+        : buildAutomaticDecision(input);
   // A JSON round trip gives the receiver's view: drops undefined, turns NaN into null (then refused).
   const payload: unknown = JSON.parse(JSON.stringify(draft));
   if (!checkPayload.Check(payload)) {
@@ -97,6 +120,20 @@ function buildAutomaticDecision(input: AutomaticDecisionEventInput): AutomaticWe
     status,
     decision: { status, reason, metadata: metadata ?? {} },
     results: input.results,
+    processedAt: toTimestamp(input.processedAt),
+    ...(input.reprocess
+      ? { reprocess: { ...input.reprocess, requestedAt: toTimestamp(input.reprocess.requestedAt) } }
+      : {}),
+  };
+}
+
+function buildExpired(input: ExpiredEventInput): ExpiredWebhookPayload {
+  return {
+    event: EXPIRED_EVENT,
+    verificationId: input.verificationId,
+    tenantId: input.tenantId,
+    status: 'expired',
+    expiresAt: toTimestamp(input.expiresAt),
     processedAt: toTimestamp(input.processedAt),
   };
 }

@@ -13,7 +13,7 @@ import {
   vetWebhookUrl,
   type WebhookEnvironment,
 } from './ssrf-guard.ts';
-import type { WebhookEvent } from './webhook-payload.schema.ts';
+import type { EXPIRED_EVENT, WebhookEvent } from './webhook-payload.schema.ts';
 
 /** Interface §6.5 rule 1 / §8: connect plus the complete response within 5 seconds. */
 export const DELIVERY_TIMEOUT_MS = 5_000;
@@ -55,7 +55,8 @@ export interface WebhookRequest {
   body: Buffer;
   /** The tenant's current webhook secret; the signature is computed over `body` (§6.4). */
   secret: string;
-  event: WebhookEvent;
+  /** Or 'webhook.test': the console's test event (send-test-webhook.ts), about no session. */
+  event: WebhookEvent | typeof EXPIRED_EVENT | 'webhook.test';
   /** Stable id of the event (X-Service-Delivery), the same on every attempt. */
   deliveryId: string;
   /** 1 for the first try (X-Service-Attempt). */

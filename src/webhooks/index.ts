@@ -4,6 +4,7 @@ export {
   type AutomaticDecisionEventInput,
   buildWebhookPayload,
   type DecisionEventInput,
+  type ExpiredEventInput,
   eventForStatus,
   InvalidWebhookPayloadError,
   type ReviewOutcomeEventInput,
@@ -33,6 +34,7 @@ export {
   formatWebhookEvents,
   listSessionWebhookEvents,
   listTenantWebhookEvents,
+  readWebhookEventBody,
   showWebhookEvent,
   type WebhookAttemptView,
   type WebhookEventView,
@@ -49,6 +51,12 @@ export {
   RETRY_OFFSETS_MS,
   type RetrySchedule,
 } from './retry-schedule.ts';
+export {
+  isSnippetFull,
+  sendTestWebhook,
+  TEST_WEBHOOK_EVENT,
+  type TestWebhookOutcome,
+} from './send-test-webhook.ts';
 export { signWebhookBody } from './sign-webhook.ts';
 export { type ResolveHost, type UrlVetting, vetWebhookUrl, type WebhookEnvironment } from './ssrf-guard.ts';
 export { verifyWebhookSignature } from './verify-webhook-signature.ts';
@@ -56,9 +64,11 @@ export {
   DECISION_REASON_CODES,
   DecisionMetadataSchema,
   type DecisionReasonCode,
+  EXPIRED_EVENT,
   FaceMatchSchema,
   FraudSignalAnalysisSchema,
   OcrResultSchema,
+  publishedWebhookPayloadSchema,
   SpoofCheckSchema,
   WEBHOOK_EVENTS,
   WEBHOOK_PAYLOAD_SCHEMA_ID,

@@ -1,6 +1,8 @@
 // `mimoto webhooks list --session ID` (issue 7 item 5): a session's events, every attempt and its
 // outcome, for an operator answering "did the tenant get it?".
+import { decryptBytes } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
+import { eventBodyContext } from './record-decision-event.ts';
 import {
   findEventsWithAttempts,
   type StoredAttempt,
@@ -56,6 +58,26 @@ export async function showWebhookEvent(
   eventId: string,
 ): Promise<WebhookEventView | undefined> {
   return toViews(await findEventsWithAttempts(platform.database.db, { eventId }))[0];
+}
+
+/**
+ * The exact request body of an event (what every attempt sends), cut at `maxBytes` for display; the
+ * console's webhook log shows it. undefined when the event is gone (erased with its session).
+ */
+export async function readWebhookEventBody(
+  platform: Platform,
+  eventId: string,
+  maxBytes = 16 * 1024,
+): Promise<{ body: string; truncated: boolean } | undefined> {
+  const row = await platform.database.db
+    .selectFrom('webhook_events')
+    .select(['id', 'body_enc'])
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const bytes = decryptBytes(platform.keyring, Buffer.from(row.body_enc), eventBodyContext(row.id));
+  const truncated = bytes.length > maxBytes;
+  return { body: bytes.subarray(0, maxBytes).toString('utf8'), truncated };
 }
 
 function toViews({ events, attempts }: { events: StoredEvent[]; attempts: StoredAttempt[] }) {

@@ -6,14 +6,14 @@ import { sql } from 'kysely';
 import type { Db } from '../platform/db/open-database.ts';
 import type { WebhookEventState } from '../platform/db/schema.ts';
 import type { DeliveryResult } from './deliver-webhook.ts';
-import type { WebhookEvent } from './webhook-payload.schema.ts';
+import type { EXPIRED_EVENT, WebhookEvent } from './webhook-payload.schema.ts';
 
 export interface NewWebhookEvent {
   id: string;
   tenantId: string;
   sessionId: string;
   decisionKey: string;
-  event: WebhookEvent;
+  event: WebhookEvent | typeof EXPIRED_EVENT;
   callbackUrl: string;
   endpoint: string;
   bodyEnc: Buffer;
@@ -73,7 +73,7 @@ export interface ClaimedEvent {
   id: string;
   tenantId: string;
   sessionId: string;
-  event: WebhookEvent;
+  event: WebhookEvent | typeof EXPIRED_EVENT;
   callbackUrl: string;
   endpoint: string;
   bodyEnc: Buffer;

@@ -2,9 +2,11 @@
 // same objects type the builder (build-webhook-payload.ts), validate every payload before it is
 // stored, and are published at GET /schemas/webhook-payload.json (§6.2 rule 5).
 //
-// Objects are closed (additionalProperties: false): the schema states exactly what v1 sends, and a
+// These objects are closed (additionalProperties: false): they state exactly what v1 sends, and a
 // field added by mistake fails the build of the payload instead of reaching a tenant. Fields the
-// interface lists but does not promise are optional (§2.11).
+// interface lists but does not promise are optional (§2.11). What tenants get is the open version of
+// the same schema (publishedWebhookPayloadSchema): receivers must tolerate unknown fields and event
+// kinds (§6.5 rule 4), so a validator built from it must too.
 import { type Static, type TLiteral, type TUnion, Type } from '@sinclair/typebox';
 
 /** Published `$id` of the schema; the API serves it at this path. */
@@ -17,6 +19,9 @@ export const WEBHOOK_EVENTS = [
   'verification.pending_review',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Sent only to tenants who turned it on (settings webhookExpiredEvent): §6.1 defines three events. */
+export const EXPIRED_EVENT = 'verification.expired';
 
 /** Final verification statuses, interface §3.2 (processing never produces a webhook). */
 export const DECISION_STATUSES = ['approved', 'rejected', 'pending_review'] as const;
@@ -240,6 +245,21 @@ const commonFields = {
   status: literalUnion(DECISION_STATUSES, 'approved / rejected / pending_review'),
 };
 
+/** On a decision a reprocess changed: what asked for it and what the tenant was told before. */
+export const ReprocessNoticeSchema = Type.Object(
+  {
+    requestedAt: Timestamp,
+    reason: Type.String({ description: 'The reason given with the reprocess request ("" when none)' }),
+    previousStatus: literalUnion(DECISION_STATUSES, 'The status of the decision this one replaces'),
+  },
+  {
+    ...closed,
+    title: 'ReprocessNotice',
+    description:
+      'Present when a reprocess changed the decision: an earlier event of this verificationId said previousStatus',
+  },
+);
+
 /** An automatic decision: no review; decision.reason is a machine reason code (§6.2 rules 1 and 3). */
 export const AutomaticWebhookPayloadSchema = Type.Object(
   {
@@ -254,8 +274,22 @@ export const AutomaticWebhookPayloadSchema = Type.Object(
     ),
     results: WebhookResultsSchema,
     processedAt: Timestamp,
+    reprocess: Type.Optional(ReprocessNoticeSchema),
   },
   { ...closed, title: 'AutomaticDecisionPayload' },
+);
+
+/** verification.expired: the session ended unfinished (opt-in per tenant). */
+export const ExpiredWebhookPayloadSchema = Type.Object(
+  {
+    event: Type.Literal(EXPIRED_EVENT, { description: 'Sent only to tenants who turned it on' }),
+    verificationId: commonFields.verificationId,
+    tenantId: commonFields.tenantId,
+    status: Type.Literal('expired', { description: 'The session status (API reference §3.1)' }),
+    expiresAt: Timestamp,
+    processedAt: Timestamp,
+  },
+  { ...closed, title: 'ExpiredPayload', description: 'The user did not finish before expiresAt' },
 );
 
 /** A manual-review outcome: review present; decision.reason is free text, metadata may be {} (§6.2 rules 1 and 2). */
@@ -278,18 +312,96 @@ export const ReviewWebhookPayloadSchema = Type.Object(
   { ...closed, title: 'ReviewOutcomePayload' },
 );
 
-/** The published schema (§6.2 rule 5): serve this object as JSON at WEBHOOK_PAYLOAD_SCHEMA_ID. */
-export const WebhookPayloadSchema = Type.Union([AutomaticWebhookPayloadSchema, ReviewWebhookPayloadSchema], {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: WEBHOOK_PAYLOAD_SCHEMA_ID,
-  title: 'Webhook payload',
-  description:
-    'Body of the POST sent to the callbackUrl (API reference §6.2). Signed with X-Service-Signature over the raw bytes (API reference §6.4). ' +
-    'Receivers should ignore unknown event kinds and fields (API reference §6.5).',
+/** Everything v1 sends, closed: each payload is checked against it before it is stored. */
+export const WebhookPayloadSchema = Type.Union(
+  [AutomaticWebhookPayloadSchema, ReviewWebhookPayloadSchema, ExpiredWebhookPayloadSchema],
+  {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: WEBHOOK_PAYLOAD_SCHEMA_ID,
+    title: 'Webhook payload',
+    description:
+      'Body of the POST sent to the callbackUrl (API reference §6.2). Signed with X-Service-Signature over the raw bytes (API reference §6.4). ' +
+      'Receivers should ignore unknown event kinds and fields (API reference §6.5).',
+  },
+);
+
+/**
+ * A copy of a schema with every object open and the reason codes a plain string: new fields and new
+ * reason codes are additions a receiver must tolerate. Event kinds and statuses stay exact, since
+ * the payload's shape is chosen by them.
+ */
+export function opened(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(opened);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const source = schema as Record<string, unknown>;
+  const members = source.anyOf as Record<string, unknown>[] | undefined;
+  const known = members?.map((m) => m.const);
+  if (
+    known?.length === DECISION_REASON_CODES.length &&
+    DECISION_REASON_CODES.every((c) => known.includes(c))
+  ) {
+    return {
+      type: 'string',
+      description:
+        `${source.description ?? ''} (known values: ${known.join(', ')}; others may be added)`.trim(),
+    };
+  }
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    copy[key] = opened(value);
+  }
+  return copy;
+}
+
+/** JSON Schema's if/then (draft-07), written so that no object literal has a `then` key. */
+const conditional = (condition: unknown, consequence: unknown) =>
+  Object.fromEntries([
+    ['if', condition],
+    ['then', consequence],
+  ]);
+
+const eventIs = (events: readonly string[]) => ({
+  properties: { event: { enum: [...events] } },
+  required: ['event'],
 });
+
+/**
+ * The schema tenants get at WEBHOOK_PAYLOAD_SCHEMA_ID (§6.2 rule 5): the payloads above with unknown
+ * fields and values allowed, chosen by event kind, and any other event kind accepted as long as it
+ * names the verification (§6.5 rule 4: receivers must not break on additions).
+ */
+export function publishedWebhookPayloadSchema(): Record<string, unknown> {
+  const plain = JSON.parse(JSON.stringify(WebhookPayloadSchema)) as Record<string, unknown>;
+  const [automatic, review, expired] = (plain.anyOf as unknown[]).map(opened);
+  return {
+    $schema: plain.$schema,
+    $id: plain.$id,
+    title: plain.title,
+    description:
+      `${plain.description} The payload is chosen by event; an event kind not listed here carries at ` +
+      'least event, verificationId and tenantId.',
+    type: 'object',
+    required: ['event', 'verificationId', 'tenantId'],
+    properties: {
+      event: {
+        type: 'string',
+        description: `Event kind (known: ${[...WEBHOOK_EVENTS, EXPIRED_EVENT].join(', ')})`,
+      },
+      verificationId: { type: 'string', minLength: 1 },
+      tenantId: { type: 'string', minLength: 1 },
+    },
+    allOf: [
+      conditional(eventIs(WEBHOOK_EVENTS), { anyOf: [automatic, review] }),
+      conditional(eventIs([EXPIRED_EVENT]), expired),
+    ],
+  };
+}
 
 export type AutomaticWebhookPayload = Static<typeof AutomaticWebhookPayloadSchema>;
 export type ReviewWebhookPayload = Static<typeof ReviewWebhookPayloadSchema>;
+export type ExpiredWebhookPayload = Static<typeof ExpiredWebhookPayloadSchema>;
+export type ReprocessNotice = Static<typeof ReprocessNoticeSchema>;
 export type WebhookPayload = Static<typeof WebhookPayloadSchema>;
 
 /** Result objects of interface §2.9 as the checks produce them (issue 6 types its results with these). */

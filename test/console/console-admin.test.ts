@@ -173,8 +173,10 @@ describe('console administration', () => {
       'requiredUserInputFields',
       'retentionDays',
       'secondReviewForRejectedApproval',
+      'webhookExpiredEvent',
     ]);
     assert.equal(defaults.json().settings.minimumAge, 18);
+    assert.equal(defaults.json().settings.webhookExpiredEvent, false, 'verification.expired is opt-in');
     assert.equal(defaults.json().settings.allowedDocumentTypes.length, 4);
     const settings = {
       faceSimilarityThreshold: 0.7,
@@ -191,6 +193,7 @@ describe('console administration', () => {
     assert.deepEqual(put.json().settings, {
       ...settings,
       allowedDocumentTypes: ['my_number_card', 'passport'],
+      webhookExpiredEvent: false,
     });
     const stored = (await findTenant(world.platform.database.db, world.tenantB.tenantId))!.settings;
     const thresholds = resolveThresholds(stored);
@@ -325,6 +328,12 @@ describe('console administration', () => {
     assert.equal(detail.json().attempts.length, 1);
     assert.equal(detail.json().attempts[0].statusCode, 200);
     assert.equal(detail.json().attempts[0].trigger, 'manual');
+    // The log shows where it went, the exact body sent, and what the receiver answered.
+    assert.equal(detail.json().request.url, receiver.url('/hook'));
+    assert.equal(detail.json().request.body, receiver.received[0]!.body.toString('utf8'));
+    assert.equal(JSON.parse(detail.json().request.body).verificationId, sessionId);
+    assert.equal(detail.json().request.truncated, false);
+    assert.equal(detail.json().attempts[0].responseBody, 'ok');
     const audit = await latestAudit('webhook_event.redeliver');
     assert.deepEqual(audit.before, { status: 'pending', attempts: 0 });
     assert.deepEqual(audit.after, { status: 'delivered', attempts: 1, outcome: 'success' });

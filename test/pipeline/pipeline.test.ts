@@ -16,6 +16,8 @@ import {
   startPipelineWorkers,
 } from '../../src/pipeline/index.ts';
 import { startGeneration } from '../../src/pipeline/pipeline-repository.ts';
+import { decryptBytes } from '../../src/platform/crypto/encryption.ts';
+import { eventBodyContext } from '../../src/webhooks/record-decision-event.ts';
 import { ApiClient, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { submitCorpusSession } from './submitted-session.ts';
@@ -204,7 +206,7 @@ describe('a genuine driving licence submission', () => {
       })
       .where('id', '=', tenant.tenantId)
       .execute();
-    const res = await api.reprocess(sessionId, { queues: ['faceMatch'] });
+    const res = await api.reprocess(sessionId, { queues: ['faceMatch'], reason: 'stricter face threshold' });
     assert.equal(res.statusCode, 200, res.body);
     await waitForDecisions(sessionId, 3);
     const v = (await api.getSession(sessionId)).json().verification;
@@ -221,6 +223,22 @@ describe('a genuine driving licence submission', () => {
       events.map((e) => e.event),
       ['verification.approved', 'verification.rejected'],
     );
+    // The changed decision says it came from a reprocess, and what the tenant was told before.
+    const bodies = await platform.database.db
+      .selectFrom('webhook_events')
+      .select(['id', 'body_enc'])
+      .where('session_id', '=', sessionId)
+      .orderBy('created_at')
+      .execute();
+    const payloads = bodies.map((b) =>
+      JSON.parse(
+        decryptBytes(platform.keyring, Buffer.from(b.body_enc), eventBodyContext(b.id)).toString('utf8'),
+      ),
+    );
+    assert.equal('reprocess' in payloads[0], false, 'the first decision was no reprocess');
+    assert.equal(payloads[1].reprocess.previousStatus, 'approved');
+    assert.equal(payloads[1].reprocess.reason, 'stricter face threshold');
+    assert.equal(payloads[1].reprocess.requestedAt, res.json().queuedAt);
     const stored = await platform.database.db
       .selectFrom('decisions')
       .select('thresholds')

@@ -234,13 +234,13 @@ describe('retention sweep', () => {
     }
   });
 
-  test('GET detail still answers with the decision and null personal fields; images answer 404', async () => {
+  test('GET detail still answers with the decision, without the personal fields; images answer 404', async () => {
     const res = await api.getSession(old.id);
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
-    assert.equal(body.userInput, null);
-    assert.equal(body.preRegisteredInfo, null);
-    assert.equal(body.ocrResult, null);
+    for (const field of ['userInput', 'preRegisteredInfo', 'ocrResult'])
+      assert.equal(field in body, false, field);
+    assert.match(body.dataErasedAt, /^\d{4}-/);
     assert.equal(body.verification.status, 'approved');
     assert.equal(body.verification.decision.reason, 'all_checks_passed');
     assert.equal((await image(old.id, 'front')).statusCode, 404);

@@ -115,7 +115,7 @@ test('a repeated delivery is answered 200 but handled only once; a later status 
 test('unknown event kinds and unexpected payloads are acknowledged and ignored without crashing', async () => {
   const { app, handled, ignored, settled } = startReceiver();
   const bodies = [
-    '{"event":"verification.expired","verificationId":"vs_C","status":"expired"}',
+    '{"event":"verification.added_later","verificationId":"vs_C","status":"expired"}',
     'not json at all',
     '[1,2,3]',
     'null',

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
+import { Ajv } from 'ajv';
 import {
   buildWebhookPayload,
   InvalidWebhookPayloadError,
   serializeWebhookPayload,
 } from '../../src/webhooks/build-webhook-payload.ts';
+import { WEBHOOK_EXAMPLES } from '../../src/webhooks/webhook-openapi.ts';
 import {
   DECISION_REASON_CODES,
   type DecisionReasonCode,
+  publishedWebhookPayloadSchema,
   WebhookPayloadSchema,
 } from '../../src/webhooks/webhook-payload.schema.ts';
 
@@ -238,4 +241,35 @@ test('the builder throws on input the schema refuses instead of producing an eve
       }),
     InvalidWebhookPayloadError,
   );
+});
+
+test('the published schema accepts additions a receiver must tolerate (API reference §6.5)', () => {
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(publishedWebhookPayloadSchema());
+  const accepted = [
+    approved,
+    reviewApproved,
+    { ...approved, addedLater: { any: 'thing' } },
+    { ...approved, decision: { ...approved.decision, reason: 'a_code_added_later', extra: 1 } },
+    { ...approved, results: { ocr: { ...approved.results.ocr, newField: true } } },
+    { event: 'verification.something_new', verificationId: 'vs_1', tenantId: 'tn_1', whatever: [1] },
+    { ...approved, reprocess: { requestedAt: approved.processedAt, reason: '', previousStatus: 'rejected' } },
+  ];
+  for (const payload of accepted) assert.ok(validate(payload), JSON.stringify([payload, validate.errors]));
+  const refused = [
+    { ...approved, verificationId: undefined },
+    { ...approved, status: 'processing' },
+    { ...approved, processedAt: 'yesterday' },
+    { ...approved, results: { ocr: { confidence: '0.9' } } },
+    { event: 'verification.expired', verificationId: 'vs_1', tenantId: 'tn_1' },
+  ];
+  for (const payload of refused)
+    assert.equal(validate(JSON.parse(JSON.stringify(payload))), false, JSON.stringify(payload));
+});
+
+test('every webhook example of the OpenAPI document is a payload we could send', () => {
+  for (const [name, payload] of Object.entries(WEBHOOK_EXAMPLES))
+    assert.ok(
+      Value.Check(WebhookPayloadSchema, payload),
+      `${name}: ${JSON.stringify([...Value.Errors(WebhookPayloadSchema, payload)][0])}`,
+    );
 });

@@ -72,6 +72,10 @@ export interface VerificationSessionsTable {
   first_access_ip: ColumnType<string | null, string | null | undefined, string | null>;
   // Retention (migration 0007): when the sweep erased the session's personal data.
   data_erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  // Session API (migration 0010): the tenant's cancel, the latest reprocess request.
+  cancelled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  reprocess_requested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  reprocess_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type LivenessStatus = 'success' | 'failed';

@@ -13,6 +13,14 @@ export const ERRORS = {
     message: "The session's images and personal data were erased after the tenant's retention period",
   },
   DecisionFinal: { status: 409, message: "A reviewer's decision is final" },
+  SessionNotCancellable: {
+    status: 409,
+    message: 'Only an unfinished session can be cancelled; this one was submitted, expired or failed',
+  },
+  SessionNotRedactable: {
+    status: 409,
+    message: 'A session can be redacted once it is decided (approved or rejected), expired or failed',
+  },
   PayloadTooLarge: { status: 413, message: 'The request body is too large' },
   UriTooLong: { status: 414, message: 'The request URL is too long' },
   UnsupportedMediaType: { status: 415, message: 'The request body must be application/json' },

@@ -18,6 +18,7 @@ interface Settings {
   minimumAge: number;
   retentionDays: number;
   secondReviewForRejectedApproval: boolean;
+  webhookExpiredEvent?: boolean;
 }
 
 function WebhookSecret({ tenantId }: { tenantId: string }) {
@@ -157,6 +158,14 @@ export function SettingsPage({ tenantId }: { tenantId: string }) {
             onChange={(e) => set('secondReviewForRejectedApproval', e.currentTarget.checked)}
           />
           {t('settings.secondReviewForRejectedApproval')}
+        </label>
+        <label class="choice">
+          <input
+            type="checkbox"
+            checked={form.webhookExpiredEvent === true}
+            onChange={(e) => set('webhookExpiredEvent', e.currentTarget.checked)}
+          />
+          {t('settings.webhookExpiredEvent')}
         </label>
         <ErrorText error={saveError} />
         {saved ? <p role="status">{t('common.saved')}</p> : null}
