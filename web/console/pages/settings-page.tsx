@@ -8,6 +8,7 @@ import { ConsoleApiError } from '../console-api.ts';
 import { useConsole } from '../console-context.ts';
 import type { MessageKey } from '../i18n.ts';
 import { describedBy, ErrorText, Field, ShownOnce, useLabel, useLoad } from '../ui.tsx';
+import { FlowBranding } from './flow-branding.tsx';
 
 interface Settings {
   faceSimilarityThreshold: number;
@@ -172,6 +173,7 @@ export function SettingsPage({ tenantId }: { tenantId: string }) {
         <button type="submit">{t('common.save')}</button>
       </form>
       <WebhookSecret tenantId={tenantId} />
+      <FlowBranding tenantId={tenantId} />
     </section>
   );
 }
