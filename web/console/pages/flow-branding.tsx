@@ -87,7 +87,7 @@ export function FlowBranding({ tenantId }: { tenantId: string }) {
             onInput={(e) => setColour(e.currentTarget.value)}
           />
         </Field>
-        <button type="submit">{t('common.save')}</button>
+        <button type="submit">{t('branding.save')}</button>
       </form>
       <Field id="branding-logo" label={t('branding.logo')} error={null}>
         <input id="branding-logo" type="file" accept="image/png,image/jpeg,image/webp" onChange={upload} />
