@@ -23,6 +23,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { buildApp } from '../../src/app.ts';
 import { FLOW_MESSAGES } from '../../src/hosted-flow/flow-messages.ts';
+import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
 import { openBlobStore } from '../../src/platform/blobs/index.ts';
 import en from '../../web/verify/messages/en.json' with { type: 'json' };
 import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
@@ -120,6 +121,9 @@ before(async () => {
   tenant = await createTestTenant(platform, [callbackBase]);
   app = await buildApp(platform);
   await app.listen({ port, host: '127.0.0.1' });
+  // As a started service has them: the capture check of the first upload would otherwise pay
+  // the loading of the OCR and face models.
+  await warmUpCheckModels();
 
   sample = corpusSample();
   userDataDir = mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-chromium-'));
@@ -218,15 +222,15 @@ async function walkFlow(language: Language) {
   await shot(page, `${language}-front-accepted`);
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
 
-  // Back.
-  await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor();
+  // Back (after the server's capture check read the front).
+  await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor({ timeout: 120_000 });
   await page.setInputFiles('#file-back', path.join(dir, 'back.jpg'));
   await page.getByText(m['capture.looksGood']).waitFor();
   await shot(page, `${language}-back-accepted`);
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
 
   // Live face check with the fake camera (the corpus capture loops through all five poses).
-  await page.getByRole('heading', { name: m['face.title'] }).waitFor();
+  await page.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 120_000 });
   await shot(page, `${language}-face-intro`);
   await page.getByRole('button', { name: m['face.start'] }).click();
   await page.locator('.instruction .big').waitFor({ timeout: 120_000 });
