@@ -147,6 +147,9 @@ interface Blob {
   length: number;
   thickness: number;
   fill: number;
+  /** Its ends along its axis, from the centre (px). */
+  lo: number;
+  hi: number;
 }
 
 function blobOf(pixels: number[], width: number): Blob {
@@ -179,7 +182,18 @@ function blobOf(pixels: number[], width: number): Blob {
   // A filled rectangle of side s has variance s²/12 along it.
   const length = Math.sqrt(12 * major);
   const thickness = Math.max(1, Math.sqrt(12 * minor));
-  return { cx, cy, angle, length, thickness, fill: n / (length * thickness) };
+  // Where the blob ends along its axis: a line's fillers are lighter than its capitals, so its
+  // mass, and the length its spread gives, stop short of its last glyphs.
+  const ux = Math.cos(angle);
+  const uy = Math.sin(angle);
+  let lo = 0;
+  let hi = 0;
+  for (const p of pixels) {
+    const u = ((p % width) - cx) * ux + (Math.floor(p / width) - cy) * uy;
+    if (u < lo) lo = u;
+    if (u > hi) hi = u;
+  }
+  return { cx, cy, angle, length, thickness, fill: n / (length * thickness), lo, hi };
 }
 
 /** Long, thin, solid blobs of merged glyphs along one direction of the working image. */
@@ -250,8 +264,8 @@ export function findMrzBands(photo: GreyImage): MrzBand[] {
         const u = (m.cx - seed.cx) * ux + (m.cy - seed.cy) * uy;
         minN = Math.min(minN, n - m.thickness / 2);
         maxN = Math.max(maxN, n + m.thickness / 2);
-        minU = Math.min(minU, u - m.length / 2);
-        maxU = Math.max(maxU, u + m.length / 2);
+        minU = Math.min(minU, u + m.lo);
+        maxU = Math.max(maxU, u + m.hi);
       }
       const midN = (minN + maxN) / 2;
       const midU = (minU + maxU) / 2;

@@ -4,7 +4,7 @@
 // expiry date; its check digits say how far to trust them (interface §2.6 fields only).
 import type { MrzFound } from './locate-mrz.ts';
 import { OCR_CONFIDENCE_THRESHOLD, type OcrCheckResult, type OcrExtras } from './ocr.check.ts';
-import { mrzDate } from './read-mrz.ts';
+import { type MrzReading, mrzDate } from './read-mrz.ts';
 
 /** The document type an MRZ names (ICAO 9303 document code), or what is reported as unsupported. */
 export function documentTypeOfMrz(found: MrzFound): { type: 'passport' } | { unsupported: string } {
@@ -14,6 +14,18 @@ export function documentTypeOfMrz(found: MrzFound): { type: 'passport' } | { uns
   if (found.reading.format === 'TD3' && code.startsWith('P')) return { type: 'passport' };
   if (code.startsWith('V')) return { unsupported: 'visa' };
   return { unsupported: 'foreign_id_card' };
+}
+
+/**
+ * A Japanese passport's zone: a TD3 whose issuing state or nationality reads JPN, one character
+ * off included (a misread Japanese passport still has its printed page to read). Anything else
+ * with an MRZ — another state's passport, an ID card, a visa — is read from its MRZ alone.
+ */
+export function isJapaneseMrz(reading: MrzReading): boolean {
+  if (reading.format !== 'TD3') return false;
+  const near = (code: string | undefined) =>
+    !!code && code.length === 3 && [...code].filter((c, i) => c === 'JPN'[i]).length >= 2;
+  return near(reading.issuingState) || near(reading.nationality);
 }
 
 export interface MrzOnlyFields {
@@ -68,7 +80,12 @@ export function mrzOnlyResult(
   const kind = documentTypeOfMrz(found);
   const f = fieldsOfMrz(found, context.reference);
   const mrz = { ...found.reading, matchesPrintedFields: true };
-  const outline = context.frontOutline ? { frontOutline: context.frontOutline } : {};
+  // Printed in its issuer's layout (ICAO 9303), none of mimoto's synthetic ones: the document
+  // check judges its values by the MRZ check digits, not by where a synthetic layout prints them.
+  const outline = {
+    layout: 'official' as const,
+    ...(context.frontOutline ? { frontOutline: context.frontOutline } : {}),
+  };
   const mrzLines = `MRZ ${found.reading.format} ${found.reading.valid ? 'check digits valid' : `check failed: ${found.reading.invalidFields.join(', ')}`}`;
   if ('unsupported' in kind)
     return {

@@ -63,7 +63,7 @@ import {
 } from './find-document.ts';
 import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
 import { findMrz, type MrzFound } from './locate-mrz.ts';
-import { mrzOnlyResult } from './mrz-result.ts';
+import { isJapaneseMrz, mrzOnlyResult } from './mrz-result.ts';
 import {
   getOcrEngineFor,
   MODEL_DESCRIPTION,
@@ -785,6 +785,16 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         corners,
         coverage: 'outline' in front ? round2(front.outline.coverage) : 1,
       };
+
+      // A passport the user chose: its MRZ first. Another state's passport (or an ID card or visa)
+      // has no Japanese layout to read, so its MRZ is the reading, and the card layouts' passes
+      // are not spent on it; a Japanese passport goes on to its printed fields (the zone found is
+      // reused there).
+      if (input.expectedDocumentType === 'passport') {
+        const found = await locatedMrz();
+        if (found && !isJapaneseMrz(found.reading))
+          return fromMrz(found, wholeFrame ? undefined : frontOutline);
+      }
 
       t = performance.now();
       // The outline is put landscape; whether the document is upside down shows only in its text,

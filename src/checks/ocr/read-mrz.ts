@@ -486,6 +486,29 @@ function trailingFillers(line: string, from: number): string {
   return fillers >= 0.4 * run.length ? line.slice(0, start) + '<'.repeat(run.length) : line;
 }
 
+/**
+ * A state code reads a filler before a letter (`<WN`): impossible, codes end in fillers (Part 3
+ * §5: `D<<`), so a glyph was lost there. The issuing state and the holder's nationality are
+ * the same code on most documents: where the other code reads cleanly and agrees on every other
+ * position, the lost glyph is the other code's letter. Two codes that differ elsewhere stay.
+ */
+function mendStateCodes(lines: string[], format: MrzFormat): string[] {
+  const at: [number, number][] = [[0, 2], format === 'TD1' ? [1, 15] : [1, 10]];
+  const codes = at.map(([l, i]) => lines[l]?.slice(i, i + 3) ?? '');
+  const lost = (code: string, i: number) => code[i] === '<' && /[A-Z]/.test(code.slice(i + 1));
+  const out = [...lines];
+  codes.forEach((code, k) => {
+    const other = codes[1 - k] ?? '';
+    if (!/^[A-Z]+<*$/.test(other) || other.length !== 3) return;
+    const differ = [...code].map((c, i) => c !== other[i]);
+    if (!differ.some(Boolean) || !differ.every((d, i) => !d || lost(code, i))) return;
+    const [l, i] = at[k] as [number, number];
+    const line = out[l] ?? '';
+    out[l] = line.slice(0, i) + other + line.slice(i + 3);
+  });
+  return out;
+}
+
 /** The layout a set of OCR'd lines has, by their count, lengths and document code. */
 export function mrzFormatOf(lines: string[]): MrzFormat | undefined {
   if (lines.length === 3) return 'TD1';
@@ -553,6 +576,7 @@ export function readMrzLines(
   lines = lines.map((line, l) =>
     [...line].map((c, i) => (c === '?' && classes[l]?.[i] === 'a' && (l > 0 || i > 0) ? '<' : c)).join(''),
   );
+  lines = mendStateCodes(lines, format);
   const nameLine = format === 'TD1' ? 2 : 0;
   lines[nameLine] = trailingFillers(lines[nameLine] ?? '', format === 'TD1' ? 0 : 5);
   lines = lines.map((line, l) => fillerRuns(line, l === 0 ? 5 : 0));

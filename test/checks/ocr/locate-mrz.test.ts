@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { findMrz } from '../../../src/checks/ocr/locate-mrz.ts';
-import { documentTypeOfMrz } from '../../../src/checks/ocr/mrz-result.ts';
+import { documentTypeOfMrz, isJapaneseMrz } from '../../../src/checks/ocr/mrz-result.ts';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import { getOcrEngineFor, type OcrEngine, terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { readMrzLines } from '../../../src/checks/ocr/read-mrz.ts';
@@ -109,6 +109,8 @@ describe('MRZ anywhere', () => {
     assert.equal(extras.expiryDate, '2031-09-20');
     assert.equal(extras.documentTypeMismatch, false);
     assert.equal(extras.mrz?.valid, true);
+    // Printed in its issuer's layout: the document check judges it by the MRZ, not by a synthetic layout.
+    assert.equal(extras.layout, 'official');
   });
 
   it('names a passport chosen as a licence a mismatch', async () => {
@@ -161,6 +163,24 @@ describe('readMrzLines', () => {
     // Both neighbours plain letters: nothing says which one it was.
     const unsure = readMrzLines([`P<UTOVARGAN<MELENA`.padEnd(44, '<'), l2]);
     assert.equal(unsure?.lines[0], 'P<UTOVARGAN<MELENA'.padEnd(44, '<'));
+  });
+
+  it("restores a state code's glyph read as a filler from the holder's nationality, only when the rest agree", () => {
+    // `<TO` cannot be a code (codes end in fillers); the nationality reads UTO.
+    const lost = readMrzLines([`P<<TO${l1.slice(5)}`, l2]);
+    assert.equal(lost?.lines[0], l1);
+    assert.equal(lost?.issuingState, 'UTO');
+    // A state that differs from the nationality elsewhere too is not made up.
+    const other = readMrzLines([`P<<XA${l1.slice(5)}`, l2]);
+    assert.equal(other?.lines[0]?.slice(0, 5), 'P<<XA');
+  });
+
+  it('tells a Japanese passport by its state codes, one glyph off included, from any other MRZ', () => {
+    const japanese = readMrzLines([`P<JPN${l1.slice(5)}`, `${l2.slice(0, 10)}JPN${l2.slice(13)}`])!;
+    assert.equal(isJapaneseMrz(japanese), true);
+    assert.equal(isJapaneseMrz({ ...japanese, issuingState: 'JRN', nationality: 'JPM' }), true);
+    assert.equal(isJapaneseMrz(readMrzLines([l1, l2])!), false);
+    assert.equal(isJapaneseMrz(readMrzLines(td1())!), false);
   });
 
   it('reads a TD1 card (three lines of 30) and names it an identity card', () => {
