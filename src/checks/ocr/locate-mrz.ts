@@ -599,6 +599,20 @@ function charsOf(cells: MrzLineCells, symbols: Symbol[]): { chars: string; read:
 /** Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. */
 async function readBand(engine: OcrEngine, photo: GreyImage, band: MrzBand): Promise<MrzReading | undefined> {
   const k = Math.min(4, (CHAR_HEIGHT * 29) / band.length);
+  const first = await readBandAt(engine, photo, band, k);
+  if (!first || first.valid) return first;
+  // Check digits that fail say the glyphs were misread: Tesseract reads the same glyphs cut a
+  // quarter larger (or smaller, at the largest cut) differently, and the better-checking reading stands.
+  const again = await readBandAt(engine, photo, band, k * 1.25 <= 4 ? k * 1.25 : k * 0.8);
+  return again && badness(again) < badness(first) ? again : first;
+}
+
+async function readBandAt(
+  engine: OcrEngine,
+  photo: GreyImage,
+  band: MrzBand,
+  k: number,
+): Promise<MrzReading | undefined> {
   let cut = cutBand(photo, band, false, k);
   let rows = lineRows(cut);
   if (rows.length < 2 || rows.length > 3) return undefined;

@@ -4,7 +4,7 @@
 // expiry date; its check digits say how far to trust them (interface §2.6 fields only).
 import type { MrzFound } from './locate-mrz.ts';
 import { OCR_CONFIDENCE_THRESHOLD, type OcrCheckResult, type OcrExtras } from './ocr.check.ts';
-import { type MrzReading, mrzDate } from './read-mrz.ts';
+import { isKnownState, type MrzReading, mrzDate } from './read-mrz.ts';
 
 /** The document type an MRZ names (ICAO 9303 document code), or what is reported as unsupported. */
 export function documentTypeOfMrz(found: MrzFound): { type: 'passport' } | { unsupported: string } {
@@ -26,6 +26,29 @@ export function isJapaneseMrz(reading: MrzReading): boolean {
   const near = (code: string | undefined) =>
     !!code && code.length === 3 && [...code].filter((c, i) => c === 'JPN'[i]).length >= 2;
   return near(reading.issuingState) || near(reading.nationality);
+}
+
+/**
+ * Photo pixels a character of the zone must span at least for its check digits to be trusted:
+ * OCR-B's look-alikes (8 B E, 5 S, 0 O D) differ by strokes a tenth of the pitch wide, which a
+ * smaller zone blurs into each other, and check digits then hold by chance (one in ten per field)
+ * on a field read wrong — specimen passports scanned 272–275 px wide (5.4–5.6 px a character)
+ * read document numbers and names wrong with every check digit holding, the sharp ones (7.7 px
+ * and more) right.
+ */
+export const MIN_MRZ_PITCH_PX = 6.5;
+
+/** Why a reading whose check digits hold is still not sure, or undefined when it is. */
+export function mrzDoubt(found: MrzFound): string | undefined {
+  const r = found.reading;
+  if (!r.valid) return undefined;
+  const count = r.format === 'TD1' ? 30 : r.format === 'TD2' || r.format === 'MRVB' ? 36 : 44;
+  const pitch = found.band.length / count;
+  if (pitch < MIN_MRZ_PITCH_PX)
+    return `the zone is too small to tell look-alike characters apart (${pitch.toFixed(1)} px a character)`;
+  const known = [r.issuingState, r.nationality].some((c) => !!c && isKnownState(c));
+  if (!known) return "neither state code in the zone is a state's (misread)";
+  return undefined;
 }
 
 export interface MrzOnlyFields {
@@ -56,7 +79,7 @@ export function fieldsOfMrz(found: MrzFound, reference: Date): MrzOnlyFields {
     ...(expiry ? { expiryDate: expiry } : {}),
     ...(r.documentNumber && dateOk('documentNumber') ? { documentNumber: r.documentNumber } : {}),
     ...(r.sex === 'male' ? { sex: 'M' as const } : r.sex === 'female' ? { sex: 'F' as const } : {}),
-    confidence: r.valid ? 0.9 : 0.5,
+    confidence: r.valid && !mrzDoubt(found) ? 0.9 : r.valid ? 0.6 : 0.5,
   };
 }
 
@@ -79,7 +102,10 @@ export function mrzOnlyResult(
 ): OcrCheckResult {
   const kind = documentTypeOfMrz(found);
   const f = fieldsOfMrz(found, context.reference);
-  const mrz = { ...found.reading, matchesPrintedFields: true };
+  const doubt = mrzDoubt(found);
+  const sure = found.reading.valid && !doubt;
+  // A doubtful reading is a poor capture's: its check digits say nothing about the document.
+  const mrz = { ...found.reading, matchesPrintedFields: true, ...(doubt ? { poorCapture: true } : {}) };
   // Printed in its issuer's layout (ICAO 9303), none of mimoto's synthetic ones: the document
   // check judges its values by the MRZ check digits, not by where a synthetic layout prints them.
   const outline = {
@@ -120,6 +146,7 @@ export function mrzOnlyResult(
       : []),
     ...(missing.length > 0 ? [`could not read: ${missing.map(([n]) => n).join(', ')}`] : []),
     ...(found.reading.valid ? [] : [`MRZ check failed: ${found.reading.invalidFields.join(', ')}`]),
+    ...(doubt ? [`MRZ not sure: ${doubt}`] : []),
     'address unreadable (read from the MRZ alone)',
   ];
   return {
@@ -134,7 +161,7 @@ export function mrzOnlyResult(
       status,
       ...context.base,
       detectedDocumentType: 'passport',
-      detectedDocumentTypeConfidence: found.reading.valid ? 0.9 : 0.6,
+      detectedDocumentTypeConfidence: sure ? 0.9 : 0.6,
     },
     extras: {
       documentTypeMismatch: mismatch,
@@ -145,7 +172,7 @@ export function mrzOnlyResult(
         expiryDate: field(f.expiryDate),
       },
       ...(f.documentNumber ? { documentNumber: f.documentNumber } : {}),
-      ...(f.expiryDate ? { expiryDate: f.expiryDate, expiryDateReliable: found.reading.valid } : {}),
+      ...(f.expiryDate ? { expiryDate: f.expiryDate, expiryDateReliable: sure } : {}),
       ...(f.sex ? { sex: f.sex } : {}),
       latinName: { lastName: f.lastName ?? '', firstName: f.firstName ?? '' },
       mrz,

@@ -3,7 +3,7 @@
 // class each position must hold, check digits then pick among the remaining look-alike readings
 // (O/0, I/1, B/8, S/5...) — a character is changed only where a check digit confirms it — and
 // `mrz` parses the fields.
-import { parse } from 'mrz';
+import { parse, states } from 'mrz';
 import { toDigit, toLetter } from './correct-fields.ts';
 
 /** ICAO 9303 layouts this reader knows. */
@@ -486,11 +486,18 @@ function trailingFillers(line: string, from: number): string {
   return fillers >= 0.4 * run.length ? line.slice(0, start) + '<'.repeat(run.length) : line;
 }
 
+/** A state code (Part 3 §5), fillers dropped: ICAO's list as `mrz` carries it, and Utopia, the specimens' state. */
+export const isKnownState = (code: string) => {
+  const bare = code.replace(/<+$/, '');
+  return bare === 'UTO' || Object.hasOwn(states, bare);
+};
+
 /**
- * A state code reads a filler before a letter (`<WN`): impossible, codes end in fillers (Part 3
- * §5: `D<<`), so a glyph was lost there. The issuing state and the holder's nationality are
- * the same code on most documents: where the other code reads cleanly and agrees on every other
- * position, the lost glyph is the other code's letter. Two codes that differ elsewhere stay.
+ * The issuing state and the holder's nationality are the same code on most documents, so one
+ * code misread is restored from the other where the other reads cleanly and they agree on every
+ * other position: a code read with a filler before a letter (`<WN`: codes end in fillers, `D<<`,
+ * so a glyph was lost there), or a code no state has one glyph off a state's (`EAN` beside `CAN`).
+ * Two codes that differ elsewhere, or two states' codes, stay as read.
  */
 function mendStateCodes(lines: string[], format: MrzFormat): string[] {
   const at: [number, number][] = [[0, 2], format === 'TD1' ? [1, 15] : [1, 10]];
@@ -501,7 +508,9 @@ function mendStateCodes(lines: string[], format: MrzFormat): string[] {
     const other = codes[1 - k] ?? '';
     if (!/^[A-Z]+<*$/.test(other) || other.length !== 3) return;
     const differ = [...code].map((c, i) => c !== other[i]);
-    if (!differ.some(Boolean) || !differ.every((d, i) => !d || lost(code, i))) return;
+    const count = differ.filter(Boolean).length;
+    const unknownBesideKnown = count === 1 && !isKnownState(code) && isKnownState(other);
+    if (count === 0 || !(unknownBesideKnown || differ.every((d, i) => !d || lost(code, i)))) return;
     const [l, i] = at[k] as [number, number];
     const line = out[l] ?? '';
     out[l] = line.slice(0, i) + other + line.slice(i + 3);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { findMrz } from '../../../src/checks/ocr/locate-mrz.ts';
-import { documentTypeOfMrz, isJapaneseMrz } from '../../../src/checks/ocr/mrz-result.ts';
+import { documentTypeOfMrz, isJapaneseMrz, mrzDoubt } from '../../../src/checks/ocr/mrz-result.ts';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import { getOcrEngineFor, type OcrEngine, terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { readMrzLines } from '../../../src/checks/ocr/read-mrz.ts';
@@ -181,6 +181,24 @@ describe('readMrzLines', () => {
     assert.equal(isJapaneseMrz({ ...japanese, issuingState: 'JRN', nationality: 'JPM' }), true);
     assert.equal(isJapaneseMrz(readMrzLines([l1, l2])!), false);
     assert.equal(isJapaneseMrz(readMrzLines(td1())!), false);
+  });
+
+  it("restores a state code no state has from the other code one glyph off (EAN beside CAN), never one state's from another's", () => {
+    const can = readMrzLines([`P<EAN${l1.slice(5)}`, `${l2.slice(0, 10)}CAN${l2.slice(13)}`]);
+    assert.equal(can?.issuingState, 'CAN');
+    // GBR issuing a GBD (British Dependent Territories) citizen's passport: both are states' codes.
+    const gbd = readMrzLines([`P<GBR${l1.slice(5)}`, `${l2.slice(0, 10)}GBD${l2.slice(13)}`]);
+    assert.deepEqual([gbd?.issuingState, gbd?.nationality], ['GBR', 'GBD']);
+  });
+
+  it('does not trust check digits that hold on a zone too small to tell look-alikes apart, nor on state codes no state has', () => {
+    const reading = readMrzLines([l1, l2])!;
+    const band = (length: number) => ({ cx: 0, cy: 0, angle: 0, length, thickness: 20, lines: 2, score: 1 });
+    assert.equal(mrzDoubt({ reading, band: band(44 * 9) }), undefined);
+    assert.match(mrzDoubt({ reading, band: band(44 * 5.5) }) ?? '', /too small/);
+    const garbled = readMrzLines([`P<EE<${l1.slice(5)}`, `${l2.slice(0, 10)}GER${l2.slice(13)}`])!;
+    assert.equal(garbled.valid, true);
+    assert.match(mrzDoubt({ reading: garbled, band: band(44 * 9) }) ?? '', /state code/);
   });
 
   it('reads a TD1 card (three lines of 30) and names it an identity card', () => {
