@@ -124,7 +124,17 @@ export function mrzOnlyResult(
         ...context.base,
         unsupportedDocumentType: kind.unsupported,
       },
-      extras: { documentTypeMismatch: false, fields: {}, mrz, timingsMs: context.timingsMs, ...outline },
+      // No fields are delivered, but what the document check judges is kept: an ID card or visa
+      // is as open to a screen replay or an altered expiry as a passport.
+      extras: {
+        documentTypeMismatch: false,
+        fields: {},
+        mrz,
+        timingsMs: context.timingsMs,
+        ...(f.expiryDate ? { expiryDate: f.expiryDate, expiryDateReliable: sure } : {}),
+        ...(f.sex ? { sex: f.sex } : {}),
+        ...outline,
+      },
     };
   const mismatch = context.expectedDocumentType !== 'passport';
   const field = (value: string | undefined) =>

@@ -113,6 +113,20 @@ describe('MRZ anywhere', () => {
     assert.equal(extras.layout, 'official');
   });
 
+  it("names another state's identity card chosen as a passport an unsupported foreign_id_card, keeping its expiry for the document check", async () => {
+    const check = createOcrCheck({ engine: getOcrEngineFor, now: () => new Date('2026-01-10T00:00:00Z') });
+    const { result, extras } = await check.run({
+      front: await page(td1(), 0),
+      expectedDocumentType: 'passport',
+    });
+    assert.equal(result.unsupportedDocumentType, 'foreign_id_card');
+    assert.equal(result.detectedDocumentType, undefined);
+    assert.equal(result.status, 'low_confidence');
+    assert.equal(extras.expiryDate, '2029-01-31');
+    assert.equal(extras.expiryDateReliable, true);
+    assert.equal(extras.layout, 'official');
+  });
+
   it('names a passport chosen as a licence a mismatch', async () => {
     const check = createOcrCheck({ engine: getOcrEngineFor, now: () => new Date('2026-01-10T00:00:00Z') });
     const passport = await check.run({
