@@ -755,6 +755,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           ...(frontOutline ? { frontOutline } : {}),
         });
 
+      // A passport's MRZ is looked for while the outline is (the outline search runs in the
+      // geometry thread): it usually decides alone (below).
+      // (Its failure, if any, surfaces where it is awaited, not as an unhandled rejection.)
+      if (input.expectedDocumentType === 'passport') locatedMrz().catch(() => undefined);
       let t = performance.now();
       const located = await geometry.locate(input.front);
       lap('locate', t);
