@@ -51,6 +51,16 @@ export function mrzDoubt(found: MrzFound): string | undefined {
   return undefined;
 }
 
+/**
+ * A zone that is surely another state's document, to be read from its MRZ alone: not a Japanese
+ * passport's, and credible as a zone at all — its check digits hold, or a state code in it is a
+ * state's (long lines of other print, a licence's, can pass for a misread zone).
+ */
+export function isForeignMrz(reading: MrzReading): boolean {
+  if (isJapaneseMrz(reading)) return false;
+  return reading.valid || [reading.issuingState, reading.nationality].some((c) => !!c && isKnownState(c));
+}
+
 export interface MrzOnlyFields {
   lastName?: string;
   firstName?: string;

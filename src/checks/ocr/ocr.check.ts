@@ -63,7 +63,7 @@ import {
 } from './find-document.ts';
 import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
 import { findMrz, type MrzFound } from './locate-mrz.ts';
-import { isJapaneseMrz, mrzOnlyResult } from './mrz-result.ts';
+import { isForeignMrz, mrzOnlyResult } from './mrz-result.ts';
 import {
   getOcrEngineFor,
   MODEL_DESCRIPTION,
@@ -796,7 +796,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // reused there).
       if (input.expectedDocumentType === 'passport') {
         const found = await locatedMrz();
-        if (found && !isJapaneseMrz(found.reading))
+        if (found && isForeignMrz(found.reading))
           return fromMrz(found, wholeFrame ? undefined : frontOutline);
       }
 

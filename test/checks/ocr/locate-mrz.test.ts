@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { findMrz } from '../../../src/checks/ocr/locate-mrz.ts';
-import { documentTypeOfMrz, isJapaneseMrz, mrzDoubt } from '../../../src/checks/ocr/mrz-result.ts';
+import {
+  documentTypeOfMrz,
+  isForeignMrz,
+  isJapaneseMrz,
+  mrzDoubt,
+} from '../../../src/checks/ocr/mrz-result.ts';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import { getOcrEngineFor, type OcrEngine, terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { readMrzLines } from '../../../src/checks/ocr/read-mrz.ts';
@@ -197,6 +202,10 @@ describe('readMrzLines', () => {
     assert.equal(isJapaneseMrz({ ...japanese, issuingState: 'JRN', nationality: 'JPM' }), true);
     assert.equal(isJapaneseMrz(readMrzLines([l1, l2])!), false);
     assert.equal(isJapaneseMrz(readMrzLines(td1())!), false);
+    assert.equal(isForeignMrz(readMrzLines([l1, l2])!), true);
+    assert.equal(isForeignMrz(japanese), false);
+    // Other print read as a zone: nothing checks, no state's code.
+    assert.equal(isForeignMrz(readMrzLines(['P<QQQ'.padEnd(44, 'A'), 'Q'.repeat(44)])!), false);
   });
 
   it("restores a state code no state has from the other code one glyph off (EAN beside CAN), never one state's from another's", () => {
