@@ -4,7 +4,7 @@
 // expiry date; its check digits say how far to trust them (interface §2.6 fields only).
 import type { MrzFound } from './locate-mrz.ts';
 import { OCR_CONFIDENCE_THRESHOLD, type OcrCheckResult, type OcrExtras } from './ocr.check.ts';
-import { isKnownState, type MrzReading, mrzDate } from './read-mrz.ts';
+import { isKnownState, type MrzReading, mrzDate, stateCodesOf } from './read-mrz.ts';
 
 /** The document type an MRZ names (ICAO 9303 document code), or what is reported as unsupported. */
 export function documentTypeOfMrz(found: MrzFound): { type: 'passport' } | { unsupported: string } {
@@ -17,12 +17,12 @@ export function documentTypeOfMrz(found: MrzFound): { type: 'passport' } | { uns
 }
 
 /**
- * A Japanese passport's zone: a TD3 whose issuing state or nationality reads JPN, one character
- * off included (a misread Japanese passport still has its printed page to read). Anything else
+ * A Japanese passport's zone: its issuing state or nationality reads JPN, one character off
+ * included, whatever layout it was read as (a misread Japanese passport, even one whose line
+ * length was misjudged, still has its printed page to read). Anything else
  * with an MRZ — another state's passport, an ID card, a visa — is read from its MRZ alone.
  */
 export function isJapaneseMrz(reading: MrzReading): boolean {
-  if (reading.format !== 'TD3') return false;
   const near = (code: string | undefined) =>
     !!code && code.length === 3 && [...code].filter((c, i) => c === 'JPN'[i]).length >= 2;
   return near(reading.issuingState) || near(reading.nationality);
@@ -46,7 +46,7 @@ export function mrzDoubt(found: MrzFound): string | undefined {
   const pitch = found.band.length / count;
   if (pitch < MIN_MRZ_PITCH_PX)
     return `the zone is too small to tell look-alike characters apart (${pitch.toFixed(1)} px a character)`;
-  const known = [r.issuingState, r.nationality].some((c) => !!c && isKnownState(c));
+  const known = stateCodesOf(r).some(isKnownState);
   if (!known) return "neither state code in the zone is a state's (misread)";
   return undefined;
 }
@@ -57,8 +57,12 @@ export function mrzDoubt(found: MrzFound): string | undefined {
  * state's (long lines of other print, a licence's, can pass for a misread zone).
  */
 export function isForeignMrz(reading: MrzReading): boolean {
-  if (isJapaneseMrz(reading)) return false;
-  return reading.valid || [reading.issuingState, reading.nationality].some((c) => !!c && isKnownState(c));
+  return !isJapaneseMrz(reading) && isCredibleMrz(reading);
+}
+
+/** A zone at all: its check digits hold, or a state code in it is a state's. */
+export function isCredibleMrz(reading: MrzReading): boolean {
+  return reading.valid || stateCodesOf(reading).some(isKnownState);
 }
 
 export interface MrzOnlyFields {

@@ -63,7 +63,7 @@ import {
 } from './find-document.ts';
 import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
 import { findMrz, type MrzFound } from './locate-mrz.ts';
-import { isForeignMrz, mrzOnlyResult } from './mrz-result.ts';
+import { isCredibleMrz, isForeignMrz, mrzOnlyResult } from './mrz-result.ts';
 import {
   getOcrEngineFor,
   MODEL_DESCRIPTION,
@@ -846,7 +846,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       lap('classify', t);
       if (wholeFrame && !classification.type) {
         const found = await locatedMrz();
-        if (found) return fromMrz(found);
+        if (found && isCredibleMrz(found.reading)) return fromMrz(found);
         return unsupported('no identity document found in the front image');
       }
       // A passport the user chose whose page the card layouts name otherwise (a foreign passport's
@@ -855,7 +855,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         input.expectedDocumentType === 'passport' && classification.type !== 'passport';
       if (!classification.type || passportNamedOtherwise) {
         const found = await locatedMrz();
-        if (found) return fromMrz(found, frontOutline);
+        if (found && isCredibleMrz(found.reading)) return fromMrz(found, frontOutline);
       }
       // Nothing readable names the type (a blurred or glaring capture, whose title and signature
       // went first) and nothing contradicts the user's choice: the fields are read as that type's

@@ -488,9 +488,16 @@ function trailingFillers(line: string, from: number): string {
 
 /** A state code (Part 3 §5), fillers dropped: ICAO's list as `mrz` carries it, and Utopia, the specimens' state. */
 export const isKnownState = (code: string) => {
+  if (!/^[A-Z]{1,3}<*$/.test(code)) return false;
   const bare = code.replace(/<+$/, '');
   return bare === 'UTO' || Object.hasOwn(states, bare);
 };
+
+/** The issuing state and nationality codes as printed (three characters, fillers kept). */
+export function stateCodesOf(reading: Pick<MrzReading, 'lines' | 'format'>): string[] {
+  const [l0 = '', l1 = ''] = reading.lines;
+  return [l0.slice(2, 5), reading.format === 'TD1' ? l1.slice(15, 18) : l1.slice(10, 13)];
+}
 
 /**
  * The issuing state and the holder's nationality are the same code on most documents, so one
