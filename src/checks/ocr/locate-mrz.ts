@@ -643,10 +643,15 @@ function byStroke(text: string, corners: number, foot: number): string {
 }
 
 /** Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. */
-async function readBand(engine: OcrEngine, photo: GreyImage, band: MrzBand): Promise<MrzReading | undefined> {
+async function readBand(
+  engine: OcrEngine,
+  photo: GreyImage,
+  band: MrzBand,
+  retry: boolean,
+): Promise<MrzReading | undefined> {
   const k = Math.min(4, (CHAR_HEIGHT * 29) / band.length);
   const first = await readBandAt(engine, photo, band, k);
-  if (!first || first.valid) return first;
+  if (!first || first.valid || !retry) return first;
   // Check digits that fail say the glyphs were misread: Tesseract reads the same glyphs cut a
   // quarter larger (or smaller, at the largest cut) differently, and the better-checking reading stands.
   const again = await readBandAt(engine, photo, band, k * 1.25 <= 4 ? k * 1.25 : k * 0.8);
@@ -711,8 +716,9 @@ const badness = (r: MrzReading) =>
 export async function findMrz(engine: OcrEngine, image: Buffer | GreyImage): Promise<MrzFound | undefined> {
   const photo = Buffer.isBuffer(image) ? await decodeForMrz(image) : image;
   let best: MrzFound | undefined;
-  for (const band of findMrzBands(photo).slice(0, MAX_BANDS)) {
-    const reading = await readBand(engine, photo, band);
+  for (const [i, band] of findMrzBands(photo).slice(0, MAX_BANDS).entries()) {
+    // The second read (another scale) is for the likeliest band only: time.
+    const reading = await readBand(engine, photo, band, i === 0);
     if (!reading) continue;
     if (!best || badness(reading) < badness(best.reading)) best = { reading, band };
     if (reading.valid) break;
