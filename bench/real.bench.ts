@@ -257,6 +257,12 @@ function mrzExpiry(lines: string[]): string | null {
 const mrzRows: MrzRow[] = [];
 if (parts.has('mrz')) {
   const truth = readCsv(path.join(dir, 'mrz/truth.csv'));
+  // Untimed when no Japanese document ran first: the first document loads Tesseract's models.
+  if (documentMs.length === 0 && truth[0]) {
+    await runDocument('passport', path.join(dir, 'mrz', truth[0].file!), new Date());
+    documentMs.length = 0;
+    documentCpuMs.length = 0;
+  }
   for (const t of truth) {
     const lines = [t.mrz_line1, t.mrz_line2, t.mrz_line3].filter((l): l is string => !!l);
     const expiry = mrzExpiry(lines);

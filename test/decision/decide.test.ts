@@ -258,6 +258,17 @@ test('unsupported document type: rejected', () => {
   assert.equal(decide(input, t).reason, 'unsupported_document_type');
 });
 
+test("another state's identity card (read from its MRZ) is rejected as an unsupported document, naming what it is", () => {
+  const input = passing();
+  input.ocr = {
+    status: 'success',
+    result: { confidence: 0, status: 'low_confidence', unsupportedDocumentType: 'foreign_id_card' },
+  };
+  const d = decide(input, t);
+  assert.deepEqual([d.status, d.reason], ['rejected', 'unsupported_document_type']);
+  assert.equal(d.metadata.detectedDocumentType, 'foreign_id_card');
+});
+
 test('a face photo sent as the document front: rejected as unsupported, a printed portrait is not', () => {
   // What the OCR says of a selfie whose background gave a card-like outline: nothing readable.
   const unread = { status: 'success' as const, result: { confidence: 0, status: 'low_confidence' } };

@@ -131,6 +131,7 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
   // The 72 neighbours of a bin, sorted numerically in place (a typed array's own sort: several
   // times quicker than an array's sort with a comparator, and the same order).
   const around = new Float64Array(9 * 9 - 3 * 3);
+  const axis = new Float64Array(6);
   for (let ky = -half + 1; ky < half; ky++) {
     for (let fx = 0; fx < half; fx++) {
       if (fx === 0 && ky <= 0) continue; // half plane: the spectrum of a real tile is symmetric
@@ -145,7 +146,16 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
         for (let dx = -4; dx <= 4; dx++)
           if (Math.abs(dx) > 1 || Math.abs(dy) > 1) around[k++] = at(fx + dx, ky + dy);
       around.sort();
-      const median = around[around.length >> 1] as number;
+      let median = around[around.length >> 1] as number;
+      // On an axis, against the axis itself: a page's rows of text and rule lines, upright in a
+      // flat scan, put their power all along the axis (a ridge, not a spike), which the square
+      // around a bin, mostly off the axis, would take for a grid's peak.
+      if (fx === 0 || ky === 0) {
+        let k2 = 0;
+        for (const d of [-4, -3, -2, 2, 3, 4]) axis[k2++] = fx === 0 ? at(0, ky + d) : at(fx + d, 0);
+        axis.sort();
+        median = Math.max(median, (axis[2] as number) / 2 + (axis[3] as number) / 2);
+      }
       ratios.push(Math.log10((v + 1e-9) / (median + 1e-9)));
     }
   }

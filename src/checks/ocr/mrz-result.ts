@@ -4,7 +4,7 @@
 // expiry date; its check digits say how far to trust them (interface §2.6 fields only).
 import type { MrzFound } from './locate-mrz.ts';
 import { OCR_CONFIDENCE_THRESHOLD, type OcrCheckResult, type OcrExtras } from './ocr.check.ts';
-import { mrzDate } from './read-mrz.ts';
+import { isKnownState, type MrzReading, mrzDate, stateCodesOf } from './read-mrz.ts';
 
 /** The document type an MRZ names (ICAO 9303 document code), or what is reported as unsupported. */
 export function documentTypeOfMrz(found: MrzFound): { type: 'passport' } | { unsupported: string } {
@@ -14,6 +14,55 @@ export function documentTypeOfMrz(found: MrzFound): { type: 'passport' } | { uns
   if (found.reading.format === 'TD3' && code.startsWith('P')) return { type: 'passport' };
   if (code.startsWith('V')) return { unsupported: 'visa' };
   return { unsupported: 'foreign_id_card' };
+}
+
+/**
+ * A Japanese passport's zone: its issuing state or nationality reads JPN, one character off
+ * included, whatever layout it was read as (a misread Japanese passport, even one whose line
+ * length was misjudged, still has its printed page to read). Anything else
+ * with an MRZ — another state's passport, an ID card, a visa — is read from its MRZ alone.
+ */
+export function isJapaneseMrz(reading: MrzReading): boolean {
+  const near = (code: string | undefined) =>
+    !!code && code.length === 3 && [...code].filter((c, i) => c === 'JPN'[i]).length >= 2;
+  return near(reading.issuingState) || near(reading.nationality);
+}
+
+/**
+ * Photo pixels a character of the zone must span at least for its check digits to be trusted:
+ * OCR-B's look-alikes (8 B E, 5 S, 0 O D) differ by strokes a tenth of the pitch wide, which a
+ * smaller zone blurs into each other, and check digits then hold by chance (one in ten per field)
+ * on a field read wrong — specimen passports scanned 272–275 px wide (5.4–5.6 px a character)
+ * read document numbers and names wrong with every check digit holding, the sharp ones (7.7 px
+ * and more) right.
+ */
+export const MIN_MRZ_PITCH_PX = 6.5;
+
+/** Why a reading whose check digits hold is still not sure, or undefined when it is. */
+export function mrzDoubt(found: MrzFound): string | undefined {
+  const r = found.reading;
+  if (!r.valid) return undefined;
+  const count = r.format === 'TD1' ? 30 : r.format === 'TD2' || r.format === 'MRVB' ? 36 : 44;
+  const pitch = found.band.length / count;
+  if (pitch < MIN_MRZ_PITCH_PX)
+    return `the zone is too small to tell look-alike characters apart (${pitch.toFixed(1)} px a character)`;
+  const known = stateCodesOf(r).some(isKnownState);
+  if (!known) return "neither state code in the zone is a state's (misread)";
+  return undefined;
+}
+
+/**
+ * A zone that is surely another state's document, to be read from its MRZ alone: not a Japanese
+ * passport's, and credible as a zone at all — its check digits hold, or a state code in it is a
+ * state's (long lines of other print, a licence's, can pass for a misread zone).
+ */
+export function isForeignMrz(reading: MrzReading): boolean {
+  return !isJapaneseMrz(reading) && isCredibleMrz(reading);
+}
+
+/** A zone at all: its check digits hold, or a state code in it is a state's. */
+export function isCredibleMrz(reading: MrzReading): boolean {
+  return reading.valid || stateCodesOf(reading).some(isKnownState);
 }
 
 export interface MrzOnlyFields {
@@ -44,7 +93,7 @@ export function fieldsOfMrz(found: MrzFound, reference: Date): MrzOnlyFields {
     ...(expiry ? { expiryDate: expiry } : {}),
     ...(r.documentNumber && dateOk('documentNumber') ? { documentNumber: r.documentNumber } : {}),
     ...(r.sex === 'male' ? { sex: 'M' as const } : r.sex === 'female' ? { sex: 'F' as const } : {}),
-    confidence: r.valid ? 0.9 : 0.5,
+    confidence: r.valid && !mrzDoubt(found) ? 0.9 : r.valid ? 0.6 : 0.5,
   };
 }
 
@@ -67,8 +116,16 @@ export function mrzOnlyResult(
 ): OcrCheckResult {
   const kind = documentTypeOfMrz(found);
   const f = fieldsOfMrz(found, context.reference);
-  const mrz = { ...found.reading, matchesPrintedFields: true };
-  const outline = context.frontOutline ? { frontOutline: context.frontOutline } : {};
+  const doubt = mrzDoubt(found);
+  const sure = found.reading.valid && !doubt;
+  // A doubtful reading is a poor capture's: its check digits say nothing about the document.
+  const mrz = { ...found.reading, matchesPrintedFields: true, ...(doubt ? { poorCapture: true } : {}) };
+  // Printed in its issuer's layout (ICAO 9303), none of mimoto's synthetic ones: the document
+  // check judges its values by the MRZ check digits, not by where a synthetic layout prints them.
+  const outline = {
+    layout: 'official' as const,
+    ...(context.frontOutline ? { frontOutline: context.frontOutline } : {}),
+  };
   const mrzLines = `MRZ ${found.reading.format} ${found.reading.valid ? 'check digits valid' : `check failed: ${found.reading.invalidFields.join(', ')}`}`;
   if ('unsupported' in kind)
     return {
@@ -81,7 +138,17 @@ export function mrzOnlyResult(
         ...context.base,
         unsupportedDocumentType: kind.unsupported,
       },
-      extras: { documentTypeMismatch: false, fields: {}, mrz, timingsMs: context.timingsMs, ...outline },
+      // No fields are delivered, but what the document check judges is kept: an ID card or visa
+      // is as open to a screen replay or an altered expiry as a passport.
+      extras: {
+        documentTypeMismatch: false,
+        fields: {},
+        mrz,
+        timingsMs: context.timingsMs,
+        ...(f.expiryDate ? { expiryDate: f.expiryDate, expiryDateReliable: sure } : {}),
+        ...(f.sex ? { sex: f.sex } : {}),
+        ...outline,
+      },
     };
   const mismatch = context.expectedDocumentType !== 'passport';
   const field = (value: string | undefined) =>
@@ -103,6 +170,7 @@ export function mrzOnlyResult(
       : []),
     ...(missing.length > 0 ? [`could not read: ${missing.map(([n]) => n).join(', ')}`] : []),
     ...(found.reading.valid ? [] : [`MRZ check failed: ${found.reading.invalidFields.join(', ')}`]),
+    ...(doubt ? [`MRZ not sure: ${doubt}`] : []),
     'address unreadable (read from the MRZ alone)',
   ];
   return {
@@ -117,7 +185,7 @@ export function mrzOnlyResult(
       status,
       ...context.base,
       detectedDocumentType: 'passport',
-      detectedDocumentTypeConfidence: found.reading.valid ? 0.9 : 0.6,
+      detectedDocumentTypeConfidence: sure ? 0.9 : 0.6,
     },
     extras: {
       documentTypeMismatch: mismatch,
@@ -128,7 +196,7 @@ export function mrzOnlyResult(
         expiryDate: field(f.expiryDate),
       },
       ...(f.documentNumber ? { documentNumber: f.documentNumber } : {}),
-      ...(f.expiryDate ? { expiryDate: f.expiryDate, expiryDateReliable: found.reading.valid } : {}),
+      ...(f.expiryDate ? { expiryDate: f.expiryDate, expiryDateReliable: sure } : {}),
       ...(f.sex ? { sex: f.sex } : {}),
       latinName: { lastName: f.lastName ?? '', firstName: f.firstName ?? '' },
       mrz,

@@ -63,7 +63,7 @@ import {
 } from './find-document.ts';
 import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
 import { findMrz, type MrzFound } from './locate-mrz.ts';
-import { mrzOnlyResult } from './mrz-result.ts';
+import { isCredibleMrz, isForeignMrz, mrzOnlyResult } from './mrz-result.ts';
 import {
   getOcrEngineFor,
   MODEL_DESCRIPTION,
@@ -755,6 +755,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           ...(frontOutline ? { frontOutline } : {}),
         });
 
+      // A passport's MRZ is looked for while the outline is (the outline search runs in the
+      // geometry thread): it usually decides alone (below).
+      // (Its failure, if any, surfaces where it is awaited, not as an unhandled rejection.)
+      if (input.expectedDocumentType === 'passport') locatedMrz().catch(() => undefined);
       let t = performance.now();
       const located = await geometry.locate(input.front);
       lap('locate', t);
@@ -785,6 +789,16 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         corners,
         coverage: 'outline' in front ? round2(front.outline.coverage) : 1,
       };
+
+      // A passport the user chose: its MRZ first. Another state's passport (or an ID card or visa)
+      // has no Japanese layout to read, so its MRZ is the reading, and the card layouts' passes
+      // are not spent on it; a Japanese passport goes on to its printed fields (the zone found is
+      // reused there).
+      if (input.expectedDocumentType === 'passport') {
+        const found = await locatedMrz();
+        if (found && isForeignMrz(found.reading))
+          return fromMrz(found, wholeFrame ? undefined : frontOutline);
+      }
 
       t = performance.now();
       // The outline is put landscape; whether the document is upside down shows only in its text,
@@ -832,7 +846,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       lap('classify', t);
       if (wholeFrame && !classification.type) {
         const found = await locatedMrz();
-        if (found) return fromMrz(found);
+        if (found && isCredibleMrz(found.reading)) return fromMrz(found);
         return unsupported('no identity document found in the front image');
       }
       // A passport the user chose whose page the card layouts name otherwise (a foreign passport's
@@ -841,7 +855,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         input.expectedDocumentType === 'passport' && classification.type !== 'passport';
       if (!classification.type || passportNamedOtherwise) {
         const found = await locatedMrz();
-        if (found) return fromMrz(found, frontOutline);
+        if (found && isCredibleMrz(found.reading)) return fromMrz(found, frontOutline);
       }
       // Nothing readable names the type (a blurred or glaring capture, whose title and signature
       // went first) and nothing contradicts the user's choice: the fields are read as that type's

@@ -3,7 +3,7 @@
 // class each position must hold, check digits then pick among the remaining look-alike readings
 // (O/0, I/1, B/8, S/5...) — a character is changed only where a check digit confirms it — and
 // `mrz` parses the fields.
-import { parse } from 'mrz';
+import { parse, states } from 'mrz';
 import { toDigit, toLetter } from './correct-fields.ts';
 
 /** ICAO 9303 layouts this reader knows. */
@@ -486,6 +486,45 @@ function trailingFillers(line: string, from: number): string {
   return fillers >= 0.4 * run.length ? line.slice(0, start) + '<'.repeat(run.length) : line;
 }
 
+/** A state code (Part 3 §5), fillers dropped: ICAO's list as `mrz` carries it, and Utopia, the specimens' state. */
+export const isKnownState = (code: string) => {
+  if (!/^[A-Z]{1,3}<*$/.test(code)) return false;
+  const bare = code.replace(/<+$/, '');
+  return bare === 'UTO' || Object.hasOwn(states, bare);
+};
+
+/** The issuing state and nationality codes as printed (three characters, fillers kept). */
+export function stateCodesOf(reading: Pick<MrzReading, 'lines' | 'format'>): string[] {
+  const [l0 = '', l1 = ''] = reading.lines;
+  return [l0.slice(2, 5), reading.format === 'TD1' ? l1.slice(15, 18) : l1.slice(10, 13)];
+}
+
+/**
+ * The issuing state and the holder's nationality are the same code on most documents, so one
+ * code misread is restored from the other where the other reads cleanly and they agree on every
+ * other position: a code read with a filler before a letter (`<WN`: codes end in fillers, `D<<`,
+ * so a glyph was lost there), or a code no state has one glyph off a state's (`EAN` beside `CAN`).
+ * Two codes that differ elsewhere, or two states' codes, stay as read.
+ */
+function mendStateCodes(lines: string[], format: MrzFormat): string[] {
+  const at: [number, number][] = [[0, 2], format === 'TD1' ? [1, 15] : [1, 10]];
+  const codes = at.map(([l, i]) => lines[l]?.slice(i, i + 3) ?? '');
+  const lost = (code: string, i: number) => code[i] === '<' && /[A-Z]/.test(code.slice(i + 1));
+  const out = [...lines];
+  codes.forEach((code, k) => {
+    const other = codes[1 - k] ?? '';
+    if (!/^[A-Z]+<*$/.test(other) || other.length !== 3) return;
+    const differ = [...code].map((c, i) => c !== other[i]);
+    const count = differ.filter(Boolean).length;
+    const unknownBesideKnown = count === 1 && !isKnownState(code) && isKnownState(other);
+    if (count === 0 || !(unknownBesideKnown || differ.every((d, i) => !d || lost(code, i)))) return;
+    const [l, i] = at[k] as [number, number];
+    const line = out[l] ?? '';
+    out[l] = line.slice(0, i) + other + line.slice(i + 3);
+  });
+  return out;
+}
+
 /** The layout a set of OCR'd lines has, by their count, lengths and document code. */
 export function mrzFormatOf(lines: string[]): MrzFormat | undefined {
   if (lines.length === 3) return 'TD1';
@@ -553,6 +592,7 @@ export function readMrzLines(
   lines = lines.map((line, l) =>
     [...line].map((c, i) => (c === '?' && classes[l]?.[i] === 'a' && (l > 0 || i > 0) ? '<' : c)).join(''),
   );
+  lines = mendStateCodes(lines, format);
   const nameLine = format === 'TD1' ? 2 : 0;
   lines[nameLine] = trailingFillers(lines[nameLine] ?? '', format === 'TD1' ? 0 : 5);
   lines = lines.map((line, l) => fillerRuns(line, l === 0 ? 5 : 0));

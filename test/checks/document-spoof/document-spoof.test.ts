@@ -376,3 +376,40 @@ test('the check records its id, version, model and a score in [0, 1]', async () 
   assert.ok((result.score ?? -1) >= 0 && (result.score ?? 2) <= 1);
   assert.ok((result.confidence ?? -1) > 0 && (result.confidence ?? 2) <= 1);
 });
+
+test('a flat scan of an MRZ document (the page fills the image, no card outline) is judged by its MRZ, not left without a verdict', async () => {
+  const { renderTextImage } = await import('../ocr/render-text-image.ts');
+  const mrz = ['P<UTOERIKSSON<<ANNA<MARIA'.padEnd(44, '<'), 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+  const page = await renderTextImage(
+    [
+      { text: 'UTOPIA  PASSPORT  SPECIMEN', x: 40, y: 60, size: 30 },
+      { text: 'Surname  ERIKSSON   Given names  ANNA MARIA', x: 40, y: 130, size: 22 },
+      ...mrz.map((line, row) => ({ text: line, x: 40, y: 260 + row * 40, size: 26 })),
+    ],
+    1000,
+    340,
+  );
+  const facts = {
+    expiryDate: '2031-09-20',
+    expiryDateReliable: true,
+    mrz: { valid: true, invalidFields: [], matchesPrintedFields: true, format: 'TD3' as const },
+  };
+  const run = (ocr: DocumentSpoofInput['ocr']) =>
+    documentSpoofCheck.run({ front: page, documentType: 'passport', referenceDate: REFERENCE_DATE, ocr });
+  // Read in mimoto's synthetic passport layout, the page would need its card found.
+  const asSynthetic = (await run(facts)).result;
+  assert.equal(asSynthetic.status, 'insufficient_quality');
+  assert.match(asSynthetic.details ?? '', /the card was not found/);
+  // Read from its MRZ (the OCR check's MRZ-only result: the issuer's layout), its check digits judge it.
+  const fromMrz = (await run({ ...facts, layout: 'official' })).result;
+  assert.deepEqual([fromMrz.status, fromMrz.risk], ['success', 'low'], fromMrz.details);
+  // A check digit that fails on a clean reading is still an altered value.
+  const altered = (
+    await run({
+      ...facts,
+      layout: 'official',
+      mrz: { ...facts.mrz, valid: false, invalidFields: ['birthDateCheckDigit'] },
+    })
+  ).result;
+  assert.equal(altered.risk, 'high');
+});

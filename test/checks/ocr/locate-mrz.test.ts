@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { findMrz } from '../../../src/checks/ocr/locate-mrz.ts';
-import { documentTypeOfMrz } from '../../../src/checks/ocr/mrz-result.ts';
+import {
+  documentTypeOfMrz,
+  isForeignMrz,
+  isJapaneseMrz,
+  mrzDoubt,
+} from '../../../src/checks/ocr/mrz-result.ts';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import { getOcrEngineFor, type OcrEngine, terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { readMrzLines } from '../../../src/checks/ocr/read-mrz.ts';
@@ -109,6 +114,24 @@ describe('MRZ anywhere', () => {
     assert.equal(extras.expiryDate, '2031-09-20');
     assert.equal(extras.documentTypeMismatch, false);
     assert.equal(extras.mrz?.valid, true);
+    // Printed in its issuer's layout: the document check judges it by the MRZ, not by a synthetic layout.
+    assert.equal(extras.layout, 'official');
+  });
+
+  it("names another state's identity card chosen as a passport an unsupported foreign_id_card, keeping its expiry for the document check", async () => {
+    const check = createOcrCheck({ engine: getOcrEngineFor, now: () => new Date('2026-01-10T00:00:00Z') });
+    // ICAO 9303 Part 6's TD2 specimen (Utopia).
+    const td2 = ['I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'D231458907UTO7408122F1204159<<<<<<<6'];
+    const { result, extras } = await check.run({
+      front: await page(td2, 0),
+      expectedDocumentType: 'passport',
+    });
+    assert.equal(result.unsupportedDocumentType, 'foreign_id_card');
+    assert.equal(result.detectedDocumentType, undefined);
+    assert.equal(result.status, 'low_confidence');
+    assert.equal(extras.expiryDate, '2012-04-15');
+    assert.equal(extras.expiryDateReliable, true);
+    assert.equal(extras.layout, 'official');
   });
 
   it('names a passport chosen as a licence a mismatch', async () => {
@@ -161,6 +184,46 @@ describe('readMrzLines', () => {
     // Both neighbours plain letters: nothing says which one it was.
     const unsure = readMrzLines([`P<UTOVARGAN<MELENA`.padEnd(44, '<'), l2]);
     assert.equal(unsure?.lines[0], 'P<UTOVARGAN<MELENA'.padEnd(44, '<'));
+  });
+
+  it("restores a state code's glyph read as a filler from the holder's nationality, only when the rest agree", () => {
+    // `<TO` cannot be a code (codes end in fillers); the nationality reads UTO.
+    const lost = readMrzLines([`P<<TO${l1.slice(5)}`, l2]);
+    assert.equal(lost?.lines[0], l1);
+    assert.equal(lost?.issuingState, 'UTO');
+    // A state that differs from the nationality elsewhere too is not made up.
+    const other = readMrzLines([`P<<XA${l1.slice(5)}`, l2]);
+    assert.equal(other?.lines[0]?.slice(0, 5), 'P<<XA');
+  });
+
+  it('tells a Japanese passport by its state codes, one glyph off included, from any other MRZ', () => {
+    const japanese = readMrzLines([`P<JPN${l1.slice(5)}`, `${l2.slice(0, 10)}JPN${l2.slice(13)}`])!;
+    assert.equal(isJapaneseMrz(japanese), true);
+    assert.equal(isJapaneseMrz({ ...japanese, issuingState: 'JRN', nationality: 'JPM' }), true);
+    assert.equal(isJapaneseMrz(readMrzLines([l1, l2])!), false);
+    assert.equal(isJapaneseMrz(readMrzLines(td1())!), false);
+    assert.equal(isForeignMrz(readMrzLines([l1, l2])!), true);
+    assert.equal(isForeignMrz(japanese), false);
+    // Other print read as a zone: nothing checks, no state's code.
+    assert.equal(isForeignMrz(readMrzLines(['P<QQQ'.padEnd(44, 'A'), 'Q'.repeat(44)])!), false);
+  });
+
+  it("restores a state code no state has from the other code one glyph off (EAN beside CAN), never one state's from another's", () => {
+    const can = readMrzLines([`P<EAN${l1.slice(5)}`, `${l2.slice(0, 10)}CAN${l2.slice(13)}`]);
+    assert.equal(can?.issuingState, 'CAN');
+    // GBR issuing a GBD (British Dependent Territories) citizen's passport: both are states' codes.
+    const gbd = readMrzLines([`P<GBR${l1.slice(5)}`, `${l2.slice(0, 10)}GBD${l2.slice(13)}`]);
+    assert.deepEqual([gbd?.issuingState, gbd?.nationality], ['GBR', 'GBD']);
+  });
+
+  it('does not trust check digits that hold on a zone too small to tell look-alikes apart, nor on state codes no state has', () => {
+    const reading = readMrzLines([l1, l2])!;
+    const band = (length: number) => ({ cx: 0, cy: 0, angle: 0, length, thickness: 20, lines: 2, score: 1 });
+    assert.equal(mrzDoubt({ reading, band: band(44 * 9) }), undefined);
+    assert.match(mrzDoubt({ reading, band: band(44 * 5.5) }) ?? '', /too small/);
+    const garbled = readMrzLines([`P<EE<${l1.slice(5)}`, `${l2.slice(0, 10)}GER${l2.slice(13)}`])!;
+    assert.equal(garbled.valid, true);
+    assert.match(mrzDoubt({ reading: garbled, band: band(44 * 9) }) ?? '', /state code/);
   });
 
   it('reads a TD1 card (three lines of 30) and names it an identity card', () => {
