@@ -131,12 +131,12 @@ function drivingLicenceFront(record: DocumentRecord, options: LayoutOptions): Si
   const def = DRIVERS_LICENSE;
   const zone = def.front;
   const g = drawing(options, '#f3f6f1');
-  const rule = '#4f5a56';
+  const rule = '#66716c';
   g.parts.push(frame(CARD_W, CARD_H, '#f8faf6', guilloche(CARD_W, CARD_H, '#d7e4d6', 26, 0)));
   // The ruled rows: 氏名 / 生年月日 across the top, 住所, 交付 (to the photo), each with its label cell.
   const row = (y0: number, y1: number, x1: number, label: string, split?: number) => {
     g.parts.push(
-      `<rect x="30" y="${y0}" width="${x1 - 30}" height="${y1 - y0}" rx="6" fill="none" stroke="${rule}" stroke-width="1.6"/>`,
+      `<rect x="30" y="${y0}" width="${x1 - 30}" height="${y1 - y0}" rx="6" fill="none" stroke="${rule}" stroke-width="1.2"/>`,
       `<line x1="92" y1="${y0}" x2="92" y2="${y1}" stroke="${rule}" stroke-width="1.2"/>`,
     );
     if (split)
@@ -161,10 +161,10 @@ function drivingLicenceFront(record: DocumentRecord, options: LayoutOptions): Si
   const nameText = `${identity.lastName}　${identity.firstName}`;
   const nameStyle = fitted(
     nameText,
-    { ...VALUE, size: 32, letterSpacing: 12 },
+    { ...VALUE, size: 34, letterSpacing: 18 },
     birthZone[0] - nameZone[0] - 50,
   );
-  g.text(nameText, nameZone[0] + 22, baselineIn(nameZone, 32), nameStyle, 'name');
+  g.text(nameText, nameZone[0] + 22, baselineIn(nameZone, 34), nameStyle, 'name');
   const birth = `${formatEraDate(identity.birthDate)}生`;
   g.text(
     birth,
@@ -266,8 +266,9 @@ function drivingLicenceFront(record: DocumentRecord, options: LayoutOptions): Si
   const [tx0, ty0, tx1, ty1] = def.titleRegion.region;
   [...def.title].forEach((ch, i) => {
     const cell = (ty1 - ty0) / def.title.length;
-    g.text(ch, (tx0 + tx1) / 2, ty0 + cell * (i + 0.5) + 0.38 * 30, {
-      size: 30,
+    g.text(ch, (tx0 + tx1) / 2 - 4, ty0 + cell * (i + 0.5) + 0.38 * 32, {
+      size: 32,
+      weight: 'bold',
       fill: '#1f5fa6',
       anchor: 'middle',
     });
@@ -352,8 +353,8 @@ function myNumberFront(record: DocumentRecord, options: LayoutOptions): SideLayo
     `<rect x="${tx0 + 10}" y="${ty0 + 4}" width="${tx1 - tx0 - 18}" height="${ty1 - ty0 - 12}" rx="12" fill="#ffffff" stroke="#c9c9c9"/>`,
   );
   // The specimen prints the words in the box's lower half (its mascot, not drawn here, above them).
-  g.text('個人番号', (tx0 + tx1) / 2, ty0 + 80, { size: 21, weight: 'bold', fill: '#333', anchor: 'middle' });
-  g.text('カード', (tx0 + tx1) / 2, ty0 + 102, { size: 21, weight: 'bold', fill: '#333', anchor: 'middle' });
+  g.text('個人番号', (tx0 + tx1) / 2, ty0 + 76, { size: 21, weight: 'bold', fill: '#333', anchor: 'middle' });
+  g.text('カード', (tx0 + tx1) / 2, ty0 + 99, { size: 21, weight: 'bold', fill: '#333', anchor: 'middle' });
   g.text('性別', sexZone[0] + 12, baselineIn(sexZone, 17), {
     ...LABEL,
     size: 17,
@@ -386,14 +387,19 @@ function myNumberFront(record: DocumentRecord, options: LayoutOptions): SideLayo
     baselineIn(issuerZone, 21),
     fitted(record.issuer, { ...VALUE, size: 21, anchor: 'end' }, issuerZone[2] - issuerZone[0] - 40),
   );
-  // The electronic certificate's expiry: a dark label box, the date in a white one.
+  // The electronic certificate's expiry: a dark label box, the date in a white one. The specimen
+  // starts the dark box some 20 units further left, inside the issuer's zone plus its tolerance;
+  // it starts after them here, so the issuer's line is read without its edge.
+  const certificate = issuerZone[2] + def.tolerance;
   g.parts.push(
-    `<rect x="548" y="222" width="84" height="40" fill="#333"/>`,
-    `<rect x="634" y="222" width="196" height="40" fill="#ffffff" stroke="#999"/>`,
+    `<rect x="${certificate}" y="222" width="80" height="40" fill="#333"/>`,
+    `<rect x="${certificate + 82}" y="222" width="${828 - certificate - 82}" height="40" fill="#ffffff" stroke="#999"/>`,
   );
-  g.text('電子証明書', 590, 239, { size: 12, fill: '#fff', anchor: 'middle' });
-  g.text('の有効期限', 590, 256, { size: 12, fill: '#fff', anchor: 'middle' });
-  g.text(formatWesternDate(details.certificateExpiry ?? record.expiryDate), 646, 251, { ...VALUE, size: 21 });
+  g.text('電子証明書', certificate + 40, 239, { size: 12, fill: '#fff', anchor: 'middle' });
+  g.text('の有効期限', certificate + 40, 256, { size: 12, fill: '#fff', anchor: 'middle' });
+  g.text(formatWesternDate(details.certificateExpiry ?? record.expiryDate), certificate + 92, 251, {
+    ...fitted('2029年07月11日', { ...VALUE, size: 21 }, 828 - certificate - 100),
+  });
   // The remarks panel (追記欄), ruled, and the organ donation lines under it.
   let hatch = '';
   for (let y = 280; y < 430; y += 8) hatch += `M300 ${y} H828 `;
