@@ -131,7 +131,9 @@ function drivingLicenceFront(record: DocumentRecord, options: LayoutOptions): Si
   const def = DRIVERS_LICENSE;
   const zone = def.front;
   const g = drawing(options, '#f3f6f1');
-  const rule = '#66716c';
+  // The specimen's rules are dark and thin; on a 640-px capture a dark rule blurs into a grey bar
+  // the OCR reads as a glyph (藤原 美咲 0, …日生 |): drawn lighter, at the specimen's positions.
+  const rule = '#8f9994';
   g.parts.push(frame(CARD_W, CARD_H, '#f8faf6', guilloche(CARD_W, CARD_H, '#d7e4d6', 26, 0)));
   // The ruled rows: 氏名 / 生年月日 across the top, 住所, 交付 (to the photo), each with its label cell.
   const row = (y0: number, y1: number, x1: number, label: string, split?: number) => {
