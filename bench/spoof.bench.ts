@@ -102,6 +102,11 @@ function ocrFactsOf(sample: Sample): DocumentSpoofOcrFacts | undefined {
   if (sample.documentType === 'passport')
     facts.mrz ??= { valid: true, invalidFields: [], matchesPrintedFields: true };
   if (sample.documentType === 'my_number_card') facts.myNumberCheckDigitValid ??= true;
+  // `mimoto synth` prints the licence and the My Number card in their issuers' layouts: the OCR
+  // reads them so, and the document check is told so (the cues of mimoto's older synthetic layout
+  // are not measured on them).
+  const type = documentTypeOf(sample);
+  if (type === 'drivers_license' || type === 'my_number_card') facts.layout = 'official';
   return facts;
 }
 

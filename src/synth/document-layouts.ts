@@ -1,7 +1,14 @@
-// Neutral layouts of our own that carry the same information as the real documents, in the
-// forms each prints its dates (issue 4 item 3). No official emblem, seal or copied design.
+// The documents as their issuers lay them out: the 運転免許証 and the 個人番号カード front in the
+// official layout, their zones, portrait, title and band read from the one definition of each type
+// (src/documents/document-types.ts, which cites the sources); what the definition does not place
+// (ruled rows, class grid, panels) is drawn where the official specimens print it. The residence card
+// and the passport data page follow their public layouts (the 出入国在留管理庁 specimen; ICAO 9303
+// TD3: portrait in zone V at the left, the MRZ's two lines of 44 in the bottom band) at the positions
+// the OCR reads them. Values in the forms each document prints its dates. No official emblem, seal,
+// mascot or copied artwork: the background patterns are our own.
+import { DRIVERS_LICENSE, MY_NUMBER_CARD, type Region } from '../documents/document-types.ts';
 import type { DocumentRecord } from './document-record.ts';
-import { formatEraDate, formatPassportDate, formatWesternDate } from './japanese-date.ts';
+import { addYears, formatEraDate, formatPassportDate, formatWesternDate, toEra } from './japanese-date.ts';
 import { measureText, type TextStyle, textPath } from './text-paths.ts';
 
 export type Box = { x: number; y: number; width: number; height: number };
@@ -78,82 +85,208 @@ function svgDocument(width: number, height: number, body: string): string {
 const CARD_W = 856;
 const CARD_H = 540;
 
-const BAND_COLOURS: Record<string, string> = { gold: '#d8b64a', blue: '#7fa8d8', green: '#8cc79a' };
+const BAND_COLOURS: Record<string, string> = { gold: '#c9a468', blue: '#8fb6e0', green: '#9dd1a6' };
 
+/** The definition's zones of these fields (each one must be defined). */
+function zonesOf<K extends string>(
+  zones: Partial<Record<K, Region>>,
+  fields: readonly K[],
+): Record<K, Region> {
+  const out = {} as Record<K, Region>;
+  for (const field of fields) {
+    const region = zones[field];
+    if (!region) throw new Error(`the document definition has no ${field} zone`);
+    out[field] = region;
+  }
+  return out;
+}
+
+/** The baseline that centres a line of `size` glyphs in a definition zone (CJK glyphs sit 0.88 above, 0.12 below). */
+function baselineIn(region: Region, size: number): number {
+  return Math.round(((region[1] + region[3]) / 2 + 0.38 * size) * 10) / 10;
+}
+
+/** The class cells of the licence's 種類 grid, in the form's order (two rows). */
+const LICENCE_CLASS_CELLS = [
+  ['大型', '中型', '準中型', '普通', '大特', '大自二'],
+  ['普自二', '小特', '原付', '大二', '中二', '普二'],
+];
+
+/** 2028年(令和10年)09月23日まで有効: the band prints the Western year first, then the era's. */
+function licenceExpiry(date: string): string {
+  const { era, year } = toEra(date);
+  const [y, m, d] = date.split('-');
+  return `${y}年(${era}${String(year).padStart(2, '0')}年)${m}月${d}日まで有効`;
+}
+
+/**
+ * The front of the 運転免許証 in the form of 道路交通法施行規則 別記様式第十四: zones, portrait and the
+ * vertical 運転免許証 from the definition (src/documents/document-types.ts); the ruled rows, the
+ * 免許の条件等 and 優良 boxes, the dates per category and the 種類 grid are drawn where the 警察庁
+ * specimen prints them (measured on it, ±6 units, the same measurement as the definition's).
+ * Our own background pattern; no seal, no emblem, no 見本 stamp.
+ */
 function drivingLicenceFront(record: DocumentRecord, options: LayoutOptions): SideLayout {
   const { identity, details } = record;
-  const g = drawing(options, '#eef3ea');
-  g.parts.push(frame(CARD_W, CARD_H, '#eef4ec', guilloche(CARD_W, CARD_H, '#b9d3bd', 22, 0)));
-  g.parts.push(
-    `<rect x="24" y="22" width="808" height="496" rx="14" fill="none" stroke="#6f9a78" stroke-width="2"/>`,
+  const def = DRIVERS_LICENSE;
+  const zone = def.front;
+  const g = drawing(options, '#f3f6f1');
+  // The specimen's rules are dark and thin; on a 640-px capture a dark rule blurs into a grey bar
+  // the OCR reads as a glyph (藤原 美咲 0, …日生 |): drawn lighter, at the specimen's positions.
+  const rule = '#8f9994';
+  g.parts.push(frame(CARD_W, CARD_H, '#f8faf6', guilloche(CARD_W, CARD_H, '#d7e4d6', 26, 0)));
+  // The ruled rows: 氏名 / 生年月日 across the top, 住所, 交付 (to the photo), each with its label cell.
+  const row = (y0: number, y1: number, x1: number, label: string, split?: number) => {
+    g.parts.push(
+      `<rect x="30" y="${y0}" width="${x1 - 30}" height="${y1 - y0}" rx="6" fill="none" stroke="${rule}" stroke-width="1.2"/>`,
+      `<line x1="92" y1="${y0}" x2="92" y2="${y1}" stroke="${rule}" stroke-width="1.2"/>`,
+    );
+    if (split)
+      g.parts.push(
+        `<line x1="${split}" y1="${y0}" x2="${split}" y2="${y1}" stroke="${rule}" stroke-width="1.2"/>`,
+      );
+    g.text(label, 61, (y0 + y1) / 2 + 6, { ...LABEL, size: 17, anchor: 'middle' });
+  };
+  const {
+    name: nameZone,
+    birthDate: birthZone,
+    address: addressZone,
+    issueDate: issueZone,
+    expiryDate: expiryZone,
+    documentNumber: numberZone,
+    issuer: issuerZone,
+  } = zonesOf(zone, ['name', 'birthDate', 'address', 'issueDate', 'expiryDate', 'documentNumber', 'issuer']);
+  row(30, 82, 826, '氏名', birthZone[0] + 4);
+  row(110, 154, 826, '住所');
+  row(156, 188, def.portrait?.[0] ?? 578, '交付');
+  // The name, its characters spaced as the form prints it, a wider gap between the two names.
+  const nameText = `${identity.lastName}　${identity.firstName}`;
+  const nameStyle = fitted(
+    nameText,
+    { ...VALUE, size: 34, letterSpacing: 18 },
+    birthZone[0] - nameZone[0] - 50,
   );
-  g.text('氏名', 44, 70, LABEL);
+  g.text(nameText, nameZone[0] + 22, baselineIn(nameZone, 34), nameStyle, 'name');
+  const birth = `${formatEraDate(identity.birthDate)}生`;
   g.text(
-    `${identity.lastName}　${identity.firstName}`,
-    100,
-    72,
-    { ...VALUE, size: 30, weight: 'bold' },
-    'name',
+    birth,
+    birthZone[0] + 18,
+    baselineIn(birthZone, 24),
+    fitted(birth, { ...VALUE, size: 24 }, birthZone[2] - birthZone[0] - 40),
+    'birthDate',
   );
-  g.text(`${formatEraDate(identity.birthDate)}生`, 380, 72, VALUE, 'birthDate');
-  g.parts.push(`<line x1="40" y1="88" x2="816" y2="88" stroke="#6f9a78" stroke-width="1.2"/>`);
-  g.text('住所', 44, 124, LABEL);
-  g.text(identity.address, 100, 124, { ...VALUE, size: 22 }, 'address');
-  g.parts.push(`<line x1="40" y1="142" x2="816" y2="142" stroke="#6f9a78" stroke-width="1.2"/>`);
-  g.text('交付', 44, 176, LABEL);
   g.text(
-    `${formatEraDate(record.issueDate, { padded: true })}  ${details.referenceNumber ?? ''}`,
-    100,
-    176,
-    { ...VALUE, size: 21 },
+    identity.address,
+    addressZone[0] + 14,
+    baselineIn(addressZone, 27),
+    fitted(identity.address, { ...VALUE, size: 27 }, addressZone[2] - addressZone[0] - 40),
+    'address',
+  );
+  g.text(
+    `${formatEraDate(record.issueDate, { padded: true })}　${details.referenceNumber ?? ''}`,
+    issueZone[0] + 30,
+    baselineIn(issueZone, 22),
+    { ...VALUE, size: 22 },
     'issueDate',
   );
-  const band = BAND_COLOURS[details.bandColour ?? 'blue'] ?? '#7fa8d8';
-  g.parts.push(`<rect x="40" y="192" width="560" height="46" fill="${band}"/>`);
-  const expiryYear = record.expiryDate.slice(0, 4);
-  const era = formatEraDate(record.expiryDate, { padded: true });
+  // The 有効期限 band, coloured by class (gold 優良, blue 一般, green 新規), printed condensed.
+  const band = def.colourBands[0]?.region ?? expiryZone;
+  g.parts.push(
+    `<rect x="${band[0]}" y="${band[1]}" width="${band[2] - band[0]}" height="${band[3] - band[1]}" fill="${BAND_COLOURS[details.bandColour ?? 'blue'] ?? '#8fb6e0'}"/>`,
+  );
+  const expiry = licenceExpiry(record.expiryDate);
   g.text(
-    `${era.replace(/年/, `年(${expiryYear})`)}まで有効`,
-    56,
-    225,
-    { ...VALUE, size: 25, weight: 'bold' },
+    expiry,
+    band[0] + 8,
+    baselineIn(band, 31),
+    { ...fitted(expiry, { ...VALUE, size: 31, weight: 'bold' }, band[2] - band[0] - 16) },
     'expiryDate',
   );
-  g.text('免許の', 44, 270, LABEL);
-  g.text('条件等', 44, 290, LABEL);
-  g.text(details.conditions ?? '', 110, 284, VALUE);
-  g.parts.push(
-    `<rect x="40" y="306" width="560" height="44" fill="none" stroke="#6f9a78" stroke-width="1.2"/>`,
-  );
-  g.text('番号', 50, 337, LABEL);
+  g.text('免許の', 36, 262, { ...LABEL, size: 13 });
+  g.text('条件等', 36, 282, { ...LABEL, size: 13 });
+  g.text(details.conditions ?? '', 125, 272, { ...VALUE, size: 22 });
+  if (details.bandColour === 'gold') {
+    g.parts.push(
+      `<rect x="40" y="316" width="80" height="40" rx="8" fill="none" stroke="#222" stroke-width="2.5"/>`,
+    );
+    g.text('優良', 80, 346, { ...VALUE, size: 24, weight: 'bold', anchor: 'middle' });
+  }
+  // 番号 第 012345678900 号: the digits at a fixed pitch between 第 and 号.
+  const numberBaseline = baselineIn(numberZone, 28);
+  g.text('番号', 36, numberBaseline - 2, { ...LABEL, size: 15 });
+  g.text('第', numberZone[0] + 8, numberBaseline, { ...VALUE, size: 26 });
   g.text(
-    `第 ${record.documentNumber} 号`,
-    110,
-    340,
-    { ...VALUE, size: 28, weight: 'bold', letterSpacing: 1 },
+    record.documentNumber,
+    numberZone[0] + 62,
+    numberBaseline,
+    { ...VALUE, size: 30, monospace: 23.8 },
     'documentNumber',
   );
-  // Licence classes held, as a small grid.
-  const classes = (details.classes ?? '').split(' ');
-  const cells = ['二・小・原', '他', '二種', '種類'];
-  cells.forEach((c, i) => {
+  g.text('号', numberZone[2] - 38, numberBaseline, { ...VALUE, size: 26 });
+  // The dates each category was first held (二・小・原, 他, 二種), then the 種類 grid.
+  const firstHeld = formatEraDate(addYears(identity.birthDate, 19), { padded: true });
+  const categories: [string, string][] = [
+    ['二・小・原', '――――'],
+    [
+      '他',
+      details.firstLicensedYear
+        ? formatEraDate(`${details.firstLicensedYear}${record.issueDate.slice(4)}`, { padded: true })
+        : firstHeld,
+    ],
+    ['二種', '――――'],
+  ];
+  categories.forEach(([label, date], i) => {
+    const y = 414 + i * 31;
     g.parts.push(
-      `<rect x="${40 + i * 100}" y="370" width="100" height="34" fill="#ffffff" fill-opacity="0.5" stroke="#6f9a78"/>`,
+      `<rect x="30" y="${y}" width="278" height="31" fill="none" stroke="${rule}" stroke-width="1"/>`,
     );
-    g.text(c, 90 + i * 100, 393, { ...LABEL, size: 14, anchor: 'middle' });
+    g.text(label, 56, y + 20, { ...LABEL, size: 11, anchor: 'middle' });
+    g.text(date, 90, y + 24, { ...VALUE, size: 20 });
   });
+  const held = new Set((details.classes ?? '').split(' '));
   g.parts.push(
-    `<rect x="40" y="404" width="400" height="40" fill="#ffffff" fill-opacity="0.5" stroke="#6f9a78"/>`,
+    `<rect x="312" y="414" width="228" height="93" fill="none" stroke="${rule}" stroke-width="1"/>`,
+    `<line x1="338" y1="414" x2="338" y2="507" stroke="${rule}"/>`,
   );
-  g.text(classes.join('　'), 56, 432, { ...VALUE, size: 20 });
-  g.text('運転免許証', 470, 432, { ...VALUE, size: 34, weight: 'bold', letterSpacing: 4 });
-  g.text(record.issuer, 640, 500, { ...VALUE, size: 20, anchor: 'middle' });
-  g.parts.push(`<rect x="620" y="152" width="196" height="250" fill="#dde6dd"/>`);
+  g.text('種', 325, 448, { ...LABEL, size: 15, anchor: 'middle' });
+  g.text('類', 325, 484, { ...LABEL, size: 15, anchor: 'middle' });
+  LICENCE_CLASS_CELLS.forEach((cells, r) => {
+    cells.forEach((cell, c) => {
+      const x = 338 + c * 33.7;
+      const y = 414 + r * 46.5;
+      g.parts.push(
+        `<rect x="${x}" y="${y}" width="33.7" height="46.5" fill="${held.has(cell) ? '#ffffff' : '#f1e2e2'}" stroke="${rule}" stroke-width="0.8"/>`,
+      );
+      g.text(held.has(cell) ? cell : '－', x + 16.8, y + 30, {
+        ...VALUE,
+        size: cell.length > 2 && held.has(cell) ? 10 : 14,
+        anchor: 'middle',
+      });
+    });
+  });
+  // 運転免許証, printed vertically beside the photo: one character per fifth of the title's zone.
+  const [tx0, ty0, tx1, ty1] = def.titleRegion.region;
+  [...def.title].forEach((ch, i) => {
+    const cell = (ty1 - ty0) / def.title.length;
+    g.text(ch, (tx0 + tx1) / 2 - 4, ty0 + cell * (i + 0.5) + 0.38 * 32, {
+      size: 32,
+      weight: 'bold',
+      fill: '#1f5fa6',
+      anchor: 'middle',
+    });
+  });
+  // The issuing 公安委員会 under the photo, the prefecture above 公安委員会.
+  const issuerCentre = (issuerZone[0] + issuerZone[2]) / 2;
+  const prefecture = record.issuer.replace(/公安委員会$/, '');
+  g.text(prefecture, issuerCentre, issuerZone[1] + 26, { size: 20, fill: '#a8322a', anchor: 'middle' });
+  g.text('公安委員会', issuerCentre, issuerZone[3] + 2, { size: 20, fill: '#a8322a', anchor: 'middle' });
+  const [px0, py0, px1, py1] = def.portrait ?? [580, 152, 818, 452];
+  g.parts.push(`<rect x="${px0}" y="${py0}" width="${px1 - px0}" height="${py1 - py0}" fill="#cfdbe6"/>`);
   return {
     width: CARD_W,
     height: CARD_H,
     svg: svgDocument(CARD_W, CARD_H, g.parts.join('')),
-    portrait: { x: 620, y: 152, width: 196, height: 250 },
+    portrait: { x: px0, y: py0, width: px1 - px0, height: py1 - py0 },
   };
 }
 
@@ -175,44 +308,127 @@ function drivingLicenceBack(_record: DocumentRecord, options: LayoutOptions): Si
   return { width: CARD_W, height: CARD_H, svg: svgDocument(CARD_W, CARD_H, g.parts.join('')) };
 }
 
+/**
+ * The front of the 個人番号カード as the 総務省 / 地方公共団体情報システム機構 publish it: zones, the title
+ * box and the portrait at the left from the definition (src/documents/document-types.ts); the address
+ * panel, the 電子証明書の有効期限 box, the remarks panel, the organ donation lines and the card's
+ * serial where the official specimen illustration prints them (measured on it, ±8 units).
+ * Our own background pattern; no mascot, no emblem.
+ */
 function myNumberFront(record: DocumentRecord, options: LayoutOptions): SideLayout {
   const { identity, details } = record;
-  const g = drawing(options, '#f2f4f8');
-  g.parts.push(frame(CARD_W, CARD_H, '#f3f5f9', guilloche(CARD_W, CARD_H, '#c9d5ea', 26, 15)));
-  g.text('個人番号カード', 44, 62, { ...VALUE, size: 24, weight: 'bold', fill: '#3b5b8c', letterSpacing: 2 });
-  g.text('氏名', 44, 112, LABEL);
+  const def = MY_NUMBER_CARD;
+  const zone = def.front;
+  const g = drawing(options, '#f9ecee');
+  g.parts.push(frame(CARD_W, CARD_H, '#fbf0f1', guilloche(CARD_W, CARD_H, '#e3ecc9', 24, 15)));
+  const {
+    name: nameZone,
+    address: addressZone,
+    sex: sexZone,
+    birthDate: birthZone,
+    expiryDate: expiryZone,
+    issuer: issuerZone,
+  } = zonesOf(zone, ['name', 'address', 'sex', 'birthDate', 'expiryDate', 'issuer']);
+  g.text('氏名', 26, baselineIn(nameZone, 18) + 4, { ...LABEL, size: 18, weight: 'bold', fill: '#333' });
+  const nameText = `${identity.lastName}　${identity.firstName}`;
   g.text(
-    `${identity.lastName}　${identity.firstName}`,
-    100,
-    116,
-    { ...VALUE, size: 32, weight: 'bold' },
+    nameText,
+    nameZone[0] + 14,
+    baselineIn(nameZone, 32),
+    fitted(nameText, { ...VALUE, size: 32, letterSpacing: 4 }, nameZone[2] - nameZone[0] - 30),
     'name',
   );
-  g.text('住所', 44, 170, LABEL);
-  g.text(identity.address, 100, 172, fitted(identity.address, { ...VALUE, size: 21 }, 505), 'address');
-  g.text('生年月日', 44, 250, LABEL);
-  g.text(`${formatEraDate(identity.birthDate)}生`, 120, 252, { ...VALUE, size: 22 }, 'birthDate');
-  g.text('性別', 420, 250, LABEL);
-  g.text(identity.sex === 'M' ? '男' : '女', 462, 252, VALUE);
-  g.text('電子証明書の有効期限', 44, 330, { ...LABEL, size: 14 });
-  g.text(formatWesternDate(details.certificateExpiry ?? record.expiryDate), 44, 356, { ...VALUE, size: 20 });
-  g.text('セキュリティコード', 320, 330, { ...LABEL, size: 14 });
-  g.text(details.securityCode ?? '', 320, 356, { ...VALUE, size: 20, letterSpacing: 3 });
-  g.parts.push(`<rect x="40" y="398" width="540" height="50" rx="6" fill="#dfe7f3"/>`);
+  g.text('住所', 26, baselineIn(addressZone, 18), { ...LABEL, size: 18, weight: 'bold', fill: '#333' });
+  g.parts.push(
+    `<rect x="${addressZone[0]}" y="${addressZone[1] + 2}" width="${addressZone[2] - addressZone[0] - 20}" height="${addressZone[3] - addressZone[1] - 4}" fill="#f5dde1"/>`,
+  );
   g.text(
-    `${formatWesternDate(record.expiryDate)}まで有効`,
-    56,
-    432,
-    { ...VALUE, size: 24, weight: 'bold' },
+    identity.address,
+    addressZone[0] + 12,
+    baselineIn(addressZone, 27),
+    fitted(identity.address, { ...VALUE, size: 27 }, addressZone[2] - addressZone[0] - 50),
+    'address',
+  );
+  // The card's name, in a white box top right.
+  const [tx0, ty0, tx1, ty1] = def.titleRegion.region;
+  g.parts.push(
+    `<rect x="${tx0 + 10}" y="${ty0 + 4}" width="${tx1 - tx0 - 18}" height="${ty1 - ty0 - 12}" rx="12" fill="#ffffff" stroke="#c9c9c9"/>`,
+  );
+  // The specimen prints the words in the box's lower half (its mascot, not drawn here, above them).
+  g.text('個人番号', (tx0 + tx1) / 2, ty0 + 76, { size: 21, weight: 'bold', fill: '#333', anchor: 'middle' });
+  g.text('カード', (tx0 + tx1) / 2, ty0 + 99, { size: 21, weight: 'bold', fill: '#333', anchor: 'middle' });
+  g.text('性別', sexZone[0] + 12, baselineIn(sexZone, 17), {
+    ...LABEL,
+    size: 17,
+    weight: 'bold',
+    fill: '#333',
+  });
+  g.text(identity.sex === 'M' ? '男' : '女', sexZone[0] + 80, baselineIn(sexZone, 25), {
+    ...VALUE,
+    size: 25,
+  });
+  const birth = `${formatEraDate(identity.birthDate)}生`;
+  g.text(
+    birth,
+    birthZone[0] + 12,
+    baselineIn(birthZone, 24),
+    fitted(birth, { ...VALUE, size: 24 }, birthZone[2] - birthZone[0] - 24),
+    'birthDate',
+  );
+  const expiry = `${formatWesternDate(record.expiryDate)}まで有効`;
+  g.text(
+    expiry,
+    expiryZone[0] + 14,
+    baselineIn(expiryZone, 24),
+    fitted(expiry, { ...VALUE, size: 24 }, expiryZone[2] - expiryZone[0] - 30),
     'expiryDate',
   );
-  g.text(record.issuer, 56, 494, { ...VALUE, size: 18 });
-  g.parts.push(`<rect x="620" y="110" width="196" height="250" fill="#dfe4ec"/>`);
+  g.text(
+    record.issuer,
+    issuerZone[2] - 30,
+    baselineIn(issuerZone, 21),
+    fitted(record.issuer, { ...VALUE, size: 21, anchor: 'end' }, issuerZone[2] - issuerZone[0] - 40),
+  );
+  // The electronic certificate's expiry: a dark label box, the date in a white one. The specimen
+  // starts the dark box some 20 units further left, inside the issuer's zone plus its tolerance;
+  // it starts after them here, so the issuer's line is read without its edge.
+  const certificate = issuerZone[2] + def.tolerance;
+  g.parts.push(
+    `<rect x="${certificate}" y="222" width="80" height="40" fill="#333"/>`,
+    `<rect x="${certificate + 82}" y="222" width="${828 - certificate - 82}" height="40" fill="#ffffff" stroke="#999"/>`,
+  );
+  g.text('電子証明書', certificate + 40, 239, { size: 12, fill: '#fff', anchor: 'middle' });
+  g.text('の有効期限', certificate + 40, 256, { size: 12, fill: '#fff', anchor: 'middle' });
+  g.text(formatWesternDate(details.certificateExpiry ?? record.expiryDate), certificate + 92, 251, {
+    ...fitted('2029年07月11日', { ...VALUE, size: 21 }, 828 - certificate - 100),
+  });
+  // The remarks panel (追記欄), ruled, and the organ donation lines under it.
+  let hatch = '';
+  for (let y = 280; y < 430; y += 8) hatch += `M300 ${y} H828 `;
+  g.parts.push(
+    `<rect x="300" y="273" width="528" height="158" fill="#eeeef3" stroke="#8c8ca0"/>`,
+    `<path d="${hatch}" stroke="#d2d2de" stroke-width="1"/>`,
+    `<path d="M300 313 H828 M300 353 H828 M300 393 H828" stroke="#8c8ca0" stroke-width="1"/>`,
+  );
+  g.text('●臓器提供意思【1 脳死後及び心停止した死後／2 心停止した死後のみ／3 提供せず】', 314, 452, {
+    ...LABEL,
+    size: 12.5,
+  });
+  g.text('《1・2で提供したくない臓器があれば×》【心臓・肺・肝臓・腎臓・膵臓・小腸・眼球】', 314, 470, {
+    ...LABEL,
+    size: 12.5,
+  });
+  g.text('署名年月日　　　年　　月　　日　　署名', 314, 490, { ...LABEL, size: 12.5 });
+  g.text('特記欄', 314, 508, { ...LABEL, size: 12.5 });
+  g.text(details.cardSerial ?? '', 36, 512, { ...VALUE, size: 13 });
+  g.text(details.securityCode ?? '', 200, 512, { ...VALUE, size: 17, weight: 'bold', letterSpacing: 2 });
+  const [px0, py0, px1, py1] = def.portrait ?? [30, 184, 244, 456];
+  g.parts.push(`<rect x="${px0}" y="${py0}" width="${px1 - px0}" height="${py1 - py0}" fill="#a8c8e8"/>`);
   return {
     width: CARD_W,
     height: CARD_H,
     svg: svgDocument(CARD_W, CARD_H, g.parts.join('')),
-    portrait: { x: 620, y: 110, width: 196, height: 250 },
+    portrait: { x: px0, y: py0, width: px1 - px0, height: py1 - py0 },
   };
 }
 

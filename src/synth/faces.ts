@@ -28,7 +28,7 @@ const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Bump when the cut below changes: the cache key includes it. */
-const CUT_VERSION = 4;
+const CUT_VERSION = 5;
 
 /** The photos inside @vladmandic/face-api's package (MIT, its demo folder). */
 function samplePath(sample: number): string {
@@ -73,8 +73,11 @@ const PACKAGED_PEOPLE: readonly PackagedPerson[] = [
  */
 const PHOTOS = [
   // An ID photo (the first photo, which the document prints): level, centred, head and the top of
-  // the shoulders, even light.
-  { side: 4.6, eyeLine: 0.42, shift: 0, roll: 0, gain: [1.03, 1.02, 1.0], gamma: 0.92 },
+  // the shoulders, even light. Cut close, as ID photo rules ask (the face about 56 % of the width,
+  // 70 % in the card's portrait box): at 4.6 eye distances a portrait printed on a card photographed
+  // at 640 px was too small for the detector on 4 of the 15 committed sample fronts, at 3.9 on 2
+  // (a screen replay and a blurred portrait swap).
+  { side: 3.9, eyeLine: 0.43, shift: 0, roll: 0, gain: [1.03, 1.02, 1.0], gamma: 0.92 },
   // Warm indoor light, wider, the head tilted.
   { side: 7.0, eyeLine: 0.41, shift: 0.03, roll: 4, gain: [1.07, 1.0, 0.9], gamma: 1.04 },
   // Cool daylight, darker, tilted the other way.

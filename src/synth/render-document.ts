@@ -75,6 +75,38 @@ async function shadowOf(print: { input: Buffer }, paste: PastedPrint): Promise<B
     .toBuffer();
 }
 
+/** The plain light backdrop ID photo rules ask for (証明写真: 無背景, light blue-grey). */
+const ID_PHOTO_BACKDROP = { r: 214, g: 224, b: 234 };
+
+/**
+ * The photo on a plain backdrop, as an ID photo is taken: the head and shoulders kept inside a soft
+ * oval, the room around them (the packaged photos are cut from group pictures) faded into the
+ * backdrop. Cards print their portrait's edge against the card's own print, where a busy
+ * background would read as text or as a pasted edge to the checks.
+ */
+async function onPlainBackground(photo: Buffer, width: number, height: number): Promise<Buffer> {
+  const { data } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const out = Buffer.alloc(width * height * 3);
+  const backdrop = [ID_PHOTO_BACKDROP.r, ID_PHOTO_BACKDROP.g, ID_PHOTO_BACKDROP.b];
+  // The oval: head and shoulders; faded over its outer fifth.
+  const [cx, cy, rx, ry] = [width / 2, height * 0.55, width * 0.5, height * 0.62];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const r = Math.hypot((x + 0.5 - cx) / rx, (y + 0.5 - cy) / ry);
+      const keep = r <= 0.8 ? 1 : r >= 1 ? 0 : (1 - r) / 0.2;
+      // Below the oval's middle the shoulders run out of the photo: keep them to the bottom edge.
+      const k =
+        y > cy ? Math.max(keep, Math.min(1, ((y - cy) / (height - cy)) * 1.5) * (r < 1.15 ? 1 : 0)) : keep;
+      const o = (y * width + x) * 3;
+      for (let c = 0; c < 3; c++)
+        out[o + c] = Math.round((data[o + c] ?? 0) * k + (backdrop[c] ?? 0) * (1 - k));
+    }
+  }
+  return sharp(out, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
 /** RGBA pixels of one side (rounded corners transparent), or null for a passport's back. */
 export async function renderDocumentSide(
   record: DocumentRecord,
@@ -93,7 +125,7 @@ export async function renderDocumentSide(
       .modulate({ brightness: 1.02, saturation: 0.9 })
       .png()
       .toBuffer();
-    composites.push({ input: portrait, left: x, top: y });
+    composites.push({ input: await onPlainBackground(portrait, width, height), left: x, top: y });
     if (options.pastedPrint) {
       const print = await cutPrint(options.pastedPrint, layout.portrait);
       const { dx, dy } = options.pastedPrint.shadow;

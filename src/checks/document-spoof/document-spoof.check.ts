@@ -39,6 +39,7 @@ import {
 } from './image-cues.ts';
 import { measurePortraitEdges, type PortraitPasteEvidence, portraitPasteEvidence } from './portrait-edges.ts';
 import {
+  hasPrintGeometry,
   measurePrintedLines,
   rectifyFront,
   type TextEditEvidence,
@@ -59,7 +60,9 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // capture is too poor for what the check must see (`unjudged`), instead of a guessed "low".
 // 0.13.0: on a card read in the issuer's layout, the cues fitted on the synthetic layout (re-typed
 // values, portrait pasted over) are not measured (docs/spoof-checks.md "Real cards").
-export const DOCUMENT_SPOOF_VERSION = '0.13.0';
+// 0.14.0: nor on any licence or My Number card, whatever layout the OCR names: the synthetic
+// layouts they were fitted on are no longer printed by anything (synth prints the issuers').
+export const DOCUMENT_SPOOF_VERSION = '0.14.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -268,7 +271,7 @@ function measureLayout(
   front: { grey: GreyImage; outline: DocumentOutline | undefined },
   documentType: DocumentType | undefined,
 ): { textEdit: TextEditEvidence; portrait: PortraitPasteEvidence } | undefined {
-  if (!documentType || !front.outline) return undefined;
+  if (!hasPrintGeometry(documentType) || !front.outline) return undefined;
   const page = rectifyFront(front.grey, front.outline, documentType);
   const textEdit = textEditEvidence(measurePrintedLines(page, documentType));
   const edges = measurePortraitEdges(page, documentType);
@@ -349,8 +352,7 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
   const missing: string[] = [];
   const values = 'the printed values and the portrait';
   // Without the document type (or the OCR's facts) the caller asks for the picture's cues alone.
-  if (input.documentType && !layout && !onOfficialLayout(input))
-    missing.push(`${values} (the card was not found)`);
+  if (hasPrintGeometry(input.documentType) && !layout) missing.push(`${values} (the card was not found)`);
   else if (layout && layout.textEdit.fit < DOCUMENT_SPOOF_THRESHOLDS.textMinFit)
     missing.push(`${values} (the card's layout does not fit the photo)`);
   else if (layout && !isSharp(layout.textEdit)) missing.push(`${values} (the print is too blurred)`);
@@ -363,9 +365,6 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
     missing.push('the My Number check digit (not read)');
   return missing;
 }
-
-/** The front is printed in the issuer's layout, as the OCR check read it. */
-const onOfficialLayout = (input: DocumentSpoofInput) => input.ocr?.layout === 'official';
 
 export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSpoofResult> {
   return {
@@ -389,11 +388,12 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       });
       cues.push({ name: 'printed copy (paper margin around the card)', score: printedScore(front) });
 
-      // The re-typed-value and portrait cues measure where mimoto's synthetic layouts print (their
-      // print geometry and thresholds were fitted on that corpus). On a card in the issuer's own
-      // layout they are not measured: a genuine licence's portrait sits elsewhere and read as
-      // "pasted over", its values as "printed low" (docs/spoof-checks.md "Real cards").
-      const layout = onOfficialLayout(input) ? undefined : measureLayout(measuredFront, input.documentType);
+      // The re-typed-value and portrait cues measure where the printed lines and the portrait stand
+      // on a genuine card, known for the residence card and the passport page (text-patches.ts). The
+      // licence and the My Number card are read in their issuers' layouts, whose print geometry was
+      // never measured: a genuine licence's portrait would read as "pasted over", its values as
+      // "printed low" (docs/spoof-checks.md "Real cards"). Their other cues still apply.
+      const layout = measureLayout(measuredFront, input.documentType);
       const { textEdit, portrait } = layout ?? {};
       if (textEdit && portrait) {
         const scores = textEditScores(textEdit);

@@ -5,8 +5,9 @@
 // parallel edges). On the front rectified to the layout's units, each side of the portrait box is
 // searched for the straight edges that run along it most strongly: their offsets from the box and
 // their angles to the card say where the portrait's outline really is.
-import { type DocumentType, PORTRAIT_BOXES } from '../ocr/document-regions.ts';
+import { PORTRAIT_BOXES } from '../ocr/document-regions.ts';
 import type { GreyImage } from '../ocr/find-document.ts';
+import type { LaidOutType } from './text-patches.ts';
 
 export type PortraitSide = 'left' | 'right' | 'top' | 'bottom';
 const SIDES: PortraitSide[] = ['left', 'right', 'top', 'bottom'];
@@ -39,13 +40,10 @@ export interface PortraitEdge extends EdgeLine {
  * the median over the 40 clean and typical genuine fronts of a seed-12 corpus (manifest 4). The top
  * edge is the face's forehead or hair against the card and reads a little outside the box.
  */
-const GENUINE_OFFSETS: Record<DocumentType, Record<PortraitSide, number>> = {
-  drivers_license: { left: 0, right: 0, top: 2, bottom: 0 },
-  my_number_card: { left: 0, right: 0.5, top: 2, bottom: 0 },
+const GENUINE_OFFSETS: Record<LaidOutType, Record<PortraitSide, number>> = {
   residence_card: { left: 0, right: 0, top: 1, bottom: -1 },
   passport: { left: 2.5, right: -1.5, top: 2, bottom: -0.5 },
 };
-
 /** How far off each side to look (units) and how far turned (degrees). */
 const SEARCH_OFFSET = 14;
 const SEARCH_ANGLE = 5;
@@ -168,7 +166,7 @@ function searchSide(
  * The strongest straight edges along each side of the portrait box, on the front rectified to the
  * layout's units (1 px per unit); offsets are from where a genuine card's edge runs.
  */
-export function measurePortraitEdges(page: GreyImage, documentType: DocumentType): PortraitEdge[] {
+export function measurePortraitEdges(page: GreyImage, documentType: LaidOutType): PortraitEdge[] {
   const gx = gradient(page, true);
   const gy = gradient(page, false);
   const box = PORTRAIT_BOXES[documentType];

@@ -8,7 +8,7 @@ import type { DocumentType } from '../ocr/document-regions.ts';
 import { type DocumentOutline, type GreyImage, warpDocument } from '../ocr/find-document.ts';
 
 /**
- * Printed lines of mimoto's own layouts (src/synth/document-layouts.ts), in layout units: text
+ * Printed lines of the layouts `mimoto synth` prints (src/synth/document-layouts.ts), in layout units: text
  * start x, baseline, glyph size, how far right the line may run before the next printed element,
  * and whether it is printed bold. `field` names a value a forger would edit; lines without one
  * (issue date, conditions, titles…) are references that show this capture's stroke width and ink.
@@ -43,50 +43,17 @@ const CARD = { width: 856, height: 540 };
 /** Paper at or above this grey level is overexposed: tones and ink depths there say nothing. */
 const OVEREXPOSED = 248;
 
-export const PRINTED_LINES: Record<DocumentType, PageGeometry> = {
-  drivers_license: {
-    ...CARD,
-    lines: [
-      { field: 'name', x: 100, baseline: 72, size: 30, maxWidth: 270, bold: true, foot: [-1.1, 0.27] },
-      { field: 'birthDate', x: 380, baseline: 72, size: 24, maxWidth: 320, bold: false, foot: [-1.3, 0.21] },
-      { field: 'address', x: 100, baseline: 124, size: 22, maxWidth: 716, bold: false, foot: [-1.1, 0.16] },
-      {
-        field: 'expiryDate',
-        x: 56,
-        baseline: 225,
-        size: 25,
-        maxWidth: 530,
-        bold: true,
-        band: [183, 189],
-        foot: [-1.2, 0.12],
-      },
-      { x: 100, baseline: 176, size: 21, maxWidth: 500, bold: false, foot: [-1.4, 0.1] },
-      { x: 110, baseline: 284, size: 24, maxWidth: 480, bold: false, foot: [-0.5, 0.14] },
-      { x: 150, baseline: 337, size: 28, maxWidth: 440, bold: true, foot: [1.9, 0.19] },
-      { x: 470, baseline: 432, size: 34, maxWidth: 200, bold: true, foot: [0.9, 0.31] },
-    ],
-  },
-  my_number_card: {
-    ...CARD,
-    lines: [
-      { field: 'name', x: 100, baseline: 116, size: 32, maxWidth: 510, bold: true, foot: [-0.8, 0.34] },
-      { field: 'address', x: 100, baseline: 172, size: 21, maxWidth: 510, bold: false, foot: [-0.9, 0.22] },
-      { field: 'birthDate', x: 120, baseline: 252, size: 22, maxWidth: 290, bold: false, foot: [-0.3, 0.15] },
-      {
-        field: 'expiryDate',
-        x: 56,
-        baseline: 432,
-        size: 24,
-        maxWidth: 515,
-        bold: true,
-        band: [384, 394],
-        foot: [-0.1, 0.23],
-      },
-      { x: 44, baseline: 356, size: 20, maxWidth: 260, bold: false, foot: [-0.2, 0.15] },
-      { x: 320, baseline: 356, size: 20, maxWidth: 260, bold: false, foot: [-0.5, 0.23] },
-      { x: 56, baseline: 494, size: 18, maxWidth: 500, bold: false, foot: [0.8, 0.35] },
-    ],
-  },
+/**
+ * The document types whose printed lines are known here: the residence card and the passport data
+ * page, which `mimoto synth` prints where the OCR reads them. The driving licence and the My Number
+ * card are printed in their issuers' layouts, whose print geometry (glyph feet, bold lines) was
+ * never measured: their lines are not listed, and these cues are not measured on them.
+ */
+export type LaidOutType = 'residence_card' | 'passport';
+export const hasPrintGeometry = (type: DocumentType | undefined): type is LaidOutType =>
+  type === 'residence_card' || type === 'passport';
+
+export const PRINTED_LINES: Record<LaidOutType, PageGeometry> = {
   residence_card: {
     ...CARD,
     lines: [
@@ -184,14 +151,14 @@ const percentile = (xs: number[], p: number) => {
 export function rectifyFront(
   grey: GreyImage,
   outline: DocumentOutline,
-  documentType: DocumentType,
+  documentType: LaidOutType,
 ): GreyImage {
   const { width, height } = PRINTED_LINES[documentType];
   return warpDocument(grey, outline.corners, width, height);
 }
 
 /** Measures every printed line of the given document type on the rectified front (rectifyFront). */
-export function measurePrintedLines(front: GreyImage, documentType: DocumentType): LineMeasurement[] {
+export function measurePrintedLines(front: GreyImage, documentType: LaidOutType): LineMeasurement[] {
   const page = PRINTED_LINES[documentType];
   const { width: w, height: h } = page;
   const flat = front.data;

@@ -7,7 +7,8 @@
 import sharp from 'sharp';
 import { applyHomography, homographyBetween, type Point } from '../../platform/image/homography.ts';
 import type { FaceDescription } from '../../platform/ml/face-api.ts';
-import { type DocumentType, findDocumentOutline, layoutOf, PORTRAIT_REGIONS } from '../ocr/index.ts';
+import { portraitBoxFor } from '../ocr/document-regions.ts';
+import { type DocumentType, findDocumentOutline, layoutOf } from '../ocr/index.ts';
 
 export interface PortraitCrop {
   image: Buffer;
@@ -17,6 +18,9 @@ export interface PortraitCrop {
 
 /** The outline search works on a 400-px-wide picture anyway: decode no larger (find-document.ts). */
 const OUTLINE_WIDTH = 400;
+
+/** Units of card around the printed portrait: the face detector wants a little context. */
+const PORTRAIT_MARGIN = 30;
 
 /** Below this the crop cannot hold a face the recognition net can use (it describes 150×150). */
 const MIN_CROP_SIDE = 48;
@@ -60,7 +64,15 @@ export async function cropDocumentPortrait(
     ],
     outline.corners.map(([x, y]) => [x * scale, y * scale] as Point),
   );
-  const [x0, y0, x1, y1] = PORTRAIT_REGIONS[documentType];
+  // The issuer's portrait box (document-types.ts): the My Number card prints it at the left.
+  const portrait = portraitBoxFor(documentType, 'official');
+  if (!portrait) return null;
+  const [x0, y0, x1, y1] = [
+    portrait[0] - PORTRAIT_MARGIN,
+    portrait[1] - PORTRAIT_MARGIN,
+    portrait[2] + PORTRAIT_MARGIN,
+    portrait[3] + PORTRAIT_MARGIN,
+  ];
   const corners: Point[] = [
     [x0, y0],
     [x1, y0],

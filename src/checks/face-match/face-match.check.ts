@@ -120,7 +120,8 @@ export class FaceMatchImageError extends Error {
 // 2.0.0: the faces are described by the face embedding (fr_feature.onnx) instead of face-api's
 // recognition net; the calibration is refitted (similarity-calibration.ts).
 // 2.1.0: default threshold 0.58 and band 0.14, set from real photos (FACE_MATCH_DEFAULTS).
-const VERSION = '2.1.0';
+// 2.2.0: the portrait is cut where the issuer prints it (the My Number card's at the left).
+const VERSION = '2.2.0';
 
 function checkUnitInterval(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0 && value <= 1))

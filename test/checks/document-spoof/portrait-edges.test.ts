@@ -12,9 +12,9 @@ import type { GreyImage } from '../../../src/checks/ocr/find-document.ts';
 
 const W = 856;
 const H = 540;
-const [X0, Y0, X1, Y1] = PORTRAIT_BOXES.drivers_license;
+const [X0, Y0, X1, Y1] = PORTRAIT_BOXES.residence_card;
 
-/** A licence front: light card with a little grain, the issued portrait (a dark, textured photo) in its box. */
+/** A residence card front: light card with a little grain, the issued portrait (a dark, textured photo) in its box. */
 function issuedCard(): Float64Array {
   const page = new Float64Array(W * H);
   let seed = 7;
@@ -65,10 +65,10 @@ const toGrey = (page: Float64Array): GreyImage => ({
 });
 
 const evidenceOf = (page: Float64Array, sharp = true) =>
-  portraitPasteEvidence(measurePortraitEdges(toGrey(page), 'drivers_license'), sharp);
+  portraitPasteEvidence(measurePortraitEdges(toGrey(page), 'residence_card'), sharp);
 
 test('the issued portrait printed in its box: no side off the box, not turned', () => {
-  const edges = measurePortraitEdges(toGrey(issuedCard()), 'drivers_license');
+  const edges = measurePortraitEdges(toGrey(issuedCard()), 'residence_card');
   for (const edge of edges.filter((e) => e.side !== 'top')) {
     // The step between two pixels reads at either of them: within a unit.
     assert.ok(Math.abs(edge.offset) <= 1, `${edge.side} edge on the box (${edge.offset})`);
@@ -93,7 +93,7 @@ test('a print turned 2° and glued 5 units right and down: its outline is turned
 test('a print cut 10 units smaller than the box: the issued portrait shows beside it, on a sharp capture', () => {
   const page = issuedCard();
   gluePrint(page, { scale: (X1 - X0 - 20) / (X1 - X0) });
-  const edges = measurePortraitEdges(toGrey(page), 'drivers_license');
+  const edges = measurePortraitEdges(toGrey(page), 'residence_card');
   const left = edges.find((e) => e.side === 'left');
   // The box's edge (the issued portrait against the card) stays the strongest; the print's edge
   // runs inside it.

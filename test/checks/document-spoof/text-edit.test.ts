@@ -34,13 +34,13 @@ const run = (front: Buffer, documentType?: DocumentType) =>
     referenceDate: new Date(`${REFERENCE_DATE}T00:00:00Z`),
   } satisfies DocumentSpoofInput);
 
-test('a birth date re-typed heavier on a My Number card is tampering; the genuine card is not', async () => {
-  const genuine = await run(await photographFront('my_number_card', 1), 'my_number_card');
+test('a birth date re-typed heavier on a residence card is tampering; the genuine card is not', async () => {
+  const genuine = await run(await photographFront('residence_card', 1), 'residence_card');
   assert.equal(genuine.result.risk, 'low', genuine.result.details);
   assert.equal(genuine.result.isForgedOrTampered, false);
   assert.ok(genuine.measurements.textEdit, 'the printed lines were measured');
 
-  const edited = await run(await photographFront('my_number_card', 1, 'birthDate'), 'my_number_card');
+  const edited = await run(await photographFront('residence_card', 1, 'birthDate'), 'residence_card');
   assert.notEqual(edited.result.risk, 'low', JSON.stringify(edited.measurements.textEdit));
   assert.equal(edited.result.isForgedOrTampered, true);
   assert.equal(edited.result.isDisplayAttack, false);
@@ -51,11 +51,11 @@ test('a birth date re-typed heavier on a My Number card is tampering; the genuin
   );
 });
 
-test("an expiry date pasted over a driving licence's colour band is tampering", async () => {
-  const genuine = await run(await photographFront('drivers_license', 2), 'drivers_license');
+test("an expiry date pasted over a residence card's tinted band is tampering", async () => {
+  const genuine = await run(await photographFront('residence_card', 2), 'residence_card');
   assert.equal(genuine.result.risk, 'low', genuine.result.details);
 
-  const edited = await run(await photographFront('drivers_license', 2, 'expiryDate'), 'drivers_license');
+  const edited = await run(await photographFront('residence_card', 2, 'expiryDate'), 'residence_card');
   assert.equal(edited.result.isForgedOrTampered, true, JSON.stringify(edited.measurements.textEdit));
   assert.match(edited.result.details ?? '', /pasted patch \(the band's tint stops behind expiryDate\)/);
   assert.ok((edited.measurements.textEdit?.bandTintLoss ?? 0) > 0.9);
@@ -65,7 +65,7 @@ test("an expiry date pasted over a driving licence's colour band is tampering", 
 test('a bold name re-typed below its line is tampering; the genuine name sits on it', async () => {
   for (const [type, seed] of [
     ['residence_card', 4],
-    ['my_number_card', 2],
+    ['passport', 2],
   ] as const) {
     const genuine = await run(await photographFront(type, seed), type);
     assert.equal(genuine.result.risk, 'low', `${type}: ${genuine.result.details}`);
@@ -96,11 +96,27 @@ test('without the document type the re-typed-value cues are not measured', async
 
 test('a wrong document type does not make a genuine card look tampered: its layout does not fit, no verdict', async () => {
   const front = await photographFront('residence_card', 3);
-  for (const wrong of ['passport', 'drivers_license', 'my_number_card'] as const) {
-    const { result } = await run(front, wrong);
-    assert.equal(result.isForgedOrTampered, false, `${wrong}: ${result.details}`);
-    assert.equal(result.risk, 'unknown', `${wrong}: ${result.details}`);
-    assert.match(result.details ?? '', /layout does not fit the photo/, wrong);
-  }
+  const { result } = await run(front, 'passport');
+  assert.equal(result.isForgedOrTampered, false, result.details);
+  assert.equal(result.risk, 'unknown', result.details);
+  assert.match(result.details ?? '', /layout does not fit the photo/);
+  // Named a licence or a My Number card, no printed line is measured at all (the next test).
+  for (const wrong of ['drivers_license', 'my_number_card'] as const)
+    assert.equal((await run(front, wrong)).result.isForgedOrTampered, false, wrong);
   assert.equal((await run(front, 'residence_card')).result.risk, 'low');
+});
+
+test("on a licence and a My Number card, printed in their issuers' layouts, the re-typed-value and portrait cues are not measured", async () => {
+  // Their print geometry (glyph feet, bold lines, the portrait's edge) is not known for the issuers'
+  // layouts: measured as if it were, a genuine card would read as tampered. Such an edit is left to
+  // the cues that do not rest on it (front against back, address against issuer, the MRZ).
+  for (const [type, field] of [
+    ['drivers_license', 'expiryDate'],
+    ['my_number_card', 'birthDate'],
+  ] as const) {
+    const { result, measurements } = await run(await photographFront(type, 2, field), type);
+    assert.equal(measurements.textEdit, undefined, type);
+    assert.equal(measurements.portrait, undefined, type);
+    assert.doesNotMatch(result.details ?? '', /re-typed|pasted/, type);
+  }
 });
