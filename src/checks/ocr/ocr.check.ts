@@ -1236,6 +1236,18 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
               'kanji',
             );
             const backBirth = readPrintedDate(birthBack.text, reference);
+            const frontBirth = fields.birthDate.value;
+            if (frontBirth && backBirth && frontBirth !== backBirth) {
+              // Before a disagreement counts, the front is read again at other scales: the jpn
+              // model merges two like glyphs at one scale now and then (7月11日 read 7月1日, sure
+              // of it); two readings that agree with each other and with the back settle it.
+              const date = (r: Recognised) => readPrintedDate(r.text, reference);
+              const again = await read('birthDate', {
+                confirm: { below: Number.POSITIVE_INFINITY, value: date },
+              });
+              if (again?.confirmation && date(again) === backBirth)
+                fields.birthDate = field(backBirth, again, 1);
+            }
             extras.back = {
               name: field(
                 backName ? `${backName.lastName} ${backName.firstName}` : undefined,
