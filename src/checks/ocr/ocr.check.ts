@@ -550,23 +550,90 @@ async function hasSignature(
 
 /**
  * Text printed vertically (the official licence's 運転免許証 beside the photo), read as one line:
- * the column is cut into its character cells, laid side by side (the jpn model reads only
- * horizontal lines; each glyph stands upright in both).
+ * the column is cut into its character cells, laid side by side with paper between them (the jpn
+ * model reads only horizontal lines; each glyph stands upright in both). Dark runs down most of
+ * the column (the photo's edge, a rule) are whitened first, and the cells divide the column's
+ * inked extent rather than the zone: a card rectified a little off its outline shifts the title
+ * by a third of a glyph, which cut every glyph in two.
  */
 async function readVertical(engine: OcrEngine, card: GreyImage, region: Region, cells: number) {
   const box = toPixels(region, CARD_LAYOUT);
-  const cellHeight = box.height / cells;
+  const left = Math.max(0, Math.round(box.left));
+  const top = Math.max(0, Math.round(box.top));
+  const width = Math.max(1, Math.min(card.width - left, Math.round(box.width)));
+  const height = Math.max(1, Math.min(card.height - top, Math.round(box.height)));
+  const column = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    column.set(
+      card.data.subarray((top + y) * card.width + left, (top + y) * card.width + left + width),
+      y * width,
+    );
+  const threshold = otsuThreshold(column);
+  const sorted = Uint8Array.from(column).sort();
+  const paper = sorted[Math.floor(sorted.length * 0.7)] ?? 255;
+  const dark = (i: number) => (column[i] ?? 255) <= threshold;
+  const erase = new Uint8Array(width);
+  for (let x = 0; x < width; x++) {
+    let run = 0;
+    let longest = 0;
+    for (let y = 0; y < height; y++) {
+      run = dark(y * width + x) ? run + 1 : 0;
+      longest = Math.max(longest, run);
+    }
+    // A glyph's stroke is at most a cell tall; the photo's edge or a rule runs down most of the column.
+    if (longest > (height / cells) * 1.5) erase[x] = 1;
+  }
+  // The photo's edge is a dark band several pixels wide: its anti-aliased neighbours go too.
+  for (let x = 0; x < width; x++)
+    if (erase[x] || erase[x - 1] || erase[x + 1])
+      for (let y = 0; y < height; y++) column[y * width + x] = paper;
+  // The glyphs: runs of inked rows (a gap of a few rows inside a glyph does not split it). When
+  // there are as many as cells, each is a cell; otherwise the inked extent is divided evenly.
+  const inked = Array.from({ length: height }, (_, y) => {
+    let n = 0;
+    for (let x = 0; x < width; x++) if (dark(y * width + x)) n++;
+    return n >= 2;
+  });
+  const runs: { from: number; to: number }[] = [];
+  for (let y = 0; y < height; y++) {
+    if (!inked[y]) continue;
+    const previous = runs[runs.length - 1];
+    if (previous && y - previous.to <= 3) previous.to = y + 1;
+    else runs.push({ from: y, to: y + 1 });
+  }
+  const glyphs = runs.filter((r) => r.to - r.from >= height / cells / 4);
+  const first = glyphs[0]?.from ?? 0;
+  const last = glyphs[glyphs.length - 1]?.to ?? height;
+  const extent = last - first > height * 0.5 ? { from: first, to: last } : { from: 0, to: height };
+  const even = (extent.to - extent.from) / cells;
+  const boxes =
+    glyphs.length === cells
+      ? glyphs.map((g) => ({ from: Math.max(0, g.from - 3), to: Math.min(height, g.to + 3) }))
+      : Array.from({ length: cells }, (_, i) => ({
+          from: Math.round(extent.from + i * even),
+          to: Math.max(Math.round(extent.from + i * even) + 1, Math.round(extent.from + (i + 1) * even)),
+        }));
+  const h = Math.max(1, ...boxes.map((box) => box.to - box.from));
+  const gap = Math.round(width * 0.4);
+  const cleaned = sharp(Buffer.from(column.buffer), { raw: { width, height, channels: 1 } });
   const crops = await Promise.all(
-    Array.from({ length: cells }, (_, i) =>
-      cropPng(card, { left: box.left, top: box.top + i * cellHeight, width: box.width, height: cellHeight }),
+    boxes.map((box) =>
+      cleaned
+        .clone()
+        .extract({ left: 0, top: box.from, width, height: Math.min(height - box.from, box.to - box.from) })
+        .png()
+        .toBuffer(),
     ),
   );
-  const w = Math.round(box.width);
-  const h = Math.round(cellHeight);
   const line = await sharp({
-    create: { width: w * cells + 2 * w, height: h + 20, channels: 3, background: '#ffffff' },
+    create: {
+      width: (width + gap) * cells + width,
+      height: h + 20,
+      channels: 3,
+      background: { r: paper, g: paper, b: paper },
+    },
   })
-    .composite(crops.map((input, i) => ({ input, left: w + i * w, top: 10 })))
+    .composite(crops.map((input, i) => ({ input, left: Math.round(width / 2) + i * (width + gap), top: 10 })))
     .greyscale()
     .png()
     .toBuffer();
@@ -585,12 +652,64 @@ export function looksLikePassportMrz(text: string): boolean {
   return (fillers >= 10 && t.includes('JPN')) || /^P.?[JI1L]PN[A-Z<]{4,}/.test(t);
 }
 
+const licenceScore = (text: string) =>
+  Math.max(keywordScore(text, '運転免許証'), keywordScore(text, '免許証') * 0.9);
+
+/**
+ * The official licence, when its vertical 運転免許証 (beside the photo) was read as such. `strict`
+ * (the quick reading, tried on the card turned too, before anything else): three of its five
+ * characters in order, not two of 免許証 (an upside-down synthetic licence's column read 免許).
+ */
+function officialLicenceFrom(
+  vertical: { text: string; confidence: number },
+  strict = false,
+): Classification | undefined {
+  const score = strict ? keywordScore(vertical.text, '運転免許証') : licenceScore(vertical.text);
+  return score >= 0.6
+    ? {
+        type: 'drivers_license',
+        layout: 'official',
+        confidence: round2(score * (0.6 + 0.4 * vertical.confidence)),
+        evidence: vertical.text,
+      }
+    : undefined;
+}
+
+/**
+ * The official licence's title alone, read on the card rectified from `at` (readVertical): only
+ * the licence prints 運転免許証 there, so when the user chose a licence this small crop is read
+ * first, on every way the card may lie, before any full classification (whose top-strip block
+ * reading is the costliest).
+ */
+async function quickOfficialLicence(
+  ocr: Engines,
+  card: GreyImage,
+): Promise<{ licence?: Classification; vertical: { text: string; confidence: number } }> {
+  const vertical = await readVertical(ocr.jpn, card, LICENCE_TITLE_VERTICAL, 5);
+  const licence = officialLicenceFrom(vertical, true);
+  return licence ? { licence, vertical } : { vertical };
+}
+
 async function classify(
   ocr: Engines,
   card: GreyImage,
   passportPage: () => Promise<GreyImage>,
   expected: string,
+  /** The vertical title as quickOfficialLicence read it on this card (not a licence's, then). */
+  quickVertical?: { text: string; confidence: number },
 ): Promise<Classification> {
+  let verticalRead: Promise<{ text: string; confidence: number }> | undefined = quickVertical
+    ? Promise.resolve(quickVertical)
+    : undefined;
+  const vertical = () => {
+    verticalRead ??= readVertical(ocr.jpn, card, LICENCE_TITLE_VERTICAL, 5);
+    return verticalRead;
+  };
+  const asOfficialLicence = async () => officialLicenceFrom(await vertical());
+  if (expected === 'drivers_license' && !quickVertical) {
+    const licence = await asOfficialLicence();
+    if (licence) return licence;
+  }
   const strip = await readRegion(ocr.jpn, card, TITLE_STRIP, CARD_LAYOUT, {
     psm: PAGE_SEGMENTATION.singleBlock,
   });
@@ -616,18 +735,8 @@ async function classify(
       layout: layoutOf(best.type),
       confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)),
     };
-  const licenceScore = (text: string) =>
-    Math.max(keywordScore(text, '運転免許証'), keywordScore(text, '免許証') * 0.9);
-  // The official licence: 運転免許証 printed vertically beside the photo.
-  const vertical = await readVertical(ocr.jpn, card, LICENCE_TITLE_VERTICAL, 5);
-  const verticalScore = licenceScore(vertical.text);
-  if (verticalScore >= 0.6)
-    return {
-      type: 'drivers_license',
-      layout: 'official',
-      confidence: round2(verticalScore * (0.6 + 0.4 * vertical.confidence)),
-      evidence: vertical.text,
-    };
+  const official = await asOfficialLicence();
+  if (official) return official;
   // The official My Number card's title box (個人番号 / カード, top right).
   if (namedOnTop) {
     const box = await readRegion(ocr.jpn, card, MY_NUMBER_CARD.titleRegion.region, CARD_LAYOUT, {
@@ -688,7 +797,7 @@ async function classify(
   return {
     readable,
     confidence: 0,
-    evidence: `${strip.text} / ${vertical.text} / ${licence.text} / ${band.text}`,
+    evidence: `${strip.text} / ${(await vertical()).text} / ${licence.text} / ${band.text}`,
   };
 }
 
@@ -769,6 +878,20 @@ function acceptorsFor(
   };
 }
 const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+const READ_FIELDS: readonly FieldName[] = [
+  'name',
+  'lastNameLatin',
+  'firstNameLatin',
+  'birthDate',
+  'address',
+  'documentNumber',
+  'expiryDate',
+  'issuer',
+  'sex',
+  'mrz1',
+  'mrz2',
+];
 
 export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInput, OcrCheckResult> {
   const loadEngine = options.engine ?? getOcrEngineFor;
@@ -871,35 +994,68 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           return page;
         };
       };
-      const classifyAt = async (at: [number, number][]) => {
-        const atCard = await warpTo(front.grey, at, CARD_LAYOUT);
-        const atPage = pageOnce(at);
-        return {
-          card: atCard,
-          passportPage: atPage,
-          classification: await classify(ocr, atCard, atPage, input.expectedDocumentType),
-        };
-      };
-      let reading = await classifyAt(corners);
-      if (!reading.classification.type) {
-        const turned = await classifyAt([2, 3, 0, 1].map((i) => corners[i] as [number, number]));
-        if (turned.classification.type) reading = turned;
-      }
+      const turned = [2, 3, 0, 1].map((i) => corners[i] as [number, number]);
       // The outline found may not be the card's (a card cut by the frame's edge on a bright
       // surface): when nothing names a type on it, the whole photo is read as the card once more.
-      if (!reading.classification.type && !wholeFrame && frontOutline.coverage < 0.8 && w >= h) {
-        const whole: [number, number][] = [
-          [0, 0],
-          [w, 0],
-          [w, h],
-          [0, h],
-        ];
-        const again = await classifyAt(whole);
-        if (again.classification.type) {
-          reading = again;
-          frontOutline.corners = whole;
-          frontOutline.coverage = 1;
+      const whole: [number, number][] | undefined =
+        !wholeFrame && frontOutline.coverage < 0.8 && w >= h
+          ? [
+              [0, 0],
+              [w, 0],
+              [w, h],
+              [0, h],
+            ]
+          : undefined;
+      const tries = [corners, turned, ...(whole ? [whole] : [])];
+      const cards = new Map<number, Promise<GreyImage>>();
+      const cardAt = (i: number) => {
+        let c = cards.get(i);
+        if (!c) {
+          c = warpTo(front.grey, tries[i] as [number, number][], CARD_LAYOUT);
+          cards.set(i, c);
         }
+        return c;
+      };
+      const quick = input.expectedDocumentType === 'drivers_license';
+      const verticals = new Map<number, { text: string; confidence: number }>();
+      const classifyAt = async (i: number) => {
+        const atCard = await cardAt(i);
+        const atPage = pageOnce(tries[i] as [number, number][]);
+        return {
+          at: i,
+          card: atCard,
+          passportPage: atPage,
+          classification: await classify(ocr, atCard, atPage, input.expectedDocumentType, verticals.get(i)),
+        };
+      };
+      let reading: Awaited<ReturnType<typeof classifyAt>> | undefined;
+      if (quick)
+        for (let i = 0; i < tries.length && !reading; i++) {
+          const atCard = await cardAt(i);
+          const { licence, vertical } = await quickOfficialLicence(ocr, atCard);
+          verticals.set(i, vertical);
+          if (licence)
+            reading = {
+              at: i,
+              card: atCard,
+              passportPage: pageOnce(tries[i] as [number, number][]),
+              classification: licence,
+            };
+        }
+      if (!reading) {
+        reading = await classifyAt(0);
+        if (!reading.classification.type) {
+          const again = await classifyAt(1);
+          if (again.classification.type) reading = again;
+        }
+        if (!reading.classification.type && whole) {
+          const again = await classifyAt(2);
+          if (again.classification.type) reading = again;
+        }
+      }
+      if (reading.at === 2 && whole) {
+        frontOutline.corners = whole;
+        frontOutline.coverage = 1;
       }
       const { card, passportPage } = reading;
       let { classification } = reading;
@@ -1009,7 +1165,8 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             })
           : undefined;
       };
-      const names: FieldName[] = Object.keys(regions) as FieldName[];
+      // What the checks use: the licence's 交付 date, say, is printed but not read.
+      const names = (Object.keys(regions) as FieldName[]).filter((n) => READ_FIELDS.includes(n));
       const readings = new Map<FieldName, Recognised>();
       // The official licence prints its 有効期限 band in condensed glyphs.
       const condensed = (name: FieldName) =>
