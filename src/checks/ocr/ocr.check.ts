@@ -448,9 +448,23 @@ async function readRegion(
     if (options.accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
     rereads.push(again.text);
   }
-  for (const factor of options.rereadAt ?? [1.4, 0.75]) {
+  const scales = options.rereadAt ?? [1.4, 0.75];
+  for (const factor of scales) {
     const again = await atScale(factor);
-    if (options.accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
+    if (options.accept(again.text)) {
+      const accepted = { ...again, confidence: again.confidence * 0.95 };
+      // A key value a reread gave unsure is confirmed as a first reading is: another scale that
+      // gives the same value (a licence photo's birth date, misread at 1×, read right at 1.4× at
+      // 0.6 and again at 0.75×).
+      const { confirm } = options;
+      const value = confirm?.value(accepted);
+      if (!confirm || value === undefined || accepted.confidence >= confirm.below) return accepted;
+      for (const other of [...scales.slice(scales.indexOf(factor) + 1), 1.7]) {
+        const third = await atScale(other);
+        if (confirm.value(third) === value) return { ...accepted, confirmation: third };
+      }
+      return accepted;
+    }
     rereads.push(again.text);
   }
   // Under glare or a dark corner one global threshold loses faint glyphs (a blurred name read as
