@@ -8,6 +8,7 @@
 //    (issuing-authority.ts); My Number and residence cards: the back against the front;
 // 5. per-field and overall confidence; below OCR_CONFIDENCE_THRESHOLD the status is
 //    low_confidence, so a poor capture goes to review instead of passing wrong values on.
+import { createHash } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import sharp from 'sharp';
 import { editDistance } from '../../platform/text/edit-distance.ts';
@@ -907,6 +908,26 @@ const READ_FIELDS: readonly FieldName[] = [
   'mrz2',
 ];
 
+/**
+ * The engine with each reading kept for one document: the same crop read the same way is read
+ * once (a licence number's zone searched when telling the type, then again as the field; a front
+ * value read again at 1× before a disagreement with the back counts).
+ */
+function readingOnce(engine: OcrEngine): OcrEngine {
+  const readings = new Map<string, Promise<OcrRecognition>>();
+  const recognize: OcrEngine['recognize'] = (image, options = {}) => {
+    const key = `${options.psm ?? ''}|${options.charWhitelist ?? ''}|${options.binarization ?? ''}|${JSON.stringify(options.rectangle ?? null)}|${createHash('sha1').update(image).digest('hex')}`;
+    let reading = readings.get(key);
+    if (!reading) {
+      reading = engine.recognize(image, options);
+      readings.set(key, reading);
+      reading.catch(() => readings.delete(key));
+    }
+    return reading;
+  };
+  return Object.assign(Object.create(engine) as OcrEngine, { recognize });
+}
+
 export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInput, OcrCheckResult> {
   const loadEngine = options.engine ?? getOcrEngineFor;
   const now = options.now ?? (() => new Date());
@@ -928,7 +949,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const lap = (name: string, since: number) => {
         timingsMs[name] = Math.round(performance.now() - since);
       };
-      const ocr: Engines = { jpn: await loadEngine(['jpn']), eng: await loadEngine(['eng']) };
+      const ocr: Engines = {
+        jpn: readingOnce(await loadEngine(['jpn'])),
+        eng: readingOnce(await loadEngine(['eng'])),
+      };
       const reference = now();
       const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields and the MRZ); mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
       const base = { provider: PROVIDER, model };
