@@ -361,7 +361,8 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
   else if (ocr.expiryDateReliable === false) missing.push('the expiry date (not read reliably)');
   if (input.documentType === 'passport' && (!ocr.mrz || mrzFailureKind(ocr.mrz) === 'misread'))
     missing.push('the MRZ check digits (not read cleanly)');
-  if (input.documentType === 'my_number_card' && ocr.myNumberCheckDigitValid === undefined)
+  // The My Number is printed on the back: a front alone has no check digit to judge.
+  if (input.documentType === 'my_number_card' && input.back && ocr.myNumberCheckDigitValid === undefined)
     missing.push('the My Number check digit (not read)');
   return missing;
 }
