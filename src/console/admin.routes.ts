@@ -8,11 +8,19 @@ import { type ApiKeyView, listTenantApiKeys } from '../api-keys/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { ApiKeyId, TenantId, WebhookEventId } from '../platform/http/id-schemas.ts';
 import type { Platform } from '../platform/platform.ts';
-import { listTenantViews, showTenant } from '../tenants/index.ts';
 import {
+  callbackUrlProblem,
+  findTenant,
+  isCallbackUrlAllowed,
+  listTenantViews,
+  showTenant,
+} from '../tenants/index.ts';
+import {
+  isSnippetFull,
   listTenantWebhookEvents,
   readWebhookEventBody,
   redeliverWebhookEvent,
+  sendTestWebhook,
   showWebhookEvent,
   WebhookEventBusyError,
   type WebhookEventView,
@@ -50,6 +58,7 @@ const CreateTenantBody = Type.Object(
 const PrefixBody = Type.Object({ prefix: Text(2048) }, { additionalProperties: false });
 const CreateKeyBody = Type.Object({ label: Type.Optional(Text(200)) }, { additionalProperties: false });
 const SettingsBody = Type.Object({ settings: TenantSettingsSchema }, { additionalProperties: false });
+const WebhookTestBody = Type.Object({ url: Text(2048) }, { additionalProperties: false });
 const AuditQuery = Type.Object(
   {
     tenantId: Type.Optional(TenantId),
@@ -96,10 +105,22 @@ const eventSummary = (event: WebhookEventView) => ({
   callbackUrl: event.callbackUrl,
 });
 
+/** What a delivery sends besides the body (the signature changes with the secret, so it is not kept). */
+const requestHeaders = (event: WebhookEventView) => ({
+  'Content-Type': 'application/json',
+  'X-Service-Event': event.event,
+  'X-Service-Delivery': event.eventId,
+});
+
+/** The event, the exact body it sends (cut for display), and every attempt with the start of the receiver's answer. */
 const eventDetail = (event: WebhookEventView, request: { body: string; truncated: boolean } | undefined) => ({
   event: eventSummary(event),
-  // What was sent and where: the signed body as stored (the same bytes on every attempt).
-  request: { url: event.callbackUrl, body: request?.body ?? null, truncated: request?.truncated ?? false },
+  request: {
+    url: event.callbackUrl,
+    headers: requestHeaders(event),
+    body: request?.body ?? null,
+    truncated: request?.truncated ?? false,
+  },
   attempts: event.attempts.map((attempt) => ({
     attempt: attempt.attempt,
     trigger: attempt.trigger,
@@ -108,8 +129,8 @@ const eventDetail = (event: WebhookEventView, request: { body: string; truncated
     statusCode: attempt.httpStatus,
     error: attempt.errorClass ? `${attempt.errorClass}: ${attempt.errorMessage ?? ''}` : null,
     durationMs: attempt.durationMs,
-    // The first 1 KB of the receiver's answer, as recorded.
     responseBody: attempt.responseSnippet,
+    responseBodyTruncated: isSnippetFull(attempt.responseSnippet),
   })),
 });
 
@@ -274,6 +295,47 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
       requireRole(request, ['tenant_admin'], request.params.tenantId);
       const event = await tenantEvent(request.params.tenantId, request.params.eventId);
       return eventDetail(event, await readWebhookEventBody(platform, event.eventId));
+    },
+  );
+
+  app.post(
+    '/tenants/:tenantId/webhook-test',
+    { ...onlyRoles(['tenant_admin']), schema: { hide, params: TenantParams, body: WebhookTestBody } },
+    async (request) => {
+      const { tenantId } = request.params;
+      requireRole(request, ['tenant_admin'], tenantId);
+      const { url } = request.body;
+      // The rules of a session's callbackUrl: a test reaches only where real events may go.
+      const problem = callbackUrlProblem(url, platform.config.env);
+      if (problem)
+        throw new AppError('ValidationFailed', `url ${problem}`, [{ path: '/url', message: problem }]);
+      const tenant = await findTenant(platform.database.db, tenantId);
+      if (!tenant) throw new AppError('NotFound', 'no such tenant');
+      if (!isCallbackUrlAllowed(url, tenant.callbackUrlPrefixes)) throw new AppError('CallbackUrlNotAllowed');
+      const sent = await sendTestWebhook(platform, { tenantId, url });
+      const { result } = sent;
+      await recordAudit(platform.database.db, platform, {
+        ...requestActor(request),
+        tenantId,
+        action: 'webhook.test',
+        targetType: 'tenant',
+        targetId: tenantId,
+        after: { url, outcome: result.outcome, statusCode: result.status },
+      });
+      return {
+        test: {
+          url,
+          event: sent.event,
+          deliveryId: sent.deliveryId,
+          requestBody: sent.requestBody,
+          outcome: result.outcome,
+          statusCode: result.status,
+          error: result.errorClass ? `${result.errorClass}: ${result.errorMessage ?? ''}` : null,
+          durationMs: result.durationMs,
+          responseBody: result.responseSnippet,
+          responseBodyTruncated: isSnippetFull(result.responseSnippet),
+        },
+      };
     },
   );
 

@@ -1,5 +1,6 @@
 // The verification pipeline: check jobs, the decision job, stored results (issue 6).
 export { type CheckRun, RUNNERS } from './check-runners.ts';
+export { identityKeyCandidates } from './identity-hashes.ts';
 export { findDescriptor, findTenantSettings, insertDecision, lockSession } from './pipeline-repository.ts';
 export { type PipelineDetail, readPipelineDetail } from './read-pipeline-detail.ts';
 export { requestReprocess } from './request-reprocess.ts';
@@ -11,4 +12,4 @@ export {
 } from './run-check-job.ts';
 export { type DecisionJobOutcome, runDecisionJob } from './run-decision-job.ts';
 export { type PipelineWorkers, startPipelineWorkers } from './start-pipeline-workers.ts';
-export { descriptorContext } from './stored-results.ts';
+export { descriptorContext, readStoredResult, resultContext } from './stored-results.ts';

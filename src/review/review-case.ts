@@ -9,7 +9,14 @@ import type { Platform } from '../platform/platform.ts';
 import { getSessionDetail } from '../sessions/get-session-detail.ts';
 import { findSession, type SessionRow } from '../sessions/session-repository.ts';
 import { listSessionWebhookEvents } from '../webhooks/index.ts';
-import type { SessionQuery } from './review.schemas.ts';
+import { faceCropUrls } from './face-crops.ts';
+import {
+  documentNumberHashes,
+  type IdentityQuery,
+  identitySources,
+  matchesIdentity,
+} from './identity-search.ts';
+import type { QueueQuery, SessionQuery } from './review.schemas.ts';
 import { claimView } from './review-claims.ts';
 import {
   findClaim,
@@ -17,6 +24,7 @@ import {
   listAutomaticDecisions,
   listAwaitingReviews,
   listLiveClaims,
+  listOcrResultRows,
   listReviews,
   type SessionFilters,
   searchSessions,
@@ -24,6 +32,15 @@ import {
 import { reviewView } from './submit-review.ts';
 
 const DEFAULT_LIMIT = 50;
+/**
+ * A name or birth-date search decrypts rows in batches of `batch`, and at most `limit` rows per
+ * page; `next` then continues the search where it stopped.
+ */
+export interface ScanLimits {
+  batch: number;
+  limit: number;
+}
+const SCAN: ScanLimits = { batch: 200, limit: 2000 };
 
 /** A session of this tenant, or 404 (another tenant's id is as unknown as a made-up one). */
 export async function loadCase(platform: Platform, tenantId: string, sessionId: string): Promise<SessionRow> {
@@ -33,35 +50,89 @@ export async function loadCase(platform: Platform, tenantId: string, sessionId: 
   return session;
 }
 
-function parseQuery(query: SessionQuery): { filters: SessionFilters; limit: number } {
+type ListQuery = SessionQuery | QueueQuery;
+
+function parseQuery(
+  platform: Platform,
+  tenantId: string,
+  query: ListQuery,
+): { filters: SessionFilters; limit: number; identity: IdentityQuery } {
   const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
+  const statuses = 'status' in query || 'verificationStatus' in query ? (query as SessionQuery) : {};
   return {
     limit,
     filters: {
-      status: query.status,
-      verificationStatus: query.verificationStatus,
+      status: statuses.status,
+      verificationStatus: statuses.verificationStatus,
       documentType: query.documentType,
       from: query.from ? new Date(query.from) : undefined,
       to: query.to ? new Date(query.to) : undefined,
       ip: query.ip,
       q: query.q,
+      documentNumberHashes: query.documentNumber
+        ? documentNumberHashes(platform.keyring, tenantId, query.documentNumber)
+        : undefined,
     },
+    identity: { name: query.name, birthDate: query.birthDate },
   };
 }
 
-async function listItems(platform: Platform, tenantId: string, query: SessionQuery, queue: boolean) {
-  const { filters, limit } = parseQuery(query);
+type FoundRow = Awaited<ReturnType<typeof searchSessions>>[number];
+
+/**
+ * The page of rows matching the query: straight from SQL, or — for a name or birth date, which
+ * exist only encrypted — scanning the SQL matches in order and keeping those whose decrypted
+ * values match, until the page is full or SCAN_LIMIT rows were looked at.
+ */
+async function findRows(
+  platform: Platform,
+  tenantId: string,
+  query: ListQuery,
+  queue: boolean,
+  scan: ScanLimits,
+): Promise<{ rows: FoundRow[]; next: string | null }> {
+  const { filters, limit, identity } = parseQuery(platform, tenantId, query);
   const db = platform.database.db;
-  const rows = await searchSessions(
-    db,
-    tenantId,
-    queue ? { ...filters, verificationStatus: 'pending_review' } : filters,
-    {
-      limit,
-      before: query.before,
-      oldestFirst: queue,
-    },
-  );
+  const scope = queue ? { ...filters, verificationStatus: 'pending_review' } : filters;
+  const order = { oldestFirst: queue };
+  if (identity.name === undefined && identity.birthDate === undefined) {
+    const rows = await searchSessions(db, tenantId, scope, { ...order, limit, before: query.before });
+    return { rows, next: rows.length === limit ? (rows.at(-1)?.id ?? null) : null };
+  }
+  const rows: FoundRow[] = [];
+  let cursor = query.before;
+  let scanned = 0;
+  while (scanned < scan.limit) {
+    const batch = await searchSessions(db, tenantId, scope, { ...order, limit: scan.batch, before: cursor });
+    const ocr = new Map(
+      (
+        await listOcrResultRows(
+          db,
+          batch.map((r) => r.id),
+        )
+      ).map((r) => [r.session_id, r.result_enc]),
+    );
+    for (const row of batch) {
+      scanned++;
+      cursor = row.id;
+      if (!matchesIdentity(identity, identitySources(platform.keyring, row, ocr.get(row.id)))) continue;
+      rows.push(row);
+      if (rows.length === limit) return { rows, next: row.id };
+    }
+    if (batch.length < scan.batch) return { rows, next: null };
+  }
+  return { rows, next: cursor ?? null };
+}
+
+async function listItems(
+  platform: Platform,
+  tenantId: string,
+  query: ListQuery,
+  queue: boolean,
+  scan: ScanLimits = SCAN,
+) {
+  const db = platform.database.db;
+  const { rows, next } = await findRows(platform, tenantId, query, queue, scan);
   const ids = rows.map((r) => r.id);
   const claims = new Map((await listLiveClaims(db, ids, platform.now())).map((c) => [c.session_id, c]));
   const reasons = await latestDecisionReasons(db, ids);
@@ -76,19 +147,26 @@ async function listItems(platform: Platform, tenantId: string, query: SessionQue
       decisionReason: reasons.get(r.id)?.reason ?? null,
       documentType: r.document_type,
       clientIpAddress: r.client_ip,
+      state: r.state,
       createdAt: r.created_at.toISOString(),
       submittedAt: r.submitted_at?.toISOString() ?? null,
       claim: claim ? claimView(claim) : null,
       awaitingConfirmation: awaiting ? reviewView(awaiting) : null,
     };
   });
-  return { sessions, next: rows.length === limit ? (ids.at(-1) ?? null) : null };
+  return { sessions, next };
 }
 
-export const listCaseSessions = (platform: Platform, tenantId: string, query: SessionQuery) =>
-  listItems(platform, tenantId, query, false);
+export type CaseListItem = Awaited<ReturnType<typeof listItems>>['sessions'][number];
 
-export const listReviewQueue = (platform: Platform, tenantId: string, query: SessionQuery) =>
+export const listCaseSessions = (
+  platform: Platform,
+  tenantId: string,
+  query: SessionQuery,
+  scan: ScanLimits = SCAN,
+) => listItems(platform, tenantId, query, false, scan);
+
+export const listReviewQueue = (platform: Platform, tenantId: string, query: QueueQuery) =>
   listItems(platform, tenantId, query, true);
 
 const FIELDS = ['lastName', 'firstName', 'birthDate', 'address'] as const;
@@ -103,14 +181,20 @@ function compareSources(
     expected && ocr ? compareIdentityFields(expected, ocr) : null;
   const user = versus(userInput);
   const registered = versus(pre);
-  return FIELDS.map((field) => ({
-    field,
-    ocr: ocr?.[field] ?? null,
-    userInput: userInput?.[field] ?? null,
-    preRegistered: pre?.[field] ?? null,
-    userInputMatchesOcr: user?.[field] ?? null,
-    preRegisteredMatchesOcr: registered?.[field] ?? null,
-  }));
+  return FIELDS.map((field) => {
+    // A field the OCR did not read is unknown, not different: nothing contradicts the other sides.
+    // ocrRead is null while there is no OCR result at all.
+    const isOcrRead = typeof ocr?.[field] === 'string' && ocr[field].trim() !== '';
+    return {
+      field,
+      ocr: isOcrRead ? ocr![field]! : null,
+      ocrRead: ocr ? isOcrRead : null,
+      userInput: userInput?.[field] ?? null,
+      preRegistered: pre?.[field] ?? null,
+      userInputMatchesOcr: isOcrRead ? (user?.[field] ?? null) : null,
+      preRegisteredMatchesOcr: isOcrRead ? (registered?.[field] ?? null) : null,
+    };
+  });
 }
 
 export async function readCase(platform: Platform, tenantId: string, sessionId: string) {
@@ -135,6 +219,7 @@ export async function readCase(platform: Platform, tenantId: string, sessionId: 
           decidedAt: automatic.decided_at.toISOString(),
         }
       : null,
+    faces: await faceCropUrls(platform, session, base),
     claim: claim && claim.expires_at > platform.now() ? claimView(claim) : null,
     reviews: (await listReviews(db, sessionId)).map(reviewView),
     webhookEvents: (await listSessionWebhookEvents(platform, sessionId)).map((e) => ({

@@ -104,6 +104,8 @@ export interface SessionFilters {
   to?: Date | undefined;
   ip?: string | undefined;
   q?: string | undefined;
+  /** The document number's keyed hash under every key of the keyring (session_identity_keys). */
+  documentNumberHashes?: readonly string[] | undefined;
 }
 
 const likePrefix = (value: string) => `${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -126,6 +128,8 @@ export async function searchSessions(
       's.state',
       's.created_at',
       's.submitted_at',
+      's.pre_registered_info_enc',
+      's.user_input_enc',
     ])
     .where('s.tenant_id', '=', tenantId);
   if (filters.status) query = query.where('s.status', '=', filters.status as never);
@@ -138,6 +142,16 @@ export async function searchSessions(
   if (filters.q) {
     const q = filters.q;
     query = query.where((eb) => eb.or([eb('s.id', '=', q), eb('s.state', 'like', likePrefix(q))]));
+  }
+  if (filters.documentNumberHashes) {
+    const hashes = filters.documentNumberHashes;
+    query = query.where('s.id', 'in', (eb) =>
+      eb
+        .selectFrom('session_identity_keys as k')
+        .select('k.session_id')
+        .where('k.tenant_id', '=', tenantId)
+        .where('k.document_number_hash', 'in', hashes.length > 0 ? [...hashes] : ['']),
+    );
   }
   const direction = page.oldestFirst ? 'asc' : 'desc';
   if (page.before) {
@@ -177,5 +191,17 @@ export async function listAwaitingReviews(db: Db, sessionIds: string[]) {
     .selectAll()
     .where('session_id', 'in', sessionIds)
     .where('status', '=', 'awaiting_confirmation')
+    .execute();
+}
+
+/** The stored OCR results (encrypted envelopes) of these sessions, for the identity search. */
+export async function listOcrResultRows(db: Db, sessionIds: string[]) {
+  if (sessionIds.length === 0) return [];
+  return db
+    .selectFrom('check_results')
+    .select(['session_id', 'check_id', 'result_enc'])
+    .where('session_id', 'in', sessionIds)
+    .where('check_id', '=', 'ocr')
+    .where('status', '<>', 'failed')
     .execute();
 }

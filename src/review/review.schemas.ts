@@ -48,10 +48,39 @@ export const TenantSessionParams = Type.Object({
 export const SessionImageParams = Type.Object({
   tenantId: TenantId,
   sessionId: SessionIdParams.properties.sessionId,
-  name: Type.String({ pattern: '^(front|back|liveness-reference|frame-[0-9]{1,2})$' }),
+  name: Type.String({
+    pattern: '^(front|back|liveness-reference|frame-[0-9]{1,2}|document-face|selfie-face)$',
+  }),
 });
 export const ReviewIdParams = Type.Object({ tenantId: TenantId, reviewId: ReviewId });
 export const BlacklistEntryParams = Type.Object({ tenantId: TenantId, entryId: BlacklistEntryId });
+
+const DocumentNumber = Type.String({
+  minLength: 4,
+  maxLength: 32,
+  pattern: '^[A-Za-z0-9 -]+$',
+  description: 'Spaces, hyphens and case ignored',
+});
+
+/** The filters both lists share; the queue holds only pending_review cases, so it has no status filters. */
+const listFilters = {
+  documentType: Type.Optional(enumOf(DOCUMENT_TYPES)),
+  from: Type.Optional(Timestamp),
+  to: Type.Optional(Timestamp),
+  ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9A-Fa-f.:]+$' })),
+  q: Type.Optional(Text(512, 'A session id, or the beginning of the state value')),
+  name: Type.Optional(
+    Text(100, 'Part of a name (kanji or kana) in the document, the user input or the pre-registered data'),
+  ),
+  birthDate: Type.Optional(
+    Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' }),
+  ),
+  documentNumber: Type.Optional(DocumentNumber),
+  limit: Type.Optional(
+    Type.String({ pattern: '^(200|1[0-9]{2}|[1-9][0-9]?)$', description: '1–200, default 50' }),
+  ),
+  before: Type.Optional(Cursor('The `next` value of the previous page')),
+};
 
 export const SessionQuery = Type.Object(
   {
@@ -59,18 +88,12 @@ export const SessionQuery = Type.Object(
     verificationStatus: Type.Optional(
       enumOf(['processing', 'approved', 'rejected', 'pending_review'] as const),
     ),
-    documentType: Type.Optional(enumOf(DOCUMENT_TYPES)),
-    from: Type.Optional(Timestamp),
-    to: Type.Optional(Timestamp),
-    ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9A-Fa-f.:]+$' })),
-    q: Type.Optional(Text(512, 'A session id, or the beginning of the state value')),
-    limit: Type.Optional(
-      Type.String({ pattern: '^(200|1[0-9]{2}|[1-9][0-9]?)$', description: '1–200, default 50' }),
-    ),
-    before: Type.Optional(Cursor('The `next` value of the previous page')),
+    ...listFilters,
   },
   { additionalProperties: false },
 );
+export const QueueQuery = Type.Object(listFilters, { additionalProperties: false });
+export type QueueQuery = Static<typeof QueueQuery>;
 export type SessionQuery = Static<typeof SessionQuery>;
 
 /** Kept in order: the three go together (a name alone is too common to blacklist). */
@@ -83,14 +106,7 @@ export const BlacklistBody = Type.Object(
     lastName: Type.Optional(PersonName),
     firstName: Type.Optional(PersonName),
     birthDate: Type.Optional(Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
-    documentNumber: Type.Optional(
-      Type.String({
-        minLength: 4,
-        maxLength: 32,
-        pattern: '^[A-Za-z0-9 -]+$',
-        description: 'Spaces and hyphens ignored',
-      }),
-    ),
+    documentNumber: Type.Optional(DocumentNumber),
     faceFromSessionId: Type.Optional(SessionIdParams.properties.sessionId),
   },
   { additionalProperties: false },

@@ -55,7 +55,8 @@ export interface WebhookRequest {
   body: Buffer;
   /** The tenant's current webhook secret; the signature is computed over `body` (§6.4). */
   secret: string;
-  event: WebhookEvent | typeof EXPIRED_EVENT;
+  /** Or 'webhook.test': the console's test event (send-test-webhook.ts), about no session. */
+  event: WebhookEvent | typeof EXPIRED_EVENT | 'webhook.test';
   /** Stable id of the event (X-Service-Delivery), the same on every attempt. */
   deliveryId: string;
   /** 1 for the first try (X-Service-Attempt). */

@@ -51,6 +51,12 @@ export {
   RETRY_OFFSETS_MS,
   type RetrySchedule,
 } from './retry-schedule.ts';
+export {
+  isSnippetFull,
+  sendTestWebhook,
+  TEST_WEBHOOK_EVENT,
+  type TestWebhookOutcome,
+} from './send-test-webhook.ts';
 export { signWebhookBody } from './sign-webhook.ts';
 export { type ResolveHost, type UrlVetting, vetWebhookUrl, type WebhookEnvironment } from './ssrf-guard.ts';
 export { verifyWebhookSignature } from './verify-webhook-signature.ts';

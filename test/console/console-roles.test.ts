@@ -52,6 +52,17 @@ describe('console roles', () => {
     { method: 'GET', url: `/tenants/${a}/webhook-events`, may: ['adminA'] },
     { method: 'GET', url: `/tenants/${a}/webhook-events/evt_unknown`, may: ['adminA'] },
     { method: 'POST', url: `/tenants/${a}/webhook-events/evt_unknown/redeliver`, may: ['adminA'] },
+    // A URL off the allow list: the role check passes first, then 422 (nothing is sent).
+    {
+      method: 'POST',
+      url: `/tenants/${a}/webhook-test`,
+      body: { url: 'https://not-allowed.example/hook' },
+      may: ['adminA'],
+    },
+    // Operators read any tenant's sessions, read-only; the queue is for the tenant's own users.
+    { method: 'GET', url: `/tenants/${a}/sessions`, may: ['operator', 'adminA', 'reviewerA'] },
+    { method: 'GET', url: `/tenants/${a}/sessions.csv`, may: ['operator', 'adminA', 'reviewerA'] },
+    { method: 'GET', url: `/tenants/${a}/review-queue`, may: ['adminA', 'reviewerA'] },
   ];
 
   it('answers 403 Forbidden (interface §7 body) to every role outside a route, and writes nothing', async () => {
@@ -95,9 +106,11 @@ describe('console roles', () => {
         const response = await world.client.request(route.method, route.url, users[who], body);
         const expected = route.url.includes('_unknown')
           ? [404]
-          : route.method === 'PUT'
-            ? [400]
-            : [200, 201, 202];
+          : route.url.endsWith('/webhook-test')
+            ? [422]
+            : route.method === 'PUT'
+              ? [400]
+              : [200, 201, 202];
         assert.ok(
           expected.includes(response.statusCode),
           `${who} ${route.method} ${route.url}: ${response.statusCode} ${response.body}`,

@@ -1,15 +1,19 @@
-// The console in a real browser (issue 8 items 2, 5, 6): Debian chromium driven by playwright-core
+// The console in a real browser: Debian chromium driven by playwright-core
 // at 1280×800, a real server on a loopback port, the real pipeline and webhook delivery worker,
 // and a real webhook receiver on 127.0.0.1. A session submitted through the hosted flow's service
 // functions (test/pipeline/submitted-session.ts) with pre-registered data that differs from the
 // document is decided pending_review by the real checks; a reviewer created by the service behind
 // `mimoto user create` sets a password from the one-time link, signs in, opens the case from the
-// queue, claims it, approves it with a reason — and the tenant's receiver gets
-// verification.approved with the review field. A tenant admin issues an API key (shown once) and
-// disables it. Screenshots of each step: artifacts/e2e/console-*.png.
+// queue, reads why it is there (reasons in words, the two faces at one size, the differing field),
+// claims it, approves it with a reason in the form beside the case — and the tenant's receiver gets
+// verification.approved with the review field; "next case" opens the next queued case; the sessions
+// list finds the person by name and birth date and exports the filtered list as CSV. A tenant admin
+// issues an API key (shown once) and disables it, and reads the webhook log (target URL, request
+// body, response) and sends a test event. An operator opens the tenant's sessions read-only, which
+// the audit log records. Screenshots of each step: artifacts/e2e/console-*.png.
 // Run: npm run test:e2e (needs /usr/bin/chromium).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -35,6 +39,7 @@ import {
 } from '../helpers/e2e-browser.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { submitCorpusSession } from '../pipeline/submitted-session.ts';
+import { decidedSession } from '../review/review-fixture.ts';
 import { signatureIsValid, waitFor } from '../webhooks/event-fixture.ts';
 import { type LocalReceiver, startLocalReceiver } from '../webhooks/local-receiver.ts';
 
@@ -114,13 +119,15 @@ after(async () => {
 let step = 0;
 async function shot(page: Page, name: string) {
   step++;
+  // From the top: the case's decision panel is sticky, and a scrolled page would shift it in the picture.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({
     path: path.join(ARTIFACTS, `console-${String(step).padStart(2, '0')}-${name}.png`),
     fullPage: true,
   });
 }
 
-/** Nothing is wider than the window: tables scroll inside their own box (issue 8 item 5). */
+/** Nothing is wider than the window: tables scroll inside their own box. */
 async function assertNoSideways(page: Page) {
   const { scroll, width } = await page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,
@@ -237,21 +244,45 @@ test('a reviewer sets a password, signs in, approves a pending case in chromium 
   await page.getByRole('button', { name: ja['filter.apply'] }).click();
   await caseLink.waitFor();
 
-  // The case: automatic reason, images, comparison with the difference marked, check results.
+  // The case leads with what is decided on: the reason and the findings in words, the document's face
+  // and the selfie at one size, the differing field; the raw check objects are folded at the bottom.
   await caseLink.click();
-  await page.getByRole('heading', { name: ja['case.title'] }).waitFor();
-  await page.getByText(ja['reason.pre_registered_info_mismatch']).waitFor();
+  await page.getByRole('heading', { level: 1, name: ja['case.title'] }).waitFor();
+  await page.getByText(ja['reason.pre_registered_info_mismatch']).first().waitFor();
+  const differs = ja['finding.differsPreRegistered'].replace('{field}', ja['field.lastName']);
+  await page.locator('.findings li', { hasText: differs }).waitFor();
   const surname = page.locator('table.comparison tr', { hasText: ja['field.lastName'] });
   await surname.locator('td.diff', { hasText: '佐藤' }).waitFor();
   assert.equal(await page.locator('table.comparison td.diff').count(), 1, 'only the surname differs');
+  // An OCR field left unread is "not read", never a difference.
+  for (const unread of await page.locator('table.comparison tr:has(td.unread)').all())
+    assert.equal(await unread.locator('td.diff').count(), 0);
+  const faces = page.locator('.face-pair img');
+  assert.equal(await faces.count(), 2);
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll<HTMLImageElement>('.face-pair img')).every(
+      (i) => i.complete && i.naturalWidth > 0,
+    ),
+  );
+  const [documentFace, selfieFace] = [await faces.nth(0).boundingBox(), await faces.nth(1).boundingBox()];
+  assert.ok(documentFace && selfieFace);
+  assert.deepEqual([documentFace.width, documentFace.height], [selfieFace.width, selfieFace.height]);
+  assert.equal(documentFace.y, selfieFace.y, 'side by side');
+  const top = (await page.locator('.case-top').textContent()) ?? '';
+  assert.doesNotMatch(top, /isForgedOrTampered|isDisplayAttack|faceMatch|documentSpoofCheck/, 'no raw names');
+  // The raw objects are there, folded.
+  const heading = page.getByRole('heading', { name: ja['check.documentSpoofCheck'] });
+  assert.equal(await heading.isVisible(), false, 'folded');
+  await page.getByText(ja['case.rawChecks']).click();
   for (const check of ['ocr', 'faceMatch', 'documentSpoofCheck', 'selfieSpoofCheck', 'fraudSignalAnalysis']) {
     await page.getByRole('heading', { name: ja[`check.${check}` as keyof typeof ja] }).waitFor();
   }
   await page.locator('table.values caption', { hasText: ja['case.thresholds'] }).waitFor();
-  const thumbs = page.locator('.thumbs img');
+  await page.getByText(ja['case.rawChecks']).click();
+  const thumbs = page.locator('.case-images .thumbs img');
   assert.ok((await thumbs.count()) >= 3, 'front, back and the reference selfie at least');
   await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll<HTMLImageElement>('.thumbs img')).every(
+    Array.from(document.querySelectorAll<HTMLImageElement>('.case-images .thumbs img')).every(
       (i) => i.complete && i.naturalWidth > 0,
     ),
   );
@@ -273,9 +304,14 @@ test('a reviewer sets a password, signs in, approves a pending case in chromium 
   await page.keyboard.press('Escape');
   await viewer.waitFor({ state: 'detached' });
 
-  // Claim, then the decision: the reason is mandatory (checked before anything is sent).
+  // Claim, then the decision in the form beside the case (within the first screen, not under the
+  // frames): the reason is mandatory (checked before anything is sent).
   await page.getByRole('button', { name: ja['case.claim'] }).click();
   await page.getByRole('button', { name: ja['case.releaseClaim'] }).waitFor();
+  const form = await page.locator('.case-side .review-form').boundingBox();
+  const main = await page.locator('.case-main').boundingBox();
+  assert.ok(form && main && form.x > main.x + main.width - 1, 'the form is beside the case');
+  assert.ok(form.y < 800, `the form starts within the first screen (y ${form.y})`);
   await shot(page, 'claimed');
   await page.getByRole('button', { name: ja['reviewForm.submit'] }).click();
   await page.locator('#review-reason-error').waitFor();
@@ -292,6 +328,10 @@ test('a reviewer sets a password, signs in, approves a pending case in chromium 
   // Decided: the case shows the approval and the review; the claim banner is gone.
   await page.locator('.summary .badge.approved').waitFor();
   await page.locator('.reviews li', { hasText: reason }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: ja['case.decided'].replace('{decision}', ja['verificationStatus.approved']) })
+    .waitFor();
   assert.equal(await page.getByRole('button', { name: ja['reviewForm.submit'] }).count(), 0);
   await shot(page, 'approved');
   // The same page on a tablet (820×1180): everything within the window.
@@ -322,6 +362,60 @@ test('a reviewer sets a password, signs in, approves a pending case in chromium 
   await page.goto(receiver.url('/received'));
   await page.getByRole('heading', { name: 'Webhooks received' }).waitFor();
   await shot(page, 'webhook-received');
+
+  // "Next case": the next queued case opens (a second one waits, decided by the pipeline's repository).
+  const secondCase = await decidedSession(platform, api, receiver.url('/kyc/second'));
+  await page.goto(`${origin}/console/tenants/${tenant.tenantId}/sessions/${sessionId}`);
+  await page.getByRole('button', { name: ja['case.nextCase'] }).click();
+  await page.getByRole('heading', { name: `${ja['case.title']} ${secondCase}` }).waitFor();
+  await page.getByRole('button', { name: ja['case.claim'] }).waitFor();
+  await shot(page, 'next-case');
+
+  // Search by name and birth date: the approved case is found, the other one is not; CSV export.
+  await page
+    .getByRole('navigation', { name: ja['nav.label'] })
+    .getByRole('link', { name: ja['nav.sessions'] })
+    .click();
+  await page.getByRole('heading', { name: ja['sessions.title'] }).waitFor();
+  await page.getByRole('link', { name: secondCase }).waitFor();
+  await page.getByLabel(ja['filter.name'], { exact: true }).fill('佐藤 美咲');
+  await page.getByLabel(ja['filter.birthDate']).fill('1983-09-08');
+  await page.getByRole('button', { name: ja['filter.apply'] }).click();
+  await page.getByRole('link', { name: secondCase }).waitFor({ state: 'detached' });
+  await page.getByRole('link', { name: sessionId }).waitFor();
+  assert.equal(await page.locator('tbody tr').count(), 1);
+  await assertNoSideways(page);
+  await shot(page, 'search');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: ja['sessions.exportCsv'] }).click(),
+  ]);
+  const csv = readFileSync((await download.path())!, 'utf8');
+  const lines = csv
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n');
+  assert.equal(lines.length, 2, 'the header and the one session found');
+  assert.ok(lines[1]!.startsWith(`"${sessionId}",`));
+  assert.match(download.suggestedFilename(), /^sessions-tn_[0-9A-Z]+-\d{4}-\d{2}-\d{2}\.csv$/);
+  // The same search in English.
+  await page.getByRole('button', { name: ja['app.languageLabel'] }).click();
+  await page.getByRole('heading', { name: en['sessions.title'] }).waitFor();
+  await page.getByLabel(en['filter.name'], { exact: true }).waitFor();
+  await page.getByRole('link', { name: sessionId }).click();
+  await page.getByRole('heading', { name: en['case.why'] }).waitFor();
+  await page
+    .locator('.findings li', {
+      hasText: en['finding.differsPreRegistered'].replace('{field}', en['field.lastName']),
+    })
+    .waitFor();
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll<HTMLImageElement>('.face-pair img')).every(
+      (i) => i.complete && i.naturalWidth > 0,
+    ),
+  );
+  await shot(page, 'case-en');
+  await page.getByRole('button', { name: en['app.languageLabel'] }).click();
 
   // The only failed request is the wrong password (the set-password page needs no session).
   assert.deepEqual(watch.failedResponses, ['401 /console/api/login']);
@@ -401,7 +495,32 @@ test('a tenant admin issues an API key (shown once) and disables it, fixes a set
   assert.ok(newSecret.length > 20 && newSecret !== tenant.webhookSecret);
   await shot(page, 'admin-secret-rotated');
 
-  assert.deepEqual(watch.failedResponses, ['401 /console/api/me', `400 ${settingsPath}`]);
+  // The webhook log: each event's target URL; its request body and the receiver's answer on demand.
+  await nav.getByRole('link', { name: en['nav.webhooks'] }).click();
+  await page.getByRole('heading', { name: en['webhooks.title'] }).waitFor();
+  const approvedEvent = page.locator('.events li', { hasText: 'verification.approved' });
+  await approvedEvent.getByText(`→ ${receiver.url('/kyc/webhook')}`).waitFor();
+  await approvedEvent.getByRole('button', { name: en['webhooks.details'] }).click();
+  const requestBody = approvedEvent.locator('.request pre.body');
+  await requestBody.waitFor();
+  assert.match((await requestBody.textContent()) ?? '', /"event": "verification.approved"/);
+  await approvedEvent.locator('table.attempts td', { hasText: 'ok' }).first().waitFor();
+  // Send test event: a signed webhook.test reaches the receiver; both sides are shown.
+  const before = receiver.received.length;
+  await page.getByLabel(en['webhooks.testUrl']).fill(receiver.url('/kyc/webhook'));
+  await page.getByRole('button', { name: en['webhooks.sendTest'] }).click();
+  await page.locator('.test-result .badge', { hasText: 'HTTP 200' }).waitFor();
+  const test = receiver.received.slice(before).find((r) => r.headers['x-service-event'] === 'webhook.test');
+  assert.ok(test && signatureIsValid(test.body, test.headers, newSecret), 'signed with the current secret');
+  await assertNoSideways(page);
+  await shot(page, 'admin-webhooks');
+  // A URL outside the allow list is refused, in words.
+  await page.getByLabel(en['webhooks.testUrl']).fill('https://elsewhere.example/hook');
+  await page.getByRole('button', { name: en['webhooks.sendTest'] }).click();
+  await page.getByRole('alert').filter({ hasText: en['error.CallbackUrlNotAllowed'] }).waitFor();
+
+  const testPath = `/console/api/tenants/${tenant.tenantId}/webhook-test`;
+  assert.deepEqual(watch.failedResponses, ['401 /console/api/me', `400 ${settingsPath}`, `422 ${testPath}`]);
   assert.deepEqual(watch.unexpectedProblems(), []);
   assert.deepEqual(watch.foreign, []);
   await context.close();
@@ -462,6 +581,24 @@ test('an operator creates a tenant (secret shown once), edits its allow list and
     'tenant.create',
   ]);
   await shot(page, 'operator-audit');
+
+  // Any tenant's sessions, read-only: no claim, no form; the audit log records the views.
+  await nav.getByRole('link', { name: ja['nav.tenants'] }).click();
+  const tested = page.locator('article.tenant', { hasText: tenant.tenantId });
+  await tested.getByRole('link', { name: ja['tenants.sessions'] }).click();
+  await page.getByRole('heading', { name: ja['sessions.title'] }).waitFor();
+  await page.getByRole('note').filter({ hasText: tenant.tenantId }).waitFor();
+  await page.locator('tbody tr', { hasText: ja['verificationStatus.approved'] }).locator('a').click();
+  await page.getByRole('heading', { name: ja['case.why'] }).waitFor();
+  await page.getByRole('note').filter({ hasText: ja['case.readOnly'] }).waitFor();
+  assert.equal(await page.getByRole('button', { name: ja['case.claim'] }).count(), 0);
+  assert.equal(await page.getByRole('button', { name: ja['reviewForm.submit'] }).count(), 0);
+  await assertNoSideways(page);
+  await shot(page, 'operator-case');
+  await nav.getByRole('link', { name: ja['nav.audit'] }).click();
+  await rows.first().waitFor();
+  const latest = await page.locator('table.audit tbody tr td:nth-child(3)').allTextContents();
+  assert.deepEqual(latest.slice(0, 2), ['session.view', 'session.list']);
 
   assert.deepEqual(watch.failedResponses, ['401 /console/api/me']);
   assert.deepEqual(watch.unexpectedProblems(), []);

@@ -1,6 +1,6 @@
 // The console's review routes (docs/console-api.md "Sessions, blacklist and review") over HTTP with
 // real sign-ins: the queue, search, a case, claims, two reviewers racing, the decision reaching a
-// real webhook receiver, images only for users of the tenant, blacklist administration, and each
+// real webhook receiver, images only for users of the tenant (and operators), blacklist administration, and each
 // role limited to its own rights and its own tenant.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -184,7 +184,7 @@ describe('a case', () => {
     assert.deepEqual(session.webhookEvents, []);
   });
 
-  test('images are served decrypted to users of the tenant only, no-store', async () => {
+  test('images are served decrypted to users of the tenant and operators only, no-store', async () => {
     const sessionId = await pending('/images');
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
     const key = `liveness/${sessionId}/reference.jpg`;
@@ -197,15 +197,15 @@ describe('a case', () => {
     const url = `${base()}/sessions/${sessionId}/images/liveness-reference`;
     const detail = (await alice.request('GET', `${base()}/sessions/${sessionId}`)).json().session;
     assert.deepEqual(detail.images, [{ name: 'liveness-reference', url }]);
-    for (const user of [alice, admin]) {
+    // Operators read any tenant's images too (read-only; their case views are audited).
+    for (const user of [alice, admin, operator]) {
       const res = await user.request('GET', url);
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'image/jpeg');
       assert.equal(res.headers['cache-control'], 'no-store');
       assert.deepEqual(res.rawPayload, jpeg);
     }
-    for (const user of [otherReviewer, operator])
-      assert.equal((await user.request('GET', url)).statusCode, 403);
+    assert.equal((await otherReviewer.request('GET', url)).statusCode, 403);
     // Another tenant's user on their own tenant's path: the session is unknown there.
     const sideways = await otherReviewer.request(
       'GET',
@@ -378,9 +378,10 @@ describe('roles and tenants', () => {
     assert.equal((await admin.request('POST', claim)).statusCode, 403, 'a tenant admin does not review');
     assert.equal(
       (await operator.request('GET', `${base()}/sessions`)).statusCode,
-      403,
-      'operators see no sessions',
+      200,
+      'operators read any tenant’s sessions (read-only, audited: test/console/console-sessions.test.ts)',
     );
+    assert.equal((await operator.request('POST', claim)).statusCode, 403, 'but do not review');
     assert.equal((await otherReviewer.request('GET', `${base()}/review-queue`)).statusCode, 403);
     assert.equal((await otherReviewer.request('POST', claim)).statusCode, 403);
     assert.equal((await otherAdmin.request('GET', `${base()}/sessions/${sessionId}`)).statusCode, 403);

@@ -1,4 +1,4 @@
-// The console's frame (issue 8 items 1, 2, 4, 5): who is signed in, the navigation their role may
+// The console's frame: who is signed in, the navigation their role may
 // use (and nothing else), the language switch, and the screen for the current path. Paths live in
 // the address bar, so a reload or a shared link opens the same screen.
 import type { ComponentChildren } from 'preact';
@@ -67,7 +67,11 @@ const OPERATOR_SCREENS: Record<string, () => ComponentChildren> = {
 /** The screen for a path; null when the path is not one of ours. */
 function screenFor(pathname: string): ComponentChildren | null {
   const caseMatch = pathname.match(/^\/console\/tenants\/([^/]+)\/sessions\/([^/]+)$/);
-  if (caseMatch) return <CasePage tenantId={caseMatch[1]!} sessionId={decodeURIComponent(caseMatch[2]!)} />;
+  if (caseMatch) {
+    const sessionId = decodeURIComponent(caseMatch[2]!);
+    // Keyed: "next case" starts the page afresh (no decision note or form state carried over).
+    return <CasePage key={sessionId} tenantId={caseMatch[1]!} sessionId={sessionId} />;
+  }
   const tenantMatch = pathname.match(/^\/console\/tenants\/([^/]+)\/([a-z-]+)$/);
   const tenantScreen = tenantMatch ? TENANT_SCREENS[tenantMatch[2]!] : undefined;
   if (tenantScreen) return tenantScreen(tenantMatch![1]!);

@@ -1,6 +1,6 @@
-// What the checks saw (issue 8 item 2): OCR fields beside the user's input and preRegisteredInfo
-// with differences marked, every check result with its scores and signals, and the thresholds the
-// decision used.
+// What the checks saw: OCR fields beside the user's input and preRegisteredInfo with differences
+// marked (an unread OCR field is "not read"), and — folded below the case — every check result as
+// stored, with its scores and signals, and the thresholds the decision used.
 import { useConsole } from '../console-context.ts';
 import { lookup } from '../i18n.ts';
 
@@ -17,19 +17,19 @@ function show(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Which of a comparison row's sources disagree with the document: from its match booleans. */
-function mismatches(row: Json): { userInput: boolean; preRegistered: boolean } {
-  const flags: Record<string, boolean> = {};
-  const collect = (object: Json, prefix: string) => {
-    for (const [key, value] of Object.entries(object)) {
-      if (typeof value === 'boolean') flags[`${prefix}${key}`] = value;
-      else if (isObject(value) && key.toLowerCase().includes('match')) collect(value, `${key}.`);
-    }
+/**
+ * Which of a comparison row's sources disagree with the document. A field the OCR did not read
+ * (`ocrRead: false`, or no OCR value) contradicts nothing: it is "not read", never "differs".
+ */
+function mismatches(row: Json): { userInput: boolean; preRegistered: boolean; isUnread: boolean } {
+  const isUnread = row.ocrRead === false;
+  const hasNoReading = isUnread || row.ocr === null || row.ocr === undefined || row.ocr === '';
+  if (hasNoReading) return { userInput: false, preRegistered: false, isUnread };
+  return {
+    userInput: row.userInputMatchesOcr === false,
+    preRegistered: row.preRegisteredMatchesOcr === false,
+    isUnread,
   };
-  collect(row, '');
-  const failed = (source: string) =>
-    Object.entries(flags).some(([key, ok]) => !ok && (key.toLowerCase().includes(source) || key === 'match'));
-  return { userInput: failed('userinput'), preRegistered: failed('preregistered') };
 }
 
 export function ComparisonTable({ comparison }: { comparison: unknown }) {
@@ -63,7 +63,7 @@ export function ComparisonTable({ comparison }: { comparison: unknown }) {
             return (
               <tr key={field}>
                 <th scope="row">{lookup(language, `field.${field}`) ?? field}</th>
-                <td>{show(row.ocr)}</td>
+                {diff.isUnread ? <td class="unread">{t('case.notRead')}</td> : <td>{show(row.ocr)}</td>}
                 {cell(row.userInput, diff.userInput && row.userInput != null)}
                 {cell(row.preRegistered, diff.preRegistered && row.preRegistered != null)}
               </tr>

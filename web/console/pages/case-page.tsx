@@ -1,9 +1,13 @@
-// One case (issue 8 item 2), also the sessions list's detail view: claim banner, pictures, the
-// comparison, every check result with thresholds, the automatic reason, the review history, the
-// webhook events, and — for a reviewer holding the claim — approve/reject with a mandatory reason.
+// One case, led by what a reviewer decides on: why it is here in words, the document's face and the
+// selfie side by side at one size, the fields that differ — with the claim and the decision form
+// beside them. Then the document pictures, the liveness frames (folded), the reviews, the webhook
+// events, and the raw check objects folded at the bottom. After a decision, "next case" opens the
+// oldest case of the queue nobody else holds. Operators read it without any action.
+import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
 import { ErrorText, formatDate, useAction, useLabel, useLoad } from '../ui.tsx';
 import { CheckResults, ComparisonTable, ValueTable } from './case-checks.tsx';
+import { FacePair, type FacePictures, FindingList, useFindings } from './case-findings.tsx';
 import { CaseImages, listImages } from './case-images.tsx';
 import { type Review, ReviewForm, ReviewHistory } from './review-form.tsx';
 
@@ -25,8 +29,11 @@ interface CaseDetail {
   status: string;
   documentType?: string | null;
   createdAt: string;
+  state?: string | null;
   images?: unknown;
+  faces?: FacePictures;
   comparison?: unknown;
+  liveness?: unknown;
   verification?: { status?: string; results?: unknown } | null;
   /** The pipeline's decision (reason code, metadata, thresholds); `decision` in older answers. */
   automaticDecision?: AutomaticDecision | null;
@@ -43,25 +50,106 @@ interface CaseDetail {
   }[];
 }
 
+interface QueueItem {
+  sessionId: string;
+  claim: Claim | null;
+}
+
+/** The oldest queued case other than this one that nobody else holds; null when there is none. */
+function useNextCase(tenantId: string, sessionId: string) {
+  const { api, user, navigate } = useConsole();
+  const [isEmpty, setEmpty] = useState(false);
+  const { run, error } = useAction();
+  const open = () =>
+    run(async () => {
+      const { sessions } = await api.get<{ sessions: QueueItem[] }>(
+        api.tenantPath(tenantId, 'review-queue'),
+        {
+          limit: 50,
+        },
+      );
+      const next = sessions.find(
+        (s) => s.sessionId !== sessionId && (s.claim === null || s.claim.reviewer === user?.email),
+      );
+      if (!next) return setEmpty(true);
+      navigate(`/console/tenants/${tenantId}/sessions/${encodeURIComponent(next.sessionId)}`);
+    });
+  return { open, isEmpty, error };
+}
+
 export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId: string }) {
   const { api, t, user, language } = useConsole();
   const label = useLabel();
   const base = api.tenantPath(tenantId, `sessions/${encodeURIComponent(sessionId)}`);
   const { data, error, reload } = useLoad(() => api.get<{ session: CaseDetail }>(base), [base]);
   const session = data?.session;
-
+  const [decided, setDecided] = useState<string | null>(null);
+  const next = useNextCase(tenantId, sessionId);
   const { run: act, error: actionError } = useAction(reload);
+  const automatic = session?.automaticDecision ?? session?.decision ?? null;
+  const findings = useFindings({
+    results: session?.verification?.results,
+    thresholds: automatic?.thresholds,
+    liveness: session?.liveness,
+    comparison: session?.comparison,
+  });
 
   if (error) return <ErrorText error={error} />;
-  if (!session) return <p class="boot">{t('common.loading')}</p>;
+  if (!session || session.sessionId !== sessionId) return <p class="boot">{t('common.loading')}</p>;
 
-  const automatic = session.automaticDecision ?? session.decision ?? null;
   const verificationStatus = session.verification?.status ?? automatic?.status ?? null;
   const isReviewer = user?.role === 'reviewer';
+  const isOperator = user?.role === 'operator';
   const claim = session.claim ?? null;
   const claimIsMine = claim !== null && claim.reviewer === user?.email;
   const isPendingReview = verificationStatus === 'pending_review';
   const automaticReason = automatic?.reason;
+  const results = session.verification?.results as Record<string, { similarity?: unknown }> | undefined;
+  const similarity = typeof results?.faceMatch?.similarity === 'number' ? results.faceMatch.similarity : null;
+  const images = listImages(session.images);
+  const frames = images.filter((image) => image.name.startsWith('frame-'));
+  const pictures = images.filter((image) => !image.name.startsWith('frame-'));
+
+  const claimBanner =
+    isReviewer && isPendingReview ? (
+      <div class={`banner${claim && !claimIsMine ? ' warn' : ''}`} role="status">
+        {claim === null ? (
+          <>
+            <span>{t('case.unclaimed')}</span>
+            <button type="button" onClick={() => act(() => api.post(`${base}/claim`))}>
+              {t('case.claim')}
+            </button>
+          </>
+        ) : claimIsMine ? (
+          <>
+            <span>{t('case.claimedByYou', { until: formatDate(claim.expiresAt, language) })}</span>
+            <button type="button" class="secondary" onClick={() => act(() => api.post(`${base}/claim`))}>
+              {t('case.extendClaim')}
+            </button>
+            <button type="button" class="secondary" onClick={() => act(() => api.delete(`${base}/claim`))}>
+              {t('case.releaseClaim')}
+            </button>
+          </>
+        ) : (
+          <span>
+            {t('case.claimedByOther', {
+              reviewer: claim.reviewer,
+              until: formatDate(claim.expiresAt, language),
+            })}
+          </span>
+        )}
+      </div>
+    ) : null;
+
+  const nextCase = isReviewer ? (
+    <div class="next-case">
+      <button type="button" onClick={next.open}>
+        {t('case.nextCase')}
+      </button>
+      {next.isEmpty ? <p role="status">{t('case.queueEmpty')}</p> : null}
+      <ErrorText error={next.error} />
+    </div>
+  ) : null;
 
   return (
     <section class="case">
@@ -74,59 +162,72 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
         </span>{' '}
         · {label('sessionStatus', session.status)} · {label('documentType', session.documentType)} ·{' '}
         {formatDate(session.createdAt, language)}
-      </p>
-
-      {isReviewer && isPendingReview ? (
-        <div class={`banner${claim && !claimIsMine ? ' warn' : ''}`} role="status">
-          {claim === null ? (
-            <>
-              <span>{t('case.unclaimed')}</span>
-              <button type="button" onClick={() => act(() => api.post(`${base}/claim`))}>
-                {t('case.claim')}
-              </button>
-            </>
-          ) : claimIsMine ? (
-            <>
-              <span>{t('case.claimedByYou', { until: formatDate(claim.expiresAt, language) })}</span>
-              <button type="button" class="secondary" onClick={() => act(() => api.post(`${base}/claim`))}>
-                {t('case.extendClaim')}
-              </button>
-              <button type="button" class="secondary" onClick={() => act(() => api.delete(`${base}/claim`))}>
-                {t('case.releaseClaim')}
-              </button>
-            </>
-          ) : (
-            <span>
-              {t('case.claimedByOther', {
-                reviewer: claim.reviewer,
-                until: formatDate(claim.expiresAt, language),
-              })}
-            </span>
-          )}
-        </div>
-      ) : null}
-      <ErrorText error={actionError} />
-
-      <h2>{t('case.automaticReason')}</h2>
-      <p class="reason">
-        <strong>{label('reason', automaticReason)}</strong>
-        {automaticReason && label('reason', automaticReason) !== automaticReason ? (
-          <code> ({automaticReason})</code>
+        {session.state ? (
+          <>
+            {' '}
+            · {t('case.state')} <code>{session.state}</code>
+          </>
         ) : null}
       </p>
+      {isOperator ? (
+        <p class="banner" role="note">
+          {t('case.readOnly')}
+        </p>
+      ) : null}
+
+      <div class="case-top">
+        <div class="case-main">
+          <h2>{t('case.why')}</h2>
+          <p class="reason">
+            {t('case.automaticReason')}: <strong>{label('reason', automaticReason)}</strong>
+          </p>
+          <FindingList findings={findings} />
+
+          <h2>{t('case.faces')}</h2>
+          <FacePair faces={session.faces} similarity={similarity} />
+
+          <h2>{t('case.comparison')}</h2>
+          <ComparisonTable comparison={session.comparison} />
+        </div>
+
+        <aside class="case-side" aria-label={t('case.decisionPanel')}>
+          {claimBanner}
+          <ErrorText error={actionError} />
+          {decided ? (
+            <p class="banner" role="status">
+              {t('case.decided', { decision: label('verificationStatus', decided) })}
+            </p>
+          ) : null}
+          {isReviewer && isPendingReview && claimIsMine ? (
+            <ReviewForm
+              base={base}
+              onDone={(decision) => {
+                if (decision) setDecided(decision);
+                return reload();
+              }}
+            />
+          ) : (
+            <p class="decided-note">
+              {t('case.currentDecision')}{' '}
+              <span class={`badge ${verificationStatus ?? ''}`}>
+                {label('verificationStatus', verificationStatus)}
+              </span>
+            </p>
+          )}
+          {nextCase}
+        </aside>
+      </div>
 
       <h2>{t('case.images')}</h2>
-      <CaseImages images={listImages(session.images)} />
-
-      <h2>{t('case.comparison')}</h2>
-      <ComparisonTable comparison={session.comparison} />
-
-      <h2>{t('case.checks')}</h2>
-      <CheckResults results={session.verification?.results} />
-      <div class="values-row">
-        <ValueTable values={automatic?.thresholds} caption={t('case.thresholds')} />
-        <ValueTable values={automatic?.metadata} caption={t('case.metadata')} />
+      <div class="case-images">
+        <CaseImages images={pictures} />
       </div>
+      {frames.length > 0 ? (
+        <details class="fold">
+          <summary>{t('case.frames', { count: frames.length })}</summary>
+          <CaseImages images={frames} />
+        </details>
+      ) : null}
 
       <h2>{t('case.reviews')}</h2>
       <ReviewHistory
@@ -137,7 +238,6 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
             : null
         }
       />
-      {isReviewer && isPendingReview && claimIsMine ? <ReviewForm base={base} onDone={reload} /> : null}
 
       <h2>{t('case.webhookEvents')}</h2>
       {session.webhookEvents?.length ? (
@@ -153,6 +253,15 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
       ) : (
         <p>—</p>
       )}
+
+      <details class="fold raw">
+        <summary>{t('case.rawChecks')}</summary>
+        <CheckResults results={session.verification?.results} />
+        <div class="values-row">
+          <ValueTable values={automatic?.thresholds} caption={t('case.thresholds')} />
+          <ValueTable values={automatic?.metadata} caption={t('case.metadata')} />
+        </div>
+      </details>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 // Approve or reject with a mandatory reason: a preset (docs/console-api.md "Preset reasons") plus
 // free text of 1–500 characters; and the review history with the second reviewer's confirmation
-// when the tenant requires it for approving an automatically rejected case (issue 8 item 2).
+// when the tenant requires it for approving an automatically rejected case.
 import { useState } from 'preact/hooks';
 import { REASON_CODES } from '../../../src/review/review-reasons.ts';
 import { useConsole } from '../console-context.ts';
@@ -57,7 +57,14 @@ export function ReviewHistory({
   );
 }
 
-export function ReviewForm({ base, onDone }: { base: string; onDone: () => void }) {
+/** `onDone` gets the decision once it is final, null when it waits for a second reviewer. */
+export function ReviewForm({
+  base,
+  onDone,
+}: {
+  base: string;
+  onDone: (decision: 'approved' | 'rejected' | null) => unknown;
+}) {
   const { api, t } = useConsole();
   const label = useLabel();
   const [decision, setDecision] = useState<'approved' | 'rejected' | ''>('');
@@ -85,7 +92,7 @@ export function ReviewForm({ base, onDone }: { base: string; onDone: () => void 
         reason: reason.trim(),
       });
       if (!answer.session) setPendingConfirmation(true);
-      onDone();
+      onDone(answer.session ? answer.review.decision : null);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -106,7 +113,10 @@ export function ReviewForm({ base, onDone }: { base: string; onDone: () => void 
               name="decision"
               value={value}
               checked={decision === value}
-              onChange={() => setDecision(value)}
+              onChange={() => {
+                setDecision(value);
+                setErrors(({ decision: _, ...rest }) => rest);
+              }}
             />
             {t(`reviewForm.${value}` as MessageKey)}
           </label>
@@ -121,7 +131,10 @@ export function ReviewForm({ base, onDone }: { base: string; onDone: () => void 
         <select
           id="review-reason-code"
           value={reasonCode}
-          onChange={(e) => setReasonCode(e.currentTarget.value)}
+          onChange={(e) => {
+            setReasonCode(e.currentTarget.value);
+            setErrors(({ reasonCode: _, ...rest }) => rest);
+          }}
           {...describedBy('review-reason-code', errors.reasonCode)}
         >
           <option value="">{t('reviewForm.choose')}</option>
@@ -143,7 +156,10 @@ export function ReviewForm({ base, onDone }: { base: string; onDone: () => void 
           rows={3}
           maxLength={500}
           value={reason}
-          onInput={(e) => setReason(e.currentTarget.value)}
+          onInput={(e) => {
+            setReason(e.currentTarget.value);
+            setErrors(({ reason: _, ...rest }) => rest);
+          }}
           {...describedBy('review-reason', errors.reason)}
         />
       </Field>

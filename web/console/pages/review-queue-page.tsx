@@ -1,5 +1,6 @@
-// The reviewer's queue (issue 8 item 2): pending_review cases and approvals awaiting a second
-// reviewer, oldest first (the server's order), with the filters.
+// The reviewer's queue: pending_review cases and approvals awaiting a second reviewer, oldest first
+// (the server's order), with the filters that can narrow it (no status or decision: every queued
+// case is completed and pending_review).
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
 import { ErrorText, useLoad } from '../ui.tsx';
@@ -22,7 +23,7 @@ export function ReviewQueuePage({ tenantId }: { tenantId: string }) {
     <section>
       <h1>{t('review.title')}</h1>
       <p class="lead">{t('review.lead')}</p>
-      <SessionFilters withSearch={false} onApply={setFilter} />
+      <SessionFilters withSearch={false} withStatus={false} onApply={setFilter} />
       <ErrorText error={error} />
       {data ? <SessionTable tenantId={tenantId} sessions={data.sessions} /> : null}
     </section>

@@ -1,5 +1,7 @@
-// The filter form and the table shared by the review queue and the sessions list (issue 8 items 2
-// and 4): status, decision, document type, date range, IP (and, for the sessions list, a search).
+// The filter form and the table shared by the review queue and the sessions list: status and
+// decision (the sessions list only: every queued case is completed and pending_review), document
+// type, date range, IP, the person's name, birth date and document number, and (sessions list) a
+// session id or state.
 import { useState } from 'preact/hooks';
 import { DOCUMENT_TYPES } from '../../../src/hosted-flow/document-types.ts';
 import { useConsole } from '../console-context.ts';
@@ -25,6 +27,9 @@ export interface SessionFilter {
   to?: string;
   ip?: string;
   q?: string;
+  name?: string;
+  birthDate?: string;
+  documentNumber?: string;
 }
 
 export const SESSION_STATUSES = [
@@ -46,9 +51,11 @@ export function filterQuery(filter: SessionFilter): Record<string, string | unde
 
 export function SessionFilters({
   withSearch,
+  withStatus,
   onApply,
 }: {
   withSearch: boolean;
+  withStatus: boolean;
   onApply: (filter: SessionFilter) => void;
 }) {
   const { t } = useConsole();
@@ -82,8 +89,25 @@ export function SessionFilters({
         onApply(filter);
       }}
     >
-      {select('status', 'sessionStatus', SESSION_STATUSES, 'filter.status')}
-      {select('verificationStatus', 'verificationStatus', VERIFICATION_STATUSES, 'filter.decision')}
+      <Field id="filter-name" label={t('filter.name')}>
+        <input id="filter-name" type="search" value={filter.name ?? ''} onInput={set('name')} />
+      </Field>
+      <Field id="filter-birthDate" label={t('filter.birthDate')}>
+        <input id="filter-birthDate" type="date" value={filter.birthDate ?? ''} onInput={set('birthDate')} />
+      </Field>
+      <Field id="filter-documentNumber" label={t('filter.documentNumber')}>
+        <input
+          id="filter-documentNumber"
+          type="search"
+          autoComplete="off"
+          value={filter.documentNumber ?? ''}
+          onInput={set('documentNumber')}
+        />
+      </Field>
+      {withStatus ? select('status', 'sessionStatus', SESSION_STATUSES, 'filter.status') : null}
+      {withStatus
+        ? select('verificationStatus', 'verificationStatus', VERIFICATION_STATUSES, 'filter.decision')
+        : null}
       {select('documentType', 'documentType', DOCUMENT_TYPES, 'filter.documentType')}
       <Field id="filter-from" label={t('filter.from')}>
         <input id="filter-from" type="date" value={filter.from ?? ''} onInput={set('from')} />

@@ -1,6 +1,8 @@
-// Sessions of the tenant, newest first, with search (session id or state prefix) and filters;
-// "more" pages on with the server's `next` cursor (issue 8 item 4).
+// Sessions of the tenant, newest first, with search (session id or state prefix; the person's name,
+// birth date or document number) and filters; "more" pages on with the server's `next` cursor; the
+// filtered list downloads as CSV. Operators read any tenant's sessions here, read-only.
 import { useState } from 'preact/hooks';
+import { withQuery } from '../console-api.ts';
 import { useConsole } from '../console-context.ts';
 import { ErrorText, useLoad } from '../ui.tsx';
 import {
@@ -12,7 +14,7 @@ import {
 } from './session-list.tsx';
 
 export function SessionsPage({ tenantId }: { tenantId: string }) {
-  const { api, t } = useConsole();
+  const { api, t, user } = useConsole();
   const [filter, setFilter] = useState<SessionFilter>({});
   const [extra, setExtra] = useState<SessionRow[]>([]);
   const [next, setNext] = useState<string | null>(null);
@@ -42,12 +44,27 @@ export function SessionsPage({ tenantId }: { tenantId: string }) {
   return (
     <section>
       <h1>{t('sessions.title')}</h1>
-      <SessionFilters withSearch onApply={setFilter} />
+      {user?.role === 'operator' ? (
+        <p class="banner" role="note">
+          {t('sessions.operatorReadOnly', { tenantId })}
+        </p>
+      ) : null}
+      <SessionFilters withSearch withStatus onApply={setFilter} />
+      <p class="export">
+        <a
+          class="button secondary"
+          href={withQuery(`/console/api/${path}.csv`, filterQuery(filter))}
+          download
+        >
+          {t('sessions.exportCsv')}
+        </a>{' '}
+        <small class="hint">{t('sessions.exportHint')}</small>
+      </p>
       <ErrorText error={error ?? moreError} />
       {data ? <SessionTable tenantId={tenantId} sessions={[...data.sessions, ...extra]} /> : null}
       {next ? (
         <button type="button" class="secondary" onClick={more}>
-          {t('common.more')}
+          {filter.name || filter.birthDate ? t('sessions.searchOlder') : t('common.more')}
         </button>
       ) : null}
     </section>

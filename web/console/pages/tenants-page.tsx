@@ -1,8 +1,8 @@
-// The operator's tenants (issue 8 items 1 and 4): create one (its webhook secret is shown once)
-// and keep each tenant's callback URL allow list.
+// The operator's tenants: create one (its webhook secret is shown once),
+// keep each tenant's callback URL allow list, and open its sessions read-only.
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
-import { ErrorText, Field, formatDate, ShownOnce, useAction, useLoad } from '../ui.tsx';
+import { ErrorText, Field, formatDate, Link, ShownOnce, useAction, useLoad } from '../ui.tsx';
 
 interface Tenant {
   tenantId: string;
@@ -118,7 +118,10 @@ export function TenantsPage() {
           <h2>
             {tenant.name} <code class="muted">{tenant.tenantId}</code>
           </h2>
-          <p class="muted">{formatDate(tenant.createdAt, language)}</p>
+          <p class="muted">
+            {formatDate(tenant.createdAt, language)} ·{' '}
+            <Link href={`/console/tenants/${tenant.tenantId}/sessions`}>{t('tenants.sessions')}</Link>
+          </p>
           <h3>{t('tenants.allowList')}</h3>
           <AllowList tenant={tenant} onChange={reload} />
         </article>
