@@ -61,8 +61,10 @@ export function judgeCapture(facts: CaptureFacts): CaptureVerdict {
   if (!detected && facts.faceShare >= SELFIE_FACE_SHARE) return { refusal: 'DocumentIsSelfie', seen: null };
   if (!result) return { refusal: null, reading: null };
   if (facts.side === 'back') {
-    // A front's title read on the back photo: the front was sent again (a passport has no back).
-    if (sure) return { refusal: 'DocumentSideMismatch', seen: detected };
+    // A front read on the back photo — its title sure, or a type and the front's fields read in
+    // full (an issuer-layout licence's vertical title reads at 0.45–0.7 on a 640-px capture):
+    // the front was sent again (a passport has no back). A back names no type at all.
+    if (sure || (detected && result.success)) return { refusal: 'DocumentSideMismatch', seen: detected };
     return { refusal: null, reading: null };
   }
   // The check found nothing it knows in the photo, or text of another kind of card: the pipeline

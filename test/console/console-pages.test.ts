@@ -72,13 +72,14 @@ test('page paths below /console get the same shell, so reloads and one-time link
   }
 });
 
-test('the shell starts in the language of Accept-Language (Japanese by default)', async () => {
+test('the shell starts in the language of Accept-Language (Japanese without one, English for others)', async () => {
   assert.match((await get('/console')).body, /<html lang="ja">/);
   assert.match((await get('/console', { 'accept-language': 'en-GB,en;q=0.9' })).body, /<html lang="en">/);
   assert.match((await get('/console', { 'accept-language': 'fr, ja;q=0.5' })).body, /<html lang="ja">/);
-  // A hostile header changes nothing but the choice between the two languages.
+  // A header naming neither language gets English; a hostile one changes nothing but that choice.
+  assert.match((await get('/console', { 'accept-language': 'fr-FR,fr;q=0.9' })).body, /<html lang="en">/);
   const hostile = await get('/console', { 'accept-language': '"><script>alert(1)</script>' });
-  assert.match(hostile.body, /<html lang="ja">/);
+  assert.match(hostile.body, /<html lang="en">/);
   assert.doesNotMatch(hostile.body, /alert\(1\)/);
 });
 

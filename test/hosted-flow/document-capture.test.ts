@@ -57,6 +57,17 @@ describe('judging a capture (no models)', () => {
   test('a front read on the back photo is refused as the wrong side', () => {
     const verdict = judgeCapture({ ...front, side: 'back', ocr: ocr('drivers_license') });
     assert.deepEqual(verdict, { refusal: 'DocumentSideMismatch', seen: 'drivers_license' });
+    // An issuer-layout licence's title reads unsure on a small capture; its fields read in full
+    // still say it is a front. An unsure type with nothing read is taken (the pipeline judges it).
+    const unsure = { detectedDocumentTypeConfidence: 0.47 };
+    const readInFull = judgeCapture({ ...front, side: 'back', ocr: ocr('drivers_license', {}, unsure) });
+    assert.equal(readInFull.refusal, 'DocumentSideMismatch');
+    const notRead = judgeCapture({
+      ...front,
+      side: 'back',
+      ocr: ocr('drivers_license', {}, { ...unsure, success: false, status: 'low_confidence' }),
+    });
+    assert.deepEqual(notRead, { refusal: null, reading: null });
   });
 
   test('no supported document found is refused', () => {
