@@ -2,7 +2,13 @@
 // textured 3D face; frames carry timestamps and the pose they show, and a 4:2:0 .y4m of the
 // whole capture feeds Chromium's fake camera. Face attacks change what is rendered, not how.
 import sharp from 'sharp';
-import { buildFaceModel, type FaceModel, type HeadPose, renderFaceModel } from './face-model.ts';
+import {
+  buildFaceModel,
+  type FaceModel,
+  type HeadPose,
+  renderFaceModel,
+  settleFrontal,
+} from './face-model.ts';
 import { composeFaceScene, type FaceSceneParameters } from './face-scene.ts';
 import type { RgbImage } from './photograph-document.ts';
 import { Random } from './random.ts';
@@ -136,9 +142,11 @@ export async function faceModelFor(
   const key = JSON.stringify([photoFile, scene, flat]);
   let model = models.get(key);
   if (!model) {
-    model = composeFaceScene(photoFile, scene).then((texture) =>
-      buildFaceModel(texture, flat ? { depthScale: 0, frontalise: false } : {}),
-    );
+    model = composeFaceScene(photoFile, scene).then(async (texture) => {
+      if (flat) return buildFaceModel(texture, { depthScale: 0, frontalise: false });
+      const built = await buildFaceModel(texture);
+      return built && settleFrontal(built, await blurHead(built));
+    });
     models.set(key, model);
   }
   const built = await model;
