@@ -154,6 +154,38 @@ export async function faceModelFor(
   return built;
 }
 
+/**
+ * Widest face (the mesh's extent, pixels) a 320-px live-check frame shows. The photos are cut by
+ * eye distance (faces.ts), so a face whose eyes are foreshortened in its photo (turned, or taken
+ * from below, or a wide face) comes out larger: at 1.5-1.6 × the frame's width sample3c's and
+ * sample5a's meshes span 175-200 px and reach the frame's bottom edge, where the other people's
+ * span 140-165 px (about the size the depth stretch was measured at, face-model.ts). Filling the
+ * frame so, sample3c's turns and nods read at half their size (a 15° nod up read 6°).
+ */
+export const MAX_LIVE_FACE_WIDTH = 160;
+
+/**
+ * The scene with the photo scaled down about the face's centre when the face would be wider than
+ * `maxWidth` in it (the scene itself otherwise): the face keeps its place, it is only further
+ * from the camera.
+ */
+export async function fitFaceScene(
+  photoFile: string,
+  scene: FaceSceneParameters,
+  maxWidth: number = MAX_LIVE_FACE_WIDTH * (scene.width / 320),
+): Promise<FaceSceneParameters> {
+  const model = await faceModelFor(photoFile, scene, false);
+  const xs = model.uv.slice(0, 468).map(([x]) => x);
+  const width = Math.max(...xs) - Math.min(...xs);
+  if (width <= maxWidth) return scene;
+  const k = maxWidth / width;
+  const [px, py] = model.pivot;
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const cx = (px + (scene.centre[0] * scene.width - px) * k) / scene.width;
+  const cy = (py + (scene.centre[1] * scene.height - py) * k) / scene.height;
+  return { ...scene, faceWidth: round(scene.faceWidth * k), centre: [round(cx), round(cy)] };
+}
+
 const backdrops = new Map<string, Promise<RgbImage>>();
 
 /**
