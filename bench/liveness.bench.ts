@@ -6,8 +6,8 @@ const RUNS = Number(process.argv[2] ?? 12);
 const scene = {
   width: 320,
   height: 240,
-  faceWidth: 0.54,
-  centre: [0.5, 0.5] as [number, number],
+  faceWidth: 1.5,
+  centre: [0.5, 0.63] as [number, number],
   background: { kind: 'stone' as const, colour: [200, 196, 188] as [number, number, number], seed: 7 },
 };
 // A frontal face of the packaged people (src/synth/faces.ts), its selfie-like cut.

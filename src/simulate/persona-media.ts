@@ -22,7 +22,7 @@ import {
   renderHeadPose,
   sexOfPerson,
 } from '../synth/index.ts';
-import { faceModelFor } from '../synth/liveness-capture.ts';
+import { faceModelFor, fitFaceScene } from '../synth/liveness-capture.ts';
 import { composeCapture, finishCapture, photographDocument } from '../synth/photograph-document.ts';
 import { isLatinName, type Persona, type PresentedIdentity } from './personas.ts';
 import { type ChallengeFrame, renderChallengeFrames } from './render-challenge-frames.ts';
@@ -204,6 +204,7 @@ export async function preparePersonaMedia(
   const record = createDocumentRecord(root.fork('record'), documentType, sex, referenceDate, identity);
   const faceCandidates = (people.get(facePerson) ?? []).filter((f) => f !== portraitFile);
   const facePhoto = mostFrontalPhoto(faceCandidates, angles);
+  const liveScene = await fitFaceScene(facePhoto, scene);
 
   const photographSide = async (side: 'front' | 'back', take: number) => {
     const flat = await renderDocument(record, side, portraitFile);
@@ -239,7 +240,7 @@ export async function preparePersonaMedia(
       // A printed photo held up to the camera: the same frontal picture in every frame.
       const jpeg = await encodeFrame({
         pose: 'center',
-        image: await renderHeadPose(facePhoto, POSES.center, scene),
+        image: await renderHeadPose(facePhoto, POSES.center, liveScene),
       });
       const frames: Buffer[] = [];
       for (let i = 0; i < 15; i++) {
@@ -248,7 +249,7 @@ export async function preparePersonaMedia(
       }
       return frames;
     }
-    const rendered = await renderChallengeFrames(facePhoto, steps, scene, onFrame);
+    const rendered = await renderChallengeFrames(facePhoto, steps, liveScene, onFrame);
     return Promise.all(rendered.map(encodeFrame));
   };
 

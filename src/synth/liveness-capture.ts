@@ -2,7 +2,13 @@
 // textured 3D face; frames carry timestamps and the pose they show, and a 4:2:0 .y4m of the
 // whole capture feeds Chromium's fake camera. Face attacks change what is rendered, not how.
 import sharp from 'sharp';
-import { buildFaceModel, type FaceModel, type HeadPose, renderFaceModel } from './face-model.ts';
+import {
+  buildFaceModel,
+  type FaceModel,
+  type HeadPose,
+  renderFaceModel,
+  settleFrontal,
+} from './face-model.ts';
 import { composeFaceScene, type FaceSceneParameters } from './face-scene.ts';
 import type { RgbImage } from './photograph-document.ts';
 import { Random } from './random.ts';
@@ -136,14 +142,48 @@ export async function faceModelFor(
   const key = JSON.stringify([photoFile, scene, flat]);
   let model = models.get(key);
   if (!model) {
-    model = composeFaceScene(photoFile, scene).then((texture) =>
-      buildFaceModel(texture, flat ? { depthScale: 0, frontalise: false } : {}),
-    );
+    model = composeFaceScene(photoFile, scene).then(async (texture) => {
+      if (flat) return buildFaceModel(texture, { depthScale: 0, frontalise: false });
+      const built = await buildFaceModel(texture);
+      return built && settleFrontal(built, await blurHead(built));
+    });
     models.set(key, model);
   }
   const built = await model;
   if (!built) throw new Error(`Human found no face in ${photoFile}`);
   return built;
+}
+
+/**
+ * Widest face (the mesh's extent, pixels) a 320-px live-check frame shows. The photos are cut by
+ * eye distance (faces.ts), so a face whose eyes are foreshortened in its photo (turned, or taken
+ * from below, or a wide face) comes out larger: at 1.5-1.6 × the frame's width sample3c's and
+ * sample5a's meshes span 175-200 px and reach the frame's bottom edge, where the other people's
+ * span 140-165 px (about the size the depth stretch was measured at, face-model.ts). Filling the
+ * frame so, sample3c's turns and nods read at half their size (a 15° nod up read 6°).
+ */
+export const MAX_LIVE_FACE_WIDTH = 160;
+
+/**
+ * The scene with the photo scaled down about the face's centre when the face would be wider than
+ * `maxWidth` in it (the scene itself otherwise): the face keeps its place, it is only further
+ * from the camera.
+ */
+export async function fitFaceScene(
+  photoFile: string,
+  scene: FaceSceneParameters,
+  maxWidth: number = MAX_LIVE_FACE_WIDTH * (scene.width / 320),
+): Promise<FaceSceneParameters> {
+  const model = await faceModelFor(photoFile, scene, false);
+  const xs = model.uv.slice(0, 468).map(([x]) => x);
+  const width = Math.max(...xs) - Math.min(...xs);
+  if (width <= maxWidth) return scene;
+  const k = maxWidth / width;
+  const [px, py] = model.pivot;
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const cx = (px + (scene.centre[0] * scene.width - px) * k) / scene.width;
+  const cy = (py + (scene.centre[1] * scene.height - py) * k) / scene.height;
+  return { ...scene, faceWidth: round(scene.faceWidth * k), centre: [round(cx), round(cy)] };
 }
 
 const backdrops = new Map<string, Promise<RgbImage>>();
