@@ -13,6 +13,7 @@
 //   - expiry: the expiry date read by the OCR check before the reference date.
 // Thresholds were chosen on a generated corpus (docs/spoof-checks.md, bench/spoof.bench.ts).
 import type { Static } from '@sinclair/typebox';
+import { DOCUMENT_DEFINITIONS } from '../../documents/document-types.ts';
 import type { ApparentSex } from '../../platform/ml/face-api.ts';
 import type { SpoofCheckSchema } from '../../webhooks/webhook-payload.schema.ts';
 import { type Check, PROVIDER } from '../check.ts';
@@ -22,6 +23,7 @@ import {
   decodePhoto,
   findDocumentOutline,
   type GreyImage,
+  warpDocument,
 } from '../ocr/find-document.ts';
 import { type MrzVerdictFacts, mrzFailureKind } from '../ocr/read-mrz.ts';
 import { combineSpoofCues, NO_VERDICT, roundScore, type SpoofCue } from '../spoof-cues.ts';
@@ -37,7 +39,13 @@ import {
   type ScreenFrame,
   type SpectralPeaks,
 } from './image-cues.ts';
-import { measurePortraitEdges, type PortraitPasteEvidence, portraitPasteEvidence } from './portrait-edges.ts';
+import {
+  measurePortraitEdges,
+  type PortraitEdge,
+  type PortraitPasteEvidence,
+  portraitPasteEvidence,
+  showsEdge,
+} from './portrait-edges.ts';
 import {
   hasPrintGeometry,
   measurePrintedLines,
@@ -62,7 +70,9 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // values, portrait pasted over) are not measured (docs/spoof-checks.md "Real cards").
 // 0.14.0: nor on any licence or My Number card, whatever layout the OCR names: the synthetic
 // layouts they were fitted on are no longer printed by anything (synth prints the issuers').
-export const DOCUMENT_SPOOF_VERSION = '0.14.0';
+// 0.15.0: the portrait cue again on the licence and the My Number card, at their issuers'
+// portrait boxes, as a review (medium) at most.
+export const DOCUMENT_SPOOF_VERSION = '0.15.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -220,6 +230,13 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
   portraitMinFit: 0.3,
   /** On a blurred or loosely registered capture (isSharp) one side alone is no cue, and the cue reaches medium at most. */
   portraitBlurredMaxScore: 0.6,
+  /**
+   * On the licence and the My Number card (their issuers' layouts, no printed lines measured here
+   * to say how well the card is registered or how sharp its print is) the outline needs this many
+   * sides showing an edge (a poor genuine licence of seed 7 showed two, both off its box), and the
+   * cue reaches medium at most: two sides off the box or a turned outline send it to review.
+   */
+  portraitIssuerMinSides: 3,
   /** The age-gender net's probability that the portrait is of the other sex than the card says… */
   portraitSex: { from: 0.75, to: 0.95 },
   /** …a soft biometric, wrong now and then on a genuine face: alone it reaches medium (review), never high. */
@@ -296,6 +313,37 @@ function portraitScore(evidence: PortraitPasteEvidence, text: TextEditEvidence):
     sharp ? ramp(first, t.portraitOneSideOff) : 0,
   );
   return sharp ? score : Math.min(t.portraitBlurredMaxScore, score);
+}
+
+/** The document types drawn in their issuers' layouts, whose portrait box alone is known here. */
+type IssuerLaidOutType = 'drivers_license' | 'my_number_card';
+const isIssuerLaidOut = (type: DocumentType | undefined): type is IssuerLaidOutType =>
+  type === 'drivers_license' || type === 'my_number_card';
+
+/**
+ * The portrait's outline on a licence or a My Number card: the front rectified to the card and
+ * searched around the issuer's portrait box (DOCUMENT_DEFINITIONS). Without printed lines to judge
+ * the capture's sharpness by, second and turned edges are read as on a sharp one, and the cue is
+ * held to medium (portraitIssuerScore).
+ */
+function measureIssuerPortrait(
+  front: { grey: GreyImage; outline: DocumentOutline | undefined },
+  documentType: IssuerLaidOutType,
+): { evidence: PortraitPasteEvidence; edges: PortraitEdge[] } | undefined {
+  if (!front.outline) return undefined;
+  const { width, height } = DOCUMENT_DEFINITIONS[documentType].size;
+  const page = warpDocument(front.grey, front.outline.corners, width, height);
+  const edges = measurePortraitEdges(page, documentType);
+  return { evidence: portraitPasteEvidence(edges, true, true), edges };
+}
+
+/** Two sides off the box or the outline turned, at most medium; 0 when too few sides show an edge. */
+function portraitIssuerScore(evidence: PortraitPasteEvidence, edges: PortraitEdge[]): number {
+  const t = DOCUMENT_SPOOF_THRESHOLDS;
+  if (edges.filter(showsEdge).length < t.portraitIssuerMinSides) return 0;
+  const [, second = 0] = evidence.displacement;
+  const score = Math.max(ramp(second, t.portraitTwoSidesOff), ramp(evidence.tilt, t.portraitTilt));
+  return Math.min(t.portraitBlurredMaxScore, score);
 }
 
 /** The re-typed-value cues, 0 when the layout does not fit the photo well enough to judge. */
@@ -429,6 +477,23 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         });
       }
 
+      const issuerPortrait = isIssuerLaidOut(input.documentType)
+        ? measureIssuerPortrait(measuredFront, input.documentType)
+        : undefined;
+      if (issuerPortrait) {
+        const { evidence, edges } = issuerPortrait;
+        const [offBox] = evidence.displacement;
+        const outline = [
+          ...(offBox ? [`runs ${offBox.toFixed(1)} units off the portrait box`] : []),
+          ...(evidence.tilt ? [`is turned ${evidence.tilt}°`] : []),
+        ];
+        cues.push({
+          name: `portrait pasted over the issued one (its outline ${outline.join(' and ') || 'is where the card prints it'})`,
+          score: portraitIssuerScore(evidence, edges),
+          tamper: true,
+        });
+      }
+
       const ocr = input.ocr;
       // A cleanly read MRZ whose check digit fails is an altered value; a misread one (formats
       // broken, several digits off) is OCR trouble and only a faint cue (mrzFailureKind).
@@ -499,7 +564,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         measurements: {
           front,
           ...(textEdit ? { textEdit } : {}),
-          ...(portrait ? { portrait } : {}),
+          ...(portrait ? { portrait } : issuerPortrait ? { portrait: issuerPortrait.evidence } : {}),
           ...(back ? { back } : {}),
           cues: cues.map(({ name, score: s }) => ({ name, score: round(s) })),
         },
