@@ -11,6 +11,7 @@ export {
 export { parseKanjiNumber } from './kanji-numerals.ts';
 export { foldKanjiVariants, KANJI_VARIANTS } from './kanji-variants.ts';
 export { matchesOcrAddress } from './match-ocr-address.ts';
+export { municipalitiesOf, restoreMunicipality, restorePrefecture } from './municipalities.ts';
 export {
   isPartialAddressMatch,
   normalizeAddress,

@@ -11,14 +11,8 @@ import { EXPIRABLE_STATUSES } from './session-repository.ts';
 
 export async function cancelSession(platform: Platform, caller: ApiCaller, sessionId: string): Promise<void> {
   await platform.database.db.transaction().execute(async (trx) => {
-    await loadCallerSession(trx, caller, sessionId);
     // Under the row lock: a submission committing at the same moment either wins (409) or waits.
-    const session = await trx
-      .selectFrom('verification_sessions')
-      .selectAll()
-      .where('id', '=', sessionId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const session = await loadCallerSession(trx, caller, sessionId, true);
     if (session.cancelled_at) return;
     const now = platform.now();
     const unfinished =

@@ -12,13 +12,7 @@ import { effectiveStatus, loadCallerSession } from './session-access.ts';
 
 export async function redactSession(platform: Platform, caller: ApiCaller, sessionId: string): Promise<void> {
   await platform.database.db.transaction().execute(async (trx) => {
-    await loadCallerSession(trx, caller, sessionId);
-    const session = await trx
-      .selectFrom('verification_sessions')
-      .selectAll()
-      .where('id', '=', sessionId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const session = await loadCallerSession(trx, caller, sessionId, true);
     if (session.data_erased_at) return;
     const now = platform.now();
     const status = effectiveStatus(session, now);

@@ -5,12 +5,14 @@ import type { Tables } from '../platform/db/schema.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { EXPIRABLE_STATUSES, findSession, type SessionRow } from './session-repository.ts';
 
+/** The caller's session (404 unknown, 403 another tenant's); `lock` holds its row for the transaction. */
 export async function loadCallerSession(
   db: Kysely<Tables>,
   caller: ApiCaller,
   sessionId: string,
+  lock = false,
 ): Promise<SessionRow> {
-  const session = await findSession(db, sessionId);
+  const session = await findSession(db, sessionId, lock);
   if (!session) throw new AppError('NotFound', 'No verification session with that id');
   if (session.tenant_id !== caller.tenantId) throw new AppError('Forbidden');
   return session;

@@ -42,9 +42,17 @@ export async function insertSession(
     .execute();
 }
 
-/** Not scoped to a tenant: the caller tells "unknown" (404) from "another tenant's" (403). */
-export async function findSession(db: Kysely<Tables>, sessionId: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('verification_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+/**
+ * Not scoped to a tenant: the caller tells "unknown" (404) from "another tenant's" (403). `lock`
+ * (inside a transaction) holds the row until it ends.
+ */
+export async function findSession(
+  db: Kysely<Tables>,
+  sessionId: string,
+  lock = false,
+): Promise<SessionRow | undefined> {
+  const query = db.selectFrom('verification_sessions').selectAll().where('id', '=', sessionId);
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** Marks every session whose time ran out before submission as expired; returns them. */

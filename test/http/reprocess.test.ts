@@ -52,8 +52,8 @@ describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
     assert.deepEqual(await queuedJobs(sessionId), [checkQueue('faceMatch'), checkQueue('ocr')]);
   });
 
-  it('queues every check when the body is missing or the list empty', async () => {
-    for (const body of [undefined, {}, { queues: [] }]) {
+  it('queues every check when the body is missing, empty (under Content-Type: application/json) or the list empty', async () => {
+    for (const body of [undefined, '', {}, { queues: [] }]) {
       const sessionId = await newSession();
       await markSubmitted(sessionId);
       const res = await t.api.reprocess(sessionId, body);

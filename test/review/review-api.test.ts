@@ -221,7 +221,8 @@ describe('POST /v1/verification-sessions/{id}/review', () => {
     const doc = (await api.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const op = doc.paths['/v1/verification-sessions/{sessionId}/review']?.post;
     assert.ok(op, 'review operation missing');
-    const body = op.requestBody.content['application/json'].schema;
+    const ref: string = op.requestBody.content['application/json'].schema.$ref;
+    const body = doc.components.schemas[ref.replace('#/components/schemas/', '')];
     assert.deepEqual([...body.required].sort(), ['decision', 'reason', 'reviewedBy']);
     assert.ok(op.responses['409']);
   });

@@ -426,6 +426,7 @@ export type SessionDetail = {
     firstName?: string;
     /** A partial address is acceptable for matching */
     address?: string;
+    [key: string]: unknown;
   };
   /** Absent until the user submits (API reference §2.3) */
   userInput?: {
@@ -464,6 +465,7 @@ export type SessionDetail = {
       firstName?: string;
       birthDate?: string;
       address?: string;
+      [key: string]: unknown;
     };
     reason?: string;
     /** values seen: success, low_confidence */
@@ -473,6 +475,7 @@ export type SessionDetail = {
     detectedDocumentType?: string;
     detectedDocumentTypeConfidence?: number;
     unsupportedDocumentType?: string;
+    [key: string]: unknown;
   };
   /** Absent until the user submits (API reference §2.7) */
   verification?: {
@@ -500,6 +503,7 @@ export type SessionDetail = {
           matchMode?: string;
           action?: string;
           conditionCount?: number;
+          [key: string]: unknown;
         }>;
         /** ISO 8601 timestamp, UTC with a trailing Z (API reference §2) */
         blacklistCheckedAt?: string;
@@ -519,6 +523,7 @@ export type SessionDetail = {
           severity?: string;
           message?: string;
           code?: string;
+          [key: string]: unknown;
         }>;
         fraudScore?: number;
         mismatchedFields?: string[];
@@ -527,6 +532,7 @@ export type SessionDetail = {
         preRegisteredInfoMatch?: {
           [key: string]: boolean;
         };
+        [key: string]: unknown;
       };
       [key: string]: unknown;
     };
@@ -540,6 +546,7 @@ export type SessionDetail = {
           firstName?: string;
           birthDate?: string;
           address?: string;
+          [key: string]: unknown;
         };
         reason?: string;
         /** values seen: success, low_confidence */
@@ -549,6 +556,7 @@ export type SessionDetail = {
         detectedDocumentType?: string;
         detectedDocumentTypeConfidence?: number;
         unsupportedDocumentType?: string;
+        [key: string]: unknown;
       };
       /** API reference §2.9 */
       documentSpoofCheck?: {
@@ -563,6 +571,7 @@ export type SessionDetail = {
         model?: string;
         isDisplayAttack?: boolean;
         isForgedOrTampered?: boolean;
+        [key: string]: unknown;
       };
       /** API reference §2.9 */
       selfieSpoofCheck?: {
@@ -577,6 +586,7 @@ export type SessionDetail = {
         model?: string;
         isDisplayAttack?: boolean;
         isForgedOrTampered?: boolean;
+        [key: string]: unknown;
       };
       /** API reference §2.9 */
       faceMatch?: {
@@ -584,6 +594,7 @@ export type SessionDetail = {
         isSamePerson?: boolean;
         status?: string;
         reason?: string;
+        [key: string]: unknown;
       };
       /** API reference §2.9 */
       fraudSignalAnalysis?: {
@@ -593,7 +604,9 @@ export type SessionDetail = {
           severity?: string;
           message?: string;
           code?: string;
+          [key: string]: unknown;
         }>;
+        [key: string]: unknown;
       };
       [key: string]: unknown;
     };

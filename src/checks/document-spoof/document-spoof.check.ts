@@ -400,7 +400,8 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
   const missing: string[] = [];
   const values = 'the printed values and the portrait';
   // Without the document type (or the OCR's facts) the caller asks for the picture's cues alone.
-  if (hasPrintGeometry(input.documentType) && !layout) missing.push(`${values} (the card was not found)`);
+  if (hasPrintGeometry(input.documentType) && !layout && !readFromMrzAlone(input))
+    missing.push(`${values} (the card was not found)`);
   else if (layout && layout.textEdit.fit < DOCUMENT_SPOOF_THRESHOLDS.textMinFit)
     missing.push(`${values} (the card's layout does not fit the photo)`);
   else if (layout && !isSharp(layout.textEdit)) missing.push(`${values} (the print is too blurred)`);
@@ -409,10 +410,17 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
   else if (ocr.expiryDateReliable === false) missing.push('the expiry date (not read reliably)');
   if (input.documentType === 'passport' && (!ocr.mrz || mrzFailureKind(ocr.mrz) === 'misread'))
     missing.push('the MRZ check digits (not read cleanly)');
-  if (input.documentType === 'my_number_card' && ocr.myNumberCheckDigitValid === undefined)
+  // The My Number is printed on the back: a front alone has no check digit to judge.
+  if (input.documentType === 'my_number_card' && input.back && ocr.myNumberCheckDigitValid === undefined)
     missing.push('the My Number check digit (not read)');
   return missing;
 }
+
+/**
+ * A passport or residence card the OCR read in its issuer's layout: only a document read from its
+ * MRZ alone is (mrz-result.ts); mimoto's passport and residence card layouts are read as 'synthetic'.
+ */
+const readFromMrzAlone = (input: DocumentSpoofInput) => input.ocr?.layout === 'official';
 
 export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSpoofResult> {
   return {
@@ -440,8 +448,10 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       // on a genuine card, known for the residence card and the passport page (text-patches.ts). The
       // licence and the My Number card are read in their issuers' layouts, whose print geometry was
       // never measured: a genuine licence's portrait would read as "pasted over", its values as
-      // "printed low" (docs/spoof-checks.md "Real cards"). Their other cues still apply.
-      const layout = measureLayout(measuredFront, input.documentType);
+      // "printed low" (docs/spoof-checks.md "Real cards"). Their other cues still apply. Nor is
+      // another state's passport or ID card read from its MRZ alone (the OCR names it printed in its
+      // issuer's layout): its check digits judge its values.
+      const layout = readFromMrzAlone(input) ? undefined : measureLayout(measuredFront, input.documentType);
       const { textEdit, portrait } = layout ?? {};
       if (textEdit && portrait) {
         const scores = textEditScores(textEdit);

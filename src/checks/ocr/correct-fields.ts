@@ -2,7 +2,14 @@
 // field has a known shape (12 digits, AB12345678CD, an era date...), so characters Tesseract
 // confuses (O/0, I/1, S/5, B/8...) are mapped to the class the position must hold, and a value
 // that still does not fit its shape is reported as invalid instead of passed on.
-import { PREFECTURES, parseJapaneseDate } from '../../japanese/index.ts';
+import {
+  PREFECTURES,
+  parseJapaneseDate,
+  restoreMunicipality,
+  restorePrefecture,
+} from '../../japanese/index.ts';
+
+const restoredPrefecture = (address: string) => restorePrefecture(address, PREFECTURES);
 
 const TO_DIGIT: Record<string, string> = {
   O: '0',
@@ -295,8 +302,8 @@ export function isPlausibleLatinName(name: { lastName: string; firstName: string
  */
 export function cleanAddress(text: string): string {
   let s = ascii(text)
-    // 2－1－2: a dash between numbers read as the long vowel mark or the kanji one.
-    .replace(/(?<=\d)\s*[ー一－—–‐-]\s*(?=\d)/gu, '-')
+    // 2－1－2: a dash between numbers read as the long vowel mark or the kanji one (or twice).
+    .replace(/(?<=\d)\s*(?:[ー一－—–‐-]\s*)+(?=\d)/gu, '-')
     // A 1 read as a look-alike mark where only a number can stand (西新宿+丁目, 3番|号).
     .replace(/(?<![\d+|!\]lI])[+|!\]lI](?=丁目|番|号)/gu, '1')
     .replace(/[|｜]/g, ' ')
@@ -307,10 +314,14 @@ export function cleanAddress(text: string): string {
     return /号$/.test(before) ? ' ' : '';
   });
   // The label 住所 / 住居地, when the crop caught it (no address begins with it).
-  return s
-    .replace(/^[^\p{Script=Han}A-Za-z]+/u, '')
-    .replace(/^(住所|住居地)[^\p{Script=Han}A-Za-z]*/u, '')
-    .replace(/[^\p{L}\p{N}]+$/u, '');
+  const address = restoredPrefecture(
+    s
+      .replace(/^[^\p{Script=Han}A-Za-z]+/u, '')
+      .replace(/^(住所|住居地)[^\p{Script=Han}A-Za-z]*/u, '')
+      .replace(/[^\p{L}\p{N}]+$/u, ''),
+  );
+  const prefecture = PREFECTURES.find((p) => address.startsWith(p));
+  return prefecture ? restoreMunicipality(address, prefecture) : address;
 }
 
 /**
@@ -348,12 +359,18 @@ export function startsWithPrefecture(address: string): boolean {
 }
 
 /**
- * A prefecture first, and no number missing before 丁目, 番 or 号 (丁目番, 番号: the jpn model drops
+ * Two or three kanji ending 都, 道, 府 or 県, then a municipality: the shape of a prefecture the list
+ * does not hold. Specimen cards print 見本県見本市…; a prefecture misread by a glyph keeps the shape.
+ */
+const PREFECTURE_SHAPED = /^\p{Script=Han}{2,3}[都道府県]\p{Script=Han}{1,5}[市区町村郡]/u;
+
+/**
+ * A prefecture (or a name of its shape) first, and no number missing before 丁目, 番 or 号 (丁目番, 番号: the jpn model drops
  * a digit between kanji now and then; on a poor capture it read 魚町1丁目 as 人魚困丁目).
  */
 export function isPlausibleAddress(address: string): boolean {
   return (
-    startsWithPrefecture(address) &&
+    (startsWithPrefecture(address) || PREFECTURE_SHAPED.test(address)) &&
     !/(^|[^0-9一二三四五六七八九十])丁目|丁目番|丁目号|番号|^[^0-9]*$/.test(address)
   );
 }

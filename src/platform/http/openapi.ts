@@ -93,6 +93,21 @@ function errorExamples(description: string): Json | undefined {
 }
 
 /**
+ * A response schema with every object open: the API may add fields to what it answers (additive
+ * change), so a client validating answers with the document must accept them. Request schemas
+ * stay closed: the routes refuse unknown fields.
+ */
+function openObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(openObjects);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => !(key === 'additionalProperties' && value === false))
+      .map(([key, value]) => [key, openObjects(value)]),
+  );
+}
+
+/**
  * Finishes the generated document: named schemas, examples, per-code error examples, the webhooks
  * section, optional bodies and binary responses, which route schemas cannot say.
  */
@@ -133,6 +148,7 @@ export function finishOpenApi(document: Json, extras: OpenApiExtras): Json {
         }
         const media = content?.['application/json'];
         if (!media) continue;
+        media.schema = openObjects(media.schema);
         hoist(media, names.response);
         const example = examples.responses?.[status];
         if (example) media.examples = example;

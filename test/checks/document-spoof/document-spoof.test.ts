@@ -116,6 +116,13 @@ test('a clean genuine card whose OCR reading lacks what the check must see gets 
     inputOf(card, { expiryDate: card.truth.expiryDate, expiryDateReliable: true }),
   );
   assert.match(noDigit.details ?? '', /the My Number check digit \(not read\)/);
+  // The My Number is printed on the back: a front judged alone has no check digit to miss.
+  const { back: _, ...frontOnly } = inputOf(card, {
+    expiryDate: card.truth.expiryDate,
+    expiryDateReliable: true,
+  });
+  const { result: frontAlone } = await documentSpoofCheck.run(frontOnly);
+  assert.doesNotMatch(frontAlone.details ?? '', /My Number check digit/);
   // A cue that fires is a verdict whatever could not be judged besides.
   const expired = await judge({ expiryDate: '2020-01-01' });
   assert.deepEqual([expired.status, expired.risk], ['success', 'high']);

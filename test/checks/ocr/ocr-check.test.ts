@@ -107,9 +107,9 @@ describe('ocr check on the committed corpus sample', () => {
       assert.equal(extras.documentNumber, s.truth.documentNumber);
       assert.equal(result.success, true);
       assert.equal(result.status, 'success');
-      if (officialLayout) assert.equal(result.payload?.address, s.truth.address);
-      // A clean or typical capture's expiry date is relied on (an expired card is rejected on it).
+      // A clean capture's expiry date is relied on (an expired card is rejected on it).
       assert.equal(extras.expiryDateReliable, true);
+      if (s.documentType !== 'passport') assert.equal(result.payload?.address, s.truth.address);
       assert.equal(extras.documentTypeMismatch, false);
       assert.equal(result.provider, 'mimoto');
       assert.match(result.model ?? '', /tesseract\.js.*jpn.*eng.*pipeline/);

@@ -1,0 +1,62 @@
+// The municipalities (市区町村, with the 郡 before a town or village and the 政令指定都市's wards) of
+// each prefecture, to restore a municipality name the OCR misread by one character (東京都二代田区 →
+// 東京都千代田区): a kanji misread at one glyph that keeps the rest of a known name.
+//
+// The list is data with its own licence: models/jp-municipalities (its README says where it comes
+// from and how to regenerate it).
+import { readFileSync } from 'node:fs';
+
+let byPrefecture: Readonly<Record<string, readonly string[]>> | undefined;
+
+/** The municipalities of a prefecture as printed in an address (empty for an unknown prefecture). */
+export function municipalitiesOf(prefecture: string): readonly string[] {
+  byPrefecture ??= JSON.parse(
+    readFileSync(new URL('../../models/jp-municipalities/municipalities.json', import.meta.url), 'utf8'),
+  ) as Record<string, string[]>;
+  return byPrefecture[prefecture] ?? [];
+}
+
+/**
+ * The address with its municipality restored when the text after the prefecture begins with a
+ * known municipality's name but for one character, and with no other's: unchanged when it begins
+ * with a known one already, when two fit, or when the name is shorter than three characters (one
+ * character of two is too much to restore).
+ */
+export function restoreMunicipality(address: string, prefecture: string): string {
+  if (!address.startsWith(prefecture)) return address;
+  const rest = [...address.slice(prefecture.length)];
+  const names = municipalitiesOf(prefecture);
+  if (names.some((name) => rest.join('').startsWith(name))) return address;
+  const fits = names.filter((name) => {
+    const chars = [...name];
+    if (chars.length < 3 || rest.length < chars.length) return false;
+    let differ = 0;
+    for (let i = 0; i < chars.length; i++) if (chars[i] !== rest[i]) differ++;
+    return differ === 1;
+  });
+  if (fits.length !== 1) return address;
+  const name = fits[0] as string;
+  return prefecture + name + rest.slice([...name].length).join('');
+}
+
+let allNames: Map<string, string[]> | undefined;
+
+/**
+ * An address whose prefecture was misread (橋賠県北九州市… for 福岡県北九州市…) with the prefecture
+ * restored from the municipality after it, when that municipality's name (three characters or
+ * more) is known in one prefecture only; otherwise unchanged.
+ */
+export function restorePrefecture(address: string, prefectures: readonly string[]): string {
+  const shaped = /^\p{Script=Han}{2,3}[都道府県]/u.exec(address);
+  if (!shaped || prefectures.some((p) => address.startsWith(p))) return address;
+  if (!allNames) {
+    allNames = new Map();
+    for (const p of prefectures)
+      for (const name of municipalitiesOf(p)) allNames.set(name, [...(allNames.get(name) ?? []), p]);
+  }
+  const rest = address.slice(shaped[0].length);
+  const owners = new Set<string>();
+  for (const [name, of] of allNames)
+    if ([...name].length >= 3 && rest.startsWith(name)) for (const p of of) owners.add(p);
+  return owners.size === 1 ? [...owners][0] + rest : address;
+}

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cleanAddress, isPlausibleAddress } from '../../src/checks/ocr/correct-fields.ts';
+import {
+  municipalitiesOf,
+  PREFECTURES,
+  restoreMunicipality,
+  restorePrefecture,
+} from '../../src/japanese/index.ts';
+
+describe('municipalities', () => {
+  it('lists the municipalities of every prefecture', () => {
+    for (const p of PREFECTURES) assert.ok(municipalitiesOf(p).length > 0, p);
+    assert.ok(municipalitiesOf('東京都').includes('千代田区'));
+    assert.ok(municipalitiesOf('神奈川県').includes('横浜市旭区'));
+    assert.deepEqual(municipalitiesOf('見本県'), []);
+  });
+
+  it('restores a municipality misread by one character, and only then', () => {
+    assert.equal(restoreMunicipality('東京都二代田区霞が関2-1-2', '東京都'), '東京都千代田区霞が関2-1-2');
+    // Already a known name (中野区 is one character from 中央区): unchanged.
+    assert.equal(restoreMunicipality('東京都中野区中央1-2', '東京都'), '東京都中野区中央1-2');
+    // Two names one character away (加川市: 旭川市 or 砂川市): no guess.
+    assert.equal(restoreMunicipality('北海道加川市三条通5丁目', '北海道'), '北海道加川市三条通5丁目');
+    // Two-character names are too short to restore (港区 / 北区).
+    assert.equal(restoreMunicipality('東京都南区1-1', '東京都'), '東京都南区1-1');
+  });
+
+  it('restores a misread prefecture from the municipality after it', () => {
+    assert.equal(
+      restorePrefecture('橋賠県北九州市小倉北区魚町1丁目', PREFECTURES),
+      '福岡県北九州市小倉北区魚町1丁目',
+    );
+    // 府中市 is in two prefectures: no guess.
+    assert.equal(restorePrefecture('東京府府中市宮町1-1', PREFECTURES), '東京府府中市宮町1-1');
+  });
+
+  it('reads addresses through cleanAddress', () => {
+    assert.equal(cleanAddress('東京都生代田区霞が関2- 1 - 2'), '東京都千代田区霞が関2-1-2');
+    assert.equal(cleanAddress('横浜市旭区中尾1一 -1一1'), '横浜市旭区中尾1-1-1');
+    // A specimen's 見本県: the shape of a prefecture, delivered as read.
+    assert.equal(cleanAddress('見本県見本市見本町1一1一 1    )'), '見本県見本市見本町1-1-1');
+    assert.ok(isPlausibleAddress('見本県見本市見本町1-1-1'));
+    assert.ok(!isPlausibleAddress('見本県見本'));
+  });
+});
