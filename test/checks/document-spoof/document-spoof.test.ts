@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
+import sharp from 'sharp';
 import {
   type DocumentSpoofInput,
   documentSpoofCheck,
@@ -407,6 +408,24 @@ test('a genuine licence or My Number card portrait printed in its box shows no p
     const { score, outline } = await portraitOf(front, type);
     assert.equal(score, 0, `${front}: ${JSON.stringify(outline)}`);
   }
+});
+
+test('a licence photographed upside down is read the way up its portrait shows', async () => {
+  // The card's outline is put landscape, not necessarily the right way up: turned half a turn, a
+  // genuine licence must not read as pasted over, and a glued print must still be seen.
+  const turned = async (front: string, documentType: DocumentType) => {
+    const { measurements } = await documentSpoofCheck.run({
+      front: await sharp(readFileSync(front)).rotate(180).jpeg({ quality: 92 }).toBuffer(),
+      documentType,
+      referenceDate: REFERENCE_DATE,
+    });
+    return measurements.cues.find((c) => c.name.startsWith('portrait pasted over'))?.score;
+  };
+  assert.equal(
+    await turned(path.join(CORPUS, sample('drivers_license-genuine-0').files.front), 'drivers_license'),
+    0,
+  );
+  assert.equal(await turned('test/fixtures/portrait-paste/licence-turned-front.jpg', 'drivers_license'), 0.6);
 });
 
 test('a print turned across the box, its edges crossing the issued ones, is tampering: rejected', {
