@@ -245,6 +245,13 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
    * but for the My Number card (0.95) and vo_license3 (1.04), which are not judged by the cue.
    */
   portraitIssuerWayUp: 1.15,
+  /**
+   * Below this sum of the four sides' strongest edges (grey levels per unit) the capture is read
+   * as a blurred one: no displacement, the blurred tilt ramp. Seeds 7–9: poor captures 17–105,
+   * clean and typical swaps 142–293; poor genuine licences of seed 9 showed two sides 10–17 units
+   * off (a blurred edge lost, a rule line found), none turned more than 1°.
+   */
+  portraitIssuerWeakEdges: 100,
   /** The age-gender net's probability that the portrait is of the other sex than the card says… */
   portraitSex: { from: 0.75, to: 0.95 },
   /** …a soft biometric, wrong now and then on a genuine face: alone it reaches medium (review), never high. */
@@ -362,7 +369,10 @@ function portraitIssuerScore(
   const t = DOCUMENT_SPOOF_THRESHOLDS;
   if (!wayUpKnown || edges.filter(showsEdge).length < t.portraitIssuerMinSides) return 0;
   const [, second = 0] = evidence.displacement;
-  const score = Math.max(ramp(second, t.portraitTwoSidesOff), ramp(evidence.tilt, t.portraitTilt));
+  const weak = edges.reduce((sum, e) => sum + e.strength, 0) < t.portraitIssuerWeakEdges;
+  const score = weak
+    ? ramp(evidence.tilt, t.portraitBlurredTilt)
+    : Math.max(ramp(second, t.portraitTwoSidesOff), ramp(evidence.tilt, t.portraitTilt));
   return Math.min(t.portraitBlurredMaxScore, score);
 }
 
