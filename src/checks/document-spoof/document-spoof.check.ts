@@ -13,6 +13,7 @@
 //   - expiry: the expiry date read by the OCR check before the reference date.
 // Thresholds were chosen on a generated corpus (docs/spoof-checks.md, bench/spoof.bench.ts).
 import type { Static } from '@sinclair/typebox';
+import { DOCUMENT_DEFINITIONS } from '../../documents/document-types.ts';
 import type { ApparentSex } from '../../platform/ml/face-api.ts';
 import type { SpoofCheckSchema } from '../../webhooks/webhook-payload.schema.ts';
 import { type Check, PROVIDER } from '../check.ts';
@@ -22,6 +23,7 @@ import {
   decodePhoto,
   findDocumentOutline,
   type GreyImage,
+  warpDocument,
 } from '../ocr/find-document.ts';
 import { type MrzVerdictFacts, mrzFailureKind } from '../ocr/read-mrz.ts';
 import { combineSpoofCues, NO_VERDICT, roundScore, type SpoofCue } from '../spoof-cues.ts';
@@ -37,7 +39,13 @@ import {
   type ScreenFrame,
   type SpectralPeaks,
 } from './image-cues.ts';
-import { measurePortraitEdges, type PortraitPasteEvidence, portraitPasteEvidence } from './portrait-edges.ts';
+import {
+  measurePortraitEdges,
+  type PortraitEdge,
+  type PortraitPasteEvidence,
+  portraitPasteEvidence,
+  showsEdge,
+} from './portrait-edges.ts';
 import {
   hasPrintGeometry,
   measurePrintedLines,
@@ -62,7 +70,9 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // values, portrait pasted over) are not measured (docs/spoof-checks.md "Real cards").
 // 0.14.0: nor on any licence or My Number card, whatever layout the OCR names: the synthetic
 // layouts they were fitted on are no longer printed by anything (synth prints the issuers').
-export const DOCUMENT_SPOOF_VERSION = '0.14.0';
+// 0.15.0: the portrait cue again on the licence and the My Number card, at their issuers'
+// portrait boxes, as a review (medium) at most.
+export const DOCUMENT_SPOOF_VERSION = '0.15.0';
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -220,6 +230,28 @@ export const DOCUMENT_SPOOF_THRESHOLDS = {
   portraitMinFit: 0.3,
   /** On a blurred or loosely registered capture (isSharp) one side alone is no cue, and the cue reaches medium at most. */
   portraitBlurredMaxScore: 0.6,
+  /**
+   * On the licence and the My Number card (their issuers' layouts, no printed lines measured here
+   * to say how well the card is registered or how sharp its print is) the outline needs this many
+   * sides showing an edge (a poor genuine licence of seed 7 showed two, both off its box), and the
+   * cue reaches medium at most: two sides off the box or a turned outline send it to review.
+   */
+  portraitIssuerMinSides: 3,
+  /**
+   * The card's outline is put landscape but may be upside down (nothing here reads its text): the
+   * way up whose portrait box shows the stronger straight edges (summed over the four sides) is
+   * taken, when it shows at least this much more than the other. Seed 7: the right way up 1.2–4.4 ×
+   * on genuine and swapped fronts but for one poor capture (1.03); the real specimens 1.23–1.39 ×,
+   * but for the My Number card (0.95) and vo_license3 (1.04), which are not judged by the cue.
+   */
+  portraitIssuerWayUp: 1.15,
+  /**
+   * Below this sum of the four sides' strongest edges (grey levels per unit) the capture is read
+   * as a blurred one: no displacement, the blurred tilt ramp. Seeds 7–9: poor captures 17–105,
+   * clean and typical swaps 142–293; poor genuine licences of seed 9 showed two sides 10–17 units
+   * off (a blurred edge lost, a rule line found), none turned more than 1°.
+   */
+  portraitIssuerWeakEdges: 100,
   /** The age-gender net's probability that the portrait is of the other sex than the card says… */
   portraitSex: { from: 0.75, to: 0.95 },
   /** …a soft biometric, wrong now and then on a genuine face: alone it reaches medium (review), never high. */
@@ -296,6 +328,52 @@ function portraitScore(evidence: PortraitPasteEvidence, text: TextEditEvidence):
     sharp ? ramp(first, t.portraitOneSideOff) : 0,
   );
   return sharp ? score : Math.min(t.portraitBlurredMaxScore, score);
+}
+
+/** The document types drawn in their issuers' layouts, whose portrait box alone is known here. */
+type IssuerLaidOutType = 'drivers_license' | 'my_number_card';
+const isIssuerLaidOut = (type: DocumentType | undefined): type is IssuerLaidOutType =>
+  type === 'drivers_license' || type === 'my_number_card';
+
+/**
+ * The portrait's outline on a licence or a My Number card: the front rectified to the card and
+ * searched around the issuer's portrait box (DOCUMENT_DEFINITIONS). Without printed lines to judge
+ * the capture's sharpness by, second and turned edges are read as on a sharp one, and the cue is
+ * held to medium (portraitIssuerScore).
+ */
+function measureIssuerPortrait(
+  front: { grey: GreyImage; outline: DocumentOutline | undefined },
+  documentType: IssuerLaidOutType,
+): { evidence: PortraitPasteEvidence; edges: PortraitEdge[]; wayUpKnown: boolean } | undefined {
+  if (!front.outline) return undefined;
+  const { width, height } = DOCUMENT_DEFINITIONS[documentType].size;
+  const { corners } = front.outline;
+  const [upright, turned] = [corners, [2, 3, 0, 1].map((i) => corners[i] as [number, number])].map((at) =>
+    measurePortraitEdges(warpDocument(front.grey, at, width, height), documentType),
+  ) as [PortraitEdge[], PortraitEdge[]];
+  const sum = (edges: PortraitEdge[]) => edges.reduce((total, e) => total + e.strength, 0);
+  const [edges, other] = sum(upright) >= sum(turned) ? [upright, turned] : [turned, upright];
+  const wayUpKnown = sum(edges) >= DOCUMENT_SPOOF_THRESHOLDS.portraitIssuerWayUp * sum(other);
+  return { evidence: portraitPasteEvidence(edges, true, true), edges, wayUpKnown };
+}
+
+/**
+ * Two sides off the box or the outline turned, at most medium; 0 when too few sides show an edge
+ * or which way up the card lies is not clear.
+ */
+function portraitIssuerScore(
+  evidence: PortraitPasteEvidence,
+  edges: PortraitEdge[],
+  wayUpKnown: boolean,
+): number {
+  const t = DOCUMENT_SPOOF_THRESHOLDS;
+  if (!wayUpKnown || edges.filter(showsEdge).length < t.portraitIssuerMinSides) return 0;
+  const [, second = 0] = evidence.displacement;
+  const weak = edges.reduce((sum, e) => sum + e.strength, 0) < t.portraitIssuerWeakEdges;
+  const score = weak
+    ? ramp(evidence.tilt, t.portraitBlurredTilt)
+    : Math.max(ramp(second, t.portraitTwoSidesOff), ramp(evidence.tilt, t.portraitTilt));
+  return Math.min(t.portraitBlurredMaxScore, score);
 }
 
 /** The re-typed-value cues, 0 when the layout does not fit the photo well enough to judge. */
@@ -439,6 +517,23 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         });
       }
 
+      const issuerPortrait = isIssuerLaidOut(input.documentType)
+        ? measureIssuerPortrait(measuredFront, input.documentType)
+        : undefined;
+      if (issuerPortrait) {
+        const { evidence, edges, wayUpKnown } = issuerPortrait;
+        const [offBox] = evidence.displacement;
+        const outline = [
+          ...(offBox ? [`runs ${offBox.toFixed(1)} units off the portrait box`] : []),
+          ...(evidence.tilt ? [`is turned ${evidence.tilt}°`] : []),
+        ];
+        cues.push({
+          name: `portrait pasted over the issued one (its outline ${outline.join(' and ') || 'is where the card prints it'})`,
+          score: portraitIssuerScore(evidence, edges, wayUpKnown),
+          tamper: true,
+        });
+      }
+
       const ocr = input.ocr;
       // A cleanly read MRZ whose check digit fails is an altered value; a misread one (formats
       // broken, several digits off) is OCR trouble and only a faint cue (mrzFailureKind).
@@ -509,7 +604,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         measurements: {
           front,
           ...(textEdit ? { textEdit } : {}),
-          ...(portrait ? { portrait } : {}),
+          ...(portrait ? { portrait } : issuerPortrait ? { portrait: issuerPortrait.evidence } : {}),
           ...(back ? { back } : {}),
           cues: cues.map(({ name, score: s }) => ({ name, score: round(s) })),
         },

@@ -5,9 +5,8 @@
 // parallel edges). On the front rectified to the layout's units, each side of the portrait box is
 // searched for the straight edges that run along it most strongly: their offsets from the box and
 // their angles to the card say where the portrait's outline really is.
-import { PORTRAIT_BOXES } from '../ocr/document-regions.ts';
+import { type DocumentType, portraitBoxFor } from '../ocr/document-regions.ts';
 import type { GreyImage } from '../ocr/find-document.ts';
-import type { LaidOutType } from './text-patches.ts';
 
 export type PortraitSide = 'left' | 'right' | 'top' | 'bottom';
 const SIDES: PortraitSide[] = ['left', 'right', 'top', 'bottom'];
@@ -33,6 +32,8 @@ export interface PortraitEdge extends EdgeLine {
   atBox: number;
   /** False when the strongest line lies on the search's limit: the edge is beyond it, not found. */
   located: boolean;
+  /** The offsets (inwards, outwards) a genuine card's edge is found within on this side (GENUINE_SLACK). */
+  slack: [number, number];
 }
 
 /**
@@ -40,9 +41,22 @@ export interface PortraitEdge extends EdgeLine {
  * the median over the 40 clean and typical genuine fronts of a seed-12 corpus (manifest 4). The top
  * edge is the face's forehead or hair against the card and reads a little outside the box.
  */
-const GENUINE_OFFSETS: Record<LaidOutType, Record<PortraitSide, number>> = {
+const GENUINE_OFFSETS: Record<DocumentType, Record<PortraitSide, number>> = {
   residence_card: { left: 0, right: 0, top: 1, bottom: -1 },
   passport: { left: 2.5, right: -1.5, top: 2, bottom: -0.5 },
+  drivers_license: { left: 0, right: 0, top: 1.5, bottom: 0 },
+  my_number_card: { left: 2, right: -1.5, top: 1, bottom: 0 },
+};
+/**
+ * How far from that offset a genuine card's edge has been found (units, inwards and outwards),
+ * where the issuer's card and the layout drawn from its definition disagree: on the real genuine
+ * licences of ../shared/real/jp-docs (5 with the card's outline found) the portrait's right edge
+ * runs 6–12 units right of the definition's box and its left edge 3.5–4.5 units left of it; on
+ * the real My Number card the bottom edge 7 units up. An edge inside this range is the box's.
+ */
+const GENUINE_SLACK: Partial<Record<DocumentType, Partial<Record<PortraitSide, [number, number]>>>> = {
+  drivers_license: { left: [-5, 0], right: [0, 13] },
+  my_number_card: { bottom: [-8, 0] },
 };
 /** How far off each side to look (units) and how far turned (degrees). */
 const SEARCH_OFFSET = 14;
@@ -90,6 +104,7 @@ function searchSide(
   box: [number, number, number, number],
   side: PortraitSide,
   genuineOffset: number,
+  slack: [number, number],
 ): PortraitEdge {
   const [x0, y0, x1, y1] = box;
   const vertical = side === 'left' || side === 'right';
@@ -159,6 +174,7 @@ function searchSide(
     turned: relative(turned),
     atBox,
     located: withinSearch(best),
+    slack,
   };
 }
 
@@ -166,10 +182,10 @@ function searchSide(
  * The strongest straight edges along each side of the portrait box, on the front rectified to the
  * layout's units (1 px per unit); offsets are from where a genuine card's edge runs.
  */
-export function measurePortraitEdges(page: GreyImage, documentType: LaidOutType): PortraitEdge[] {
+export function measurePortraitEdges(page: GreyImage, documentType: DocumentType): PortraitEdge[] {
   const gx = gradient(page, true);
   const gy = gradient(page, false);
-  const box = PORTRAIT_BOXES[documentType];
+  const box = portraitBoxFor(documentType, 'official') as [number, number, number, number];
   return SIDES.map((side) =>
     searchSide(
       page,
@@ -177,6 +193,7 @@ export function measurePortraitEdges(page: GreyImage, documentType: LaidOutType)
       box,
       side,
       GENUINE_OFFSETS[documentType][side],
+      GENUINE_SLACK[documentType]?.[side] ?? [0, 0],
     ),
   );
 }
@@ -220,7 +237,11 @@ const MIN_TILT = 0.75;
  * print). The top side is the face's hair or forehead on many portraits and counts only for the
  * angle. A blurred capture's second edges are its own halo, so they are read only when `sharp`.
  */
-export function portraitPasteEvidence(edges: PortraitEdge[], sharp: boolean): PortraitPasteEvidence {
+export function portraitPasteEvidence(
+  edges: PortraitEdge[],
+  sharp: boolean,
+  consistentTilt = false,
+): PortraitPasteEvidence {
   const displacement: number[] = [];
   const angles: { side: PortraitSide; angle: number }[] = [];
   for (const edge of edges) {
@@ -234,9 +255,24 @@ export function portraitPasteEvidence(edges: PortraitEdge[], sharp: boolean): Po
     if (sharp && turned.strength >= Math.max(SECOND_MIN_EDGE, TURNED_EDGE * edge.strength))
       angles.push({ side: edge.side, angle: turned.angle });
     if (!outline || edge.side === 'top') continue;
-    displacement.push(Math.abs(outline.offset) + halfSpan * Math.abs(tanOf(outline.angle)));
+    const [inwards, outwards] = edge.slack;
+    const off = Math.max(0, inwards - outline.offset, outline.offset - outwards);
+    displacement.push(off + halfSpan * Math.abs(tanOf(outline.angle)));
   }
+  // A print is turned as one piece: sides turned opposite ways are the rectification's distortion
+  // (a perspective left in, an outline found off the card), not a print (only where asked: the
+  // issuers' layouts, whose fronts have no printed lines here to tell a good rectification).
+  if (consistentTilt && contradicts(edges.filter(showsEdge)))
+    return { displacement: displacement.sort((a, b) => b - a), tilt: 0 };
   return { displacement: displacement.sort((a, b) => b - a), tilt: agreedTilt(angles) };
+}
+
+/** The side shows an edge worth reading, within the search. */
+export const showsEdge = (edge: PortraitEdge) => edge.strength >= MIN_EDGE && edge.located;
+
+/** Two sides whose strongest edges are turned opposite ways, each by at least MIN_TILT. */
+function contradicts(edges: PortraitEdge[]): boolean {
+  return edges.some((a) => a.angle >= MIN_TILT) && edges.some((b) => b.angle <= -MIN_TILT);
 }
 
 /** The print's edge on this side, if the side shows one apart from the box's. */

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
+import sharp from 'sharp';
 import {
   type DocumentSpoofInput,
   documentSpoofCheck,
@@ -70,8 +71,8 @@ const cleanReading = (s: Sample): DocumentSpoofInput['ocr'] => ({
 /**
  * Bona fide fronts of the sample the re-typed-value and portrait cues cannot judge: two typical
  * captures whose print is too blurred, and a poor one whose card layout does not fit the photo.
- * (A licence or a My Number card is not measured by those cues at all: a poor one, such as
- * replayed_frames-0's licence, is judged by the others.)
+ * (A licence or a My Number card is measured by the portrait cue alone, at its issuer's portrait
+ * box: a poor one, such as replayed_frames-0's licence, is judged by the others.)
  */
 const NO_VERDICT: Record<string, RegExp> = {
   'warped_photo-0': /the print is too blurred/,
@@ -364,6 +365,67 @@ test('a print glued over a passport portrait, off the box and turned, is tamperi
   assert.equal(result.isForgedOrTampered, true);
   // 5.6 units down: the print's outline runs off the box on its sides.
   assert.ok((outline.displacement[0] ?? 0) >= 3, JSON.stringify(outline));
+});
+
+test('a print glued over a licence portrait, turned, sends the licence to review', async () => {
+  const { result, outline } = await portraitOf(
+    'test/fixtures/portrait-paste/licence-turned-front.jpg',
+    'drivers_license',
+  );
+  // Read at the issuer's portrait box; without the print geometry of the issuer's layout to judge
+  // the capture by, the cue alone reaches medium: a person looks, the licence is not rejected.
+  assert.equal(result.risk, 'medium', result.details);
+  assert.equal(result.isForgedOrTampered, true);
+  assert.match(
+    result.details ?? '',
+    /portrait pasted over the issued one \(its outline .*is turned [\d.]+°\)/,
+  );
+  // Turned 2.2° by the forger's hand.
+  assert.ok(Math.abs(outline.tilt - 2.2) <= 0.5, `tilt ${outline.tilt}`);
+});
+
+test('a print glued over a My Number card portrait, turned and off the box, sends the card to review', async () => {
+  const { result, outline } = await portraitOf(
+    'test/fixtures/portrait-paste/my-number-turned-front.jpg',
+    'my_number_card',
+  );
+  assert.equal(result.risk, 'medium', result.details);
+  assert.equal(result.isForgedOrTampered, true);
+  // Turned 2.1° anticlockwise, 1.06 × the box and 3.6 units right: its outline runs off the box.
+  assert.ok(Math.abs(outline.tilt - 2.1) <= 0.5, `tilt ${outline.tilt}`);
+  assert.ok((outline.displacement[1] ?? 0) >= 4.5, JSON.stringify(outline));
+});
+
+test('a genuine licence or My Number card portrait printed in its box shows no pasted print', async () => {
+  const genuine: [string, DocumentType][] = [
+    [path.join(CORPUS, sample('drivers_license-genuine-0').files.front), 'drivers_license'],
+    [path.join(CORPUS, sample('expired-0').files.front), 'drivers_license'],
+    [path.join(CORPUS, sample('my_number_card-genuine-0').files.front), 'my_number_card'],
+    [path.join(CORPUS, sample('face_swap_midway-0').files.front), 'my_number_card'],
+    ['test/fixtures/glare-on-band/front.jpg', 'my_number_card'],
+  ];
+  for (const [front, type] of genuine) {
+    const { score, outline } = await portraitOf(front, type);
+    assert.equal(score, 0, `${front}: ${JSON.stringify(outline)}`);
+  }
+});
+
+test('a licence photographed upside down is read the way up its portrait shows', async () => {
+  // The card's outline is put landscape, not necessarily the right way up: turned half a turn, a
+  // genuine licence must not read as pasted over, and a glued print must still be seen.
+  const turned = async (front: string, documentType: DocumentType) => {
+    const { measurements } = await documentSpoofCheck.run({
+      front: await sharp(readFileSync(front)).rotate(180).jpeg({ quality: 92 }).toBuffer(),
+      documentType,
+      referenceDate: REFERENCE_DATE,
+    });
+    return measurements.cues.find((c) => c.name.startsWith('portrait pasted over'))?.score;
+  };
+  assert.equal(
+    await turned(path.join(CORPUS, sample('drivers_license-genuine-0').files.front), 'drivers_license'),
+    0,
+  );
+  assert.equal(await turned('test/fixtures/portrait-paste/licence-turned-front.jpg', 'drivers_license'), 0.6);
 });
 
 test('a print turned across the box, its edges crossing the issued ones, is tampering: rejected', {
