@@ -158,7 +158,7 @@ export interface DocumentSpoofResult {
  */
 export const DOCUMENT_SPOOF_THRESHOLDS = {
   /** Spectral spike prominence (log10) on the front; backs print rule lines and tables, so they need more. */
-  // Front from 1.45: real genuine documents (../shared/real: 18 MRZ documents, 9 Japanese cards;
+  // Front from 1.45: real genuine documents (the bench:real set: 18 MRZ documents, 9 Japanese cards;
   // flat scans of passports print guilloche and halftone lattices) read up to 1.40 once an axis is
   // measured against itself (a flat scan's rows of text, upright, make a ridge along it), a
   // German specimen passport scanned at 1874 px (period 4.3 px); the accuracy corpus's 450 bona

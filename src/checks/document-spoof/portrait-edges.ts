@@ -50,7 +50,7 @@ const GENUINE_OFFSETS: Record<DocumentType, Record<PortraitSide, number>> = {
 /**
  * How far from that offset a genuine card's edge has been found (units, inwards and outwards),
  * where the issuer's card and the layout drawn from its definition disagree: on the real genuine
- * licences of ../shared/real/jp-docs (5 with the card's outline found) the portrait's right edge
+ * licences of the bench:real set (5 with the card's outline found) the portrait's right edge
  * runs 6–12 units right of the definition's box and its left edge 3.5–4.5 units left of it; on
  * the real My Number card the bottom edge 7 units up. An edge inside this range is the box's.
  */

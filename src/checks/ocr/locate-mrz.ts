@@ -630,7 +630,7 @@ function charsOf(cells: MrzLineCells, symbols: Symbol[]): { chars: string; read:
 /**
  * OCR-B letters Tesseract takes for one another that one stroke tells apart (names carry no
  * check digit to catch them): D has square left corners where O is round; E has a foot bar F
- * lacks. Measured on the real specimen zones (../shared/real/mrz): O's corners at most 0.22 ink on
+ * lacks. Measured on the real specimen zones of the bench:real set: O's corners at most 0.22 ink on
  * average, D's at least 0.28 but for one cell cut off its glyph; E's foot at least 0.43, F's at
  * most 0.52 (0.39 but once). Only a clear shape overrules the reading.
  */
