@@ -270,6 +270,24 @@ function otsuThreshold(values: Uint8Array): number {
   return threshold;
 }
 
+/** The pixels of `box` (clamped to the image, at least one pixel) as a grey image of their own. */
+function cutGrey(
+  image: GreyImage,
+  box: { left: number; top: number; width: number; height: number },
+): { data: Uint8Array; width: number; height: number } {
+  const left = Math.max(0, Math.round(box.left));
+  const top = Math.max(0, Math.round(box.top));
+  const width = Math.max(1, Math.min(image.width - left, Math.round(box.width)));
+  const height = Math.max(1, Math.min(image.height - top, Math.round(box.height)));
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    data.set(
+      image.data.subarray((top + y) * image.width + left, (top + y) * image.width + left + width),
+      y * width,
+    );
+  return { data, width, height };
+}
+
 /**
  * A crop prepared for a line Tesseract read as nothing: the ruled lines around the value whitened
  * (a dark run across most of a row, a box's top or bottom rule; a dark run down most of a column,
@@ -283,16 +301,7 @@ async function cropWithoutRules(
   image: GreyImage,
   box: { left: number; top: number; width: number; height: number },
 ): Promise<Buffer> {
-  const left = Math.max(0, Math.round(box.left));
-  const top = Math.max(0, Math.round(box.top));
-  const width = Math.max(1, Math.min(image.width - left, Math.round(box.width)));
-  const height = Math.max(1, Math.min(image.height - top, Math.round(box.height)));
-  const out = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++)
-    out.set(
-      image.data.subarray((top + y) * image.width + left, (top + y) * image.width + left + width),
-      y * width,
-    );
+  const { data: out, width, height } = cutGrey(image, box);
   const threshold = otsuThreshold(out);
   const sorted = Uint8Array.from(out).sort();
   const paper = sorted[Math.floor(sorted.length * 0.6)] ?? 255;
@@ -573,16 +582,7 @@ async function hasSignature(
  */
 async function readVertical(engine: OcrEngine, card: GreyImage, region: Region, cells: number) {
   const box = toPixels(region, CARD_LAYOUT);
-  const left = Math.max(0, Math.round(box.left));
-  const top = Math.max(0, Math.round(box.top));
-  const width = Math.max(1, Math.min(card.width - left, Math.round(box.width)));
-  const height = Math.max(1, Math.min(card.height - top, Math.round(box.height)));
-  const column = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++)
-    column.set(
-      card.data.subarray((top + y) * card.width + left, (top + y) * card.width + left + width),
-      y * width,
-    );
+  const { data: column, width, height } = cutGrey(card, box);
   const threshold = otsuThreshold(column);
   const sorted = Uint8Array.from(column).sort();
   const paper = sorted[Math.floor(sorted.length * 0.7)] ?? 255;
