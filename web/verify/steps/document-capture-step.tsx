@@ -8,6 +8,7 @@ import { assessDocumentImage, type QualityProblem } from '../capture/document-qu
 import { FlowApiError } from '../flow-api.ts';
 import type { MessageKey } from '../i18n.ts';
 import { errorText } from './error-text.ts';
+import { PermissionHelp } from './permission-help.tsx';
 import type { StepProps } from './step-props.ts';
 
 type Candidate = {
@@ -161,14 +162,7 @@ export function DocumentCaptureStep({
       {cameraState === 'failed' && !candidate && (
         <div class="notice" role="status">
           <p>{t('capture.noCamera')}</p>
-          <details class="permission-help">
-            <summary>{t('capture.permission.title')}</summary>
-            <ul>
-              <li>{t('capture.permission.ios')}</li>
-              <li>{t('capture.permission.android')}</li>
-              <li>{t('capture.permission.desktop')}</li>
-            </ul>
-          </details>
+          <PermissionHelp t={t} />
           <button type="button" class="link-button" onClick={startCamera}>
             {t('capture.retryCamera')}
           </button>

@@ -9,6 +9,7 @@ import { type FaceReading, loadFaceGuide, readFace } from '../capture/face-guide
 import type { LivenessResult, LivenessStep } from '../flow-api.ts';
 import type { MessageKey } from '../i18n.ts';
 import { errorText } from './error-text.ts';
+import { PermissionHelp } from './permission-help.tsx';
 import type { StepProps } from './step-props.ts';
 
 type Target = 'center' | LivenessStep;
@@ -184,14 +185,7 @@ export function FaceCheckStep({
       {phase === 'noCamera' && (
         <div role="alert">
           <p class="error">{t('face.noCamera')}</p>
-          <details class="permission-help">
-            <summary>{t('capture.permission.title')}</summary>
-            <ul>
-              <li>{t('capture.permission.ios')}</li>
-              <li>{t('capture.permission.android')}</li>
-              <li>{t('capture.permission.desktop')}</li>
-            </ul>
-          </details>
+          <PermissionHelp t={t} />
         </div>
       )}
       {phase === 'result' && result && (
