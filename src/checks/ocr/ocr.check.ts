@@ -975,7 +975,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const locatedMrz = () => {
         mrzSearch ??= (async () => {
           const since = performance.now();
-          const found = await findMrz(ocr.eng, input.front);
+          // The MRZ model first (trained on MRZ lines, it tells 8 from B and 0 from O where eng
+          // does not), eng again where its check digits fail.
+          const mrzModel = readingOnce(await loadEngine(['mrz']));
+          const found = await findMrz(mrzModel, input.front, ocr.eng);
           lap('mrz', since);
           return found;
         })();
