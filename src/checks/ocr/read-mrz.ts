@@ -377,16 +377,9 @@ function positionsOf(check: CheckedRange): [number, number][] {
 /**
  * Makes one check hold by changing at most `budget` characters to a look-alike in their class
  * (or anything in the class where nothing was read): the change is taken only when one set of
- * fewest changes does it — a check digit confirms a correction, never picks among equals — or,
- * where several do, when exactly one of them also makes `confirm` (the composite) hold.
+ * fewest changes does it — a check digit confirms a correction, never picks among equals.
  */
-function repairCheck(
-  lines: string[],
-  check: CheckedRange,
-  classes: string[],
-  budget: number,
-  confirm?: CheckedRange,
-): string[] {
+function repairCheck(lines: string[], check: CheckedRange, classes: string[], budget: number): string[] {
   if (holds(lines, check)) return lines;
   const positions = positionsOf(check);
   const options = positions.map(([l, i]) => {
@@ -433,12 +426,6 @@ function repairCheck(
   };
   walk(0, budget, lines, 0);
   if (found.length === 0) return lines;
-  // Several equally likely changes each make the field's digit hold: a second digit over the same
-  // characters (the composite), failing as read, picks the one change that makes it hold too.
-  if (confirm && !holds(lines, confirm)) {
-    const confirmed = found.filter((f) => holds(f.lines, confirm));
-    if (confirmed.length === 1) return (confirmed[0] as { lines: string[] }).lines;
-  }
   found.sort((a, b) => a.cost - b.cost);
   const [first, second] = found;
   if (second && Math.abs(second.cost - (first as { cost: number }).cost) < 1e-9) return lines;
@@ -625,14 +612,8 @@ export function readMrzLines(
   for (const check of checks) {
     if (check.field === 'composite') continue;
     const unknown = positionsOf(check).filter(([l, i]) => lines[l]?.[i] === '?').length;
-    // The composite can confirm this field's change only when every other field it covers holds.
-    const confirm =
-      composite && checks.every((c) => c === check || c === composite || holds(lines, c))
-        ? composite
-        : undefined;
     // More than two glyphs not read: a check digit cannot restore them (nor bound the search).
-    if (unknown <= 2)
-      lines = repairCheck(digitiseRuns(lines, check), check, classes, Math.max(1, unknown), confirm);
+    if (unknown <= 2) lines = repairCheck(digitiseRuns(lines, check), check, classes, Math.max(1, unknown));
   }
   // A field's own digit passes one wrong change in ten: where a composite digit covers the fields,
   // their corrections stand only if it confirms them too.
