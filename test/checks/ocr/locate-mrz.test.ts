@@ -113,6 +113,13 @@ describe('MRZ anywhere', () => {
     assert.equal(secondCalls, 0);
   });
 
+  it('reads a zone with the committed MRZ model alone', async () => {
+    const mrz = await getOcrEngineFor(['mrz']);
+    const found = await findMrz(mrz, await page(td3(), 0));
+    assert.deepEqual(found?.reading.lines, td3());
+    assert.equal(found?.reading.valid, true);
+  });
+
   it('finds nothing on a page without a zone', async () => {
     const png = await renderTextImage(
       [
