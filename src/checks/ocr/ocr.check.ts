@@ -954,7 +954,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         eng: readingOnce(await loadEngine(['eng'])),
       };
       const reference = now();
-      const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields and the MRZ); mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
+      const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields, mrz then eng for an MRZ found anywhere); mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
       const base = { provider: PROVIDER, model };
       const unsupported = (reason: string, extras: Partial<OcrExtras> = {}): OcrCheckResult => ({
         result: {
