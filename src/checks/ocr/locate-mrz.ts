@@ -642,14 +642,12 @@ function byStroke(text: string, corners: number, foot: number): string {
   return text;
 }
 
-/** Largest cut, output px a photo px: beyond it interpolation adds nothing Tesseract can use. */
-const MAX_SCALE = 6;
-
 /**
- * Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. When
- * check digits fail (or `retry` and nothing else): the same engine again on the band cut a
- * quarter larger (Tesseract reads the same small glyphs differently at another scale), then the
- * `second` engine; the best-checking reading stands, the first one on a tie.
+ * Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. With
+ * `retry`, where check digits fail: the same engine again on the band cut a quarter larger
+ * (Tesseract reads small glyphs differently at another scale: a zone of 5–6 photo px a character
+ * is cut at 4×, then 5×), then the `second` engine; the best-checking reading stands, the
+ * earlier one on a tie.
  */
 async function readBand(
   engine: OcrEngine,
@@ -662,7 +660,7 @@ async function readBand(
   const first = await readBandAt(engine, photo, band, k);
   if (!first || first.valid || !retry) return first;
   let best = first;
-  const attempts: [OcrEngine, number][] = [[engine, k * 1.25 <= MAX_SCALE ? k * 1.25 : k * 0.8]];
+  const attempts: [OcrEngine, number][] = [[engine, k * 1.25]];
   if (second && second !== engine) attempts.push([second, k]);
   for (const [e, scale] of attempts) {
     const again = await readBandAt(e, photo, band, scale);
@@ -673,7 +671,7 @@ async function readBand(
 }
 
 /** One OCR pass over a cut band: per line, the characters its cells take and what Tesseract read. */
-export interface BandCells {
+interface BandCells {
   format: MrzFormat;
   chars: string[];
   read: string[];
@@ -683,7 +681,7 @@ export interface BandCells {
  * The band cut at `k` output px a photo px and read by one engine, cell by cell; undefined when it
  * holds no MRZ-like lines.
  */
-export async function readBandCells(
+async function readBandCells(
   engine: OcrEngine,
   photo: GreyImage,
   band: MrzBand,
