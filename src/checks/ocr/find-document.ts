@@ -551,10 +551,38 @@ function outlineFromMask(
     return { corners: corners as DocumentOutline['corners'], coverage, solidity };
   };
   const found = useEdges ? outline(fromEdges, edgesIou) : outline(fromHull, hullIou);
-  if (found) return found;
+  const [photoWidth, photoHeight] = [width * scale, height * scale];
+  if (found) return onFrame(found, photoWidth, photoHeight) ? undefined : found;
   // Neither fits: one side may be lost in glare that merged with the card.
   const fromThree = valid(quadFromThreeEdges(edges, boundary));
-  return fromThree && outline(fromThree, quadIou(fromThree, m, width, height));
+  const three = fromThree && outline(fromThree, quadIou(fromThree, m, width, height));
+  return three && !onFrame(three, photoWidth, photoHeight) ? three : undefined;
+}
+
+/**
+ * Whether two or more of the outline's sides run along the photo's border (both ends within 1 % of
+ * the photo's width or height from the same edge of the frame). Such a region is cut by the frame, not
+ * bounded by a document's edges: the card fills the frame, so the border ring the lighting was
+ * fitted on is the card itself, and the region is merely its brighter part (a licence lit from the
+ * left came out as its left half, rectified as a card turned on its side). The whole photo is then
+ * read as the card.
+ */
+function onFrame(outline: DocumentOutline, w: number, h: number): boolean {
+  // A card pasted on a canvas with a margin of 3 % (a phone-sized screenshot) is not on the frame.
+  const [tx, ty] = [0.01 * w, 0.01 * h];
+  const borders = [
+    (p: Point) => p[0] < tx,
+    (p: Point) => p[0] > w - tx,
+    (p: Point) => p[1] < ty,
+    (p: Point) => p[1] > h - ty,
+  ];
+  let sides = 0;
+  for (let i = 0; i < 4; i++) {
+    const p = outline.corners[i] as Point;
+    const q = outline.corners[(i + 1) % 4] as Point;
+    if (borders.some((near) => near(p) && near(q))) sides++;
+  }
+  return sides >= 2;
 }
 
 /** Clockwise from top left, with the long side horizontal (ID documents are read landscape). */
