@@ -605,6 +605,27 @@ async function readVertical(engine: OcrEngine, card: GreyImage, region: Region, 
   for (let x = 0; x < width; x++)
     if (erase[x] || erase[x - 1] || erase[x + 1])
       for (let y = 0; y < height; y++) column[y * width + x] = paper;
+  // The title's own column: the band a glyph wide (a cell's height) that holds the most ink. What
+  // lies beside it — the portrait's light background, a rule's stub, the licence-class table's
+  // column — goes to paper, and so does anything lighter than the ink: on a card read as the whole
+  // frame (a scan the card fills) the zone catches them, and the jpn model read them as marks
+  // among the glyphs (| | 1 許証).
+  const inkOf = new Array<number>(width).fill(0);
+  for (let x = 0; x < width; x++)
+    for (let y = 0; y < height; y++) if (dark(y * width + x)) inkOf[x] = (inkOf[x] ?? 0) + 1;
+  const band = Math.min(width, Math.round((height / cells) * 1.15));
+  let from = 0;
+  let most = -1;
+  for (let x = 0; x + band <= width; x++) {
+    let sum = 0;
+    for (let i = x; i < x + band; i++) sum += inkOf[i] ?? 0;
+    if (sum > most) {
+      most = sum;
+      from = x;
+    }
+  }
+  for (let x = 0; x < width; x++)
+    if (x < from - 2 || x >= from + band + 2) for (let y = 0; y < height; y++) column[y * width + x] = paper;
   // The glyphs: runs of inked rows (a gap of a few rows inside a glyph does not split it). When
   // there are as many as cells, each is a cell; otherwise the inked extent is divided evenly.
   const inked = Array.from({ length: height }, (_, y) => {
@@ -1126,11 +1147,12 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         }
       if (!reading) {
         reading = await classifyAt(0);
-        if (!reading.classification.type) {
+        // The card turned, and the whole photo, are fallbacks too: read while the budget lasts.
+        if (!reading.classification.type && ocr.jpn.spare) {
           const again = await classifyAt(1);
           if (again.classification.type) reading = again;
         }
-        if (!reading.classification.type && whole) {
+        if (!reading.classification.type && whole && ocr.jpn.spare) {
           const again = await classifyAt(2);
           if (again.classification.type) reading = again;
         }
@@ -1304,7 +1326,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // Document number.
       const numberRead = get('documentNumber');
       let documentNumber = readDocumentNumber(type, numberRead.text);
-      if (type === 'drivers_license' && !documentNumber) {
+      if (type === 'drivers_license' && !documentNumber && ocr.eng.spare) {
         // The jpn model drops a digit now and then; the digits alone, read by eng, are the fallback.
         const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
           whitelist: DIGITS,
