@@ -607,9 +607,8 @@ async function readVertical(engine: OcrEngine, card: GreyImage, region: Region, 
       for (let y = 0; y < height; y++) column[y * width + x] = paper;
   // The title's own column: the band a glyph wide (a cell's height) that holds the most ink. What
   // lies beside it — the portrait's light background, a rule's stub, the licence-class table's
-  // column — goes to paper, and so does anything lighter than the ink: on a card read as the whole
-  // frame (a scan the card fills) the zone catches them, and the jpn model read them as marks
-  // among the glyphs (| | 1 許証).
+  // column — goes to paper: on a card read as the whole frame (a scan the card fills) the zone
+  // catches them, and the jpn model read them as marks among the glyphs (| | 1 許証).
   const inkOf = new Array<number>(width).fill(0);
   for (let x = 0; x < width; x++)
     for (let y = 0; y < height; y++) if (dark(y * width + x)) inkOf[x] = (inkOf[x] ?? 0) + 1;
@@ -836,7 +835,7 @@ async function classify(
     ...DOCUMENT_TYPES.filter((type) => type !== chosen).map(signature),
   ];
   for (const step of steps) {
-    // Out of reads (readingBudget): what is left to read cannot name the type.
+    // Out of reads (READ_BUDGET): what is left would be read past the budget.
     if (!ocr.jpn.spare) break;
     const found = await step();
     if (found) return found;
@@ -845,7 +844,7 @@ async function classify(
   return {
     readable,
     confidence: 0,
-    evidence: `${strip.text} / ${(await vertical()).text} / ${bandText}`,
+    evidence: `${strip.text} / ${verticalRead ? (await verticalRead).text : ''} / ${bandText}`,
   };
 }
 
@@ -942,7 +941,7 @@ const READ_FIELDS: readonly FieldName[] = [
 ];
 
 /**
- * Tesseract passes one document may spend (both languages together). A clean card reads in 7–12
+ * Tesseract passes one document may spend (both languages together). A real card reads in 7–16
  * (the title, the top strip, one pass per field, a confirmation or two); every pass beyond the
  * first reading of a field is a fallback — another scale, a local threshold, a wider search, the
  * card turned, another type's evidence — and those stop once the budget is spent, so a capture
