@@ -1325,8 +1325,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // Document number.
       const numberRead = get('documentNumber');
       let documentNumber = readDocumentNumber(type, numberRead.text);
-      if (type === 'drivers_license' && !documentNumber && ocr.eng.spare) {
+      if (type === 'drivers_license' && !documentNumber) {
         // The jpn model drops a digit now and then; the digits alone, read by eng, are the fallback.
+        // Read past the budget too: one pass, and the one that pays off most for a key field (on
+        // poor synthetic licences the jpn rereads at other scales read 11 digits where it reads 12).
         const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
           whitelist: DIGITS,
         });
