@@ -3,7 +3,7 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { apiCaller } from '../api-keys/index.ts';
+import { API_KEY_RECHECKED_BY_WRITE, apiCaller } from '../api-keys/index.ts';
 import {
   API_KEY_ERRORS,
   errorResponses,
@@ -43,6 +43,8 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
   app.post(
     '/v1/verification-sessions',
     {
+      // Its INSERT checks the key again (create-session.ts): the guard may take it from memory.
+      ...API_KEY_RECHECKED_BY_WRITE,
       schema: {
         tags: ['sessions'],
         operationId: 'createSession',
