@@ -139,23 +139,41 @@ async function measureBare(generator: LoadGenerator, label: string): Promise<Loa
   }
 }
 
-/** The ceiling for create-session on PostgreSQL: a server that only INSERTs the body (bench-servers.ts). */
-async function measureBareInsert(generator: LoadGenerator, label: string): Promise<LoadResult> {
+/**
+ * The ceiling for create-session on PostgreSQL: a server that only INSERTs the body (bench-servers.ts).
+ * `pacedRate`: also its p99 at that open-loop rate — the machine's own floor for the latency target.
+ */
+async function measureBareInsert(
+  generator: LoadGenerator,
+  label: string,
+  pacedRate?: number,
+): Promise<LoadResult> {
   const server = await startBareInsertServer(postgresUrl, poolSize);
+  const target: LoadTarget = {
+    origin: server.origin,
+    method: 'POST',
+    path: '/',
+    headers: { 'content-type': 'application/json' },
+    body: CREATE_BODY,
+  };
   try {
-    return await measure(
+    const max = await measure(
       generator,
       { target: 'bare-insert', database: 'PostgreSQL', load: label },
-      {
-        origin: server.origin,
-        method: 'POST',
-        path: '/',
-        headers: { 'content-type': 'application/json' },
-        body: CREATE_BODY,
-      },
+      target,
       { kind: 'max' },
       server,
     );
+    if (pacedRate !== undefined) {
+      await measure(
+        generator,
+        { target: 'bare-insert', database: 'PostgreSQL', load: `${pacedRate}/s paced (control)` },
+        target,
+        { kind: 'paced', rate: pacedRate },
+        server,
+      );
+    }
+    return max;
   } finally {
     await server.close();
   }
@@ -315,6 +333,10 @@ function printVerdicts(yardsticks: Yardsticks) {
         (rateOk ? '' : `; only ${half.result.reqPerSec.toFixed(0)} req/s served cleanly`);
       met = met && rateOk && p99Ok;
     }
+    const control = rows.find((r) => r.target === 'bare-insert' && r.load.endsWith('(control)'));
+    if (isTarget && control) {
+      line += `; bare-insert at the same rate: p99 ${control.result.latency.p99Ms.toFixed(2)} ms`;
+    }
     if (!clean) line += ` — ${row.result.non2xx} non-2xx, ${row.result.errors} errors`;
     if (isTarget) verdict = met;
     console.log(`  ${isTarget ? (met ? 'MET   ' : 'MISSED') : 'info  '} ${line}`);
@@ -344,7 +366,13 @@ async function main() {
       );
     }
     // Both yardsticks again at the end: on a shared machine the spread between the two shows the noise.
-    const insertEnd = postgres ? await measureBareInsert(generator, 'max (last)') : undefined;
+    // bare-insert also at create-session's half rate: the p99 the machine allows there at all.
+    const half = rows.find(
+      (r) => r.target === 'create-session' && r.database === 'PostgreSQL' && r.load.endsWith(HALF_CAPACITY),
+    );
+    const insertEnd = postgres
+      ? await measureBareInsert(generator, 'max (last)', half ? Number(half.load.split('/')[0]) : undefined)
+      : undefined;
     const bareEnd = await measureBare(generator, 'max (last)');
     const yardsticks: Yardsticks = {
       bare: (bareStart.reqPerSec + bareEnd.reqPerSec) / 2,
