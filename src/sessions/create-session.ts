@@ -73,14 +73,22 @@ export async function createSession(
   caller: ApiCaller,
   body: CreateSessionBody,
 ): Promise<CreatedSession> {
-  const problem = callbackUrlProblem(body.callbackUrl, platform.config.env);
-  if (problem) {
-    throw new AppError('ValidationFailed', `callbackUrl ${problem}`, [
-      { path: '/callbackUrl', message: problem },
-    ]);
+  let clientIp: string | null;
+  let prefix: string;
+  try {
+    const problem = callbackUrlProblem(body.callbackUrl, platform.config.env);
+    if (problem) {
+      throw new AppError('ValidationFailed', `callbackUrl ${problem}`, [
+        { path: '/callbackUrl', message: problem },
+      ]);
+    }
+    clientIp = ipv4Binding(body.clientIpAddress);
+    prefix = await allowingPrefix(platform, caller.tenantId, body.callbackUrl);
+  } catch (error) {
+    // The key may have come from memory: a disabled one is answered 401 before any other refusal.
+    await confirmApiKey(platform, caller);
+    throw error;
   }
-  const clientIp = ipv4Binding(body.clientIpAddress);
-  let prefix = await allowingPrefix(platform, caller.tenantId, body.callbackUrl);
 
   const sessionId = newId('vs');
   const token = randomBase62(32);

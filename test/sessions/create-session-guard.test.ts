@@ -52,6 +52,11 @@ describe('create-session sees key and prefix changes made elsewhere on the next 
     assert.equal(res.statusCode, 401, res.body);
     assert.deepEqual(res.json(), UNAUTHORIZED);
     assert.equal(Number(await sessions()), before, 'nothing written');
+    // Any other refusal of the request comes after the key's: an invalid body, a URL off the list.
+    for (const body of [{ callbackUrl: 42 }, { callbackUrl: 'https://elsewhere.example/x' }, {}]) {
+      const refused = await t.api.createSession(body);
+      assert.equal(refused.statusCode, 401, `${JSON.stringify(body)}: ${refused.body}`);
+    }
     // The other routes, and create-session again, keep refusing it.
     assert.equal((await t.api.getSession('vs_00000000000000000000000000')).statusCode, 401);
     assert.equal((await t.api.createSession({ callbackUrl: CALLBACK_PREFIX })).statusCode, 401);
