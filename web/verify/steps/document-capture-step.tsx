@@ -23,6 +23,9 @@ const REFUSALS = [
   'DocumentNotRecognised',
   'DocumentTypeMismatch',
   'DocumentSideMismatch',
+  'TiltedCardNotFound',
+  'TiltedCardNotTilted',
+  'TiltedCardNotSame',
 ] as const;
 type Refusal = (typeof REFUSALS)[number];
 const isRefusal = (code: string): code is Refusal => (REFUSALS as readonly string[]).includes(code);
@@ -37,7 +40,12 @@ export function DocumentCaptureStep({
   onDone,
   onChooseType,
   onHandoff,
-}: StepProps & { side: 'front' | 'back'; onDone(): void; onChooseType(): void; onHandoff(): void }) {
+}: StepProps & {
+  side: 'front' | 'back' | 'tilted';
+  onDone(): void;
+  onChooseType(): void;
+  onHandoff(): void;
+}) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const [cameraState, setCameraState] = useState<'starting' | 'on' | 'off' | 'failed'>('starting');
@@ -47,6 +55,8 @@ export function DocumentCaptureStep({
   /** The server refused the photo as the wrong document: only Retake (or another type) helps. */
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const isPassport = state.documentType === 'passport';
+  // The thickness capture: the card held tilted, so that its edge (its thickness) shows.
+  const isTilted = side === 'tilted';
   const docName = (type: string | null | undefined) =>
     type ? t(`docType.${type}` as MessageKey) : t('docType.legend');
 
@@ -146,18 +156,37 @@ export function DocumentCaptureStep({
     }
   };
 
-  const title = isPassport
-    ? t('capture.title.passport')
-    : t(side === 'front' ? 'capture.title.front' : 'capture.title.back');
+  const title = isTilted
+    ? t('capture.title.tilted')
+    : isPassport
+      ? t('capture.title.passport')
+      : t(side === 'front' ? 'capture.title.front' : 'capture.title.back');
   const fileInputId = `file-${side}`;
 
   return (
     <section class="card">
       <h1>{title}</h1>
-      <p class="hint">{t('capture.hint')}</p>
+      {isTilted ? (
+        <div class="tilt-instructions">
+          <p class="hint">{t('capture.hint.tilted')}</p>
+          <ol>
+            <li>{t('capture.tilted.step1')}</li>
+            <li>{t('capture.tilted.step2')}</li>
+            <li>{t('capture.tilted.step3')}</li>
+          </ol>
+          <div class="tilt-figure" aria-hidden="true">
+            <div class="tilt-card" />
+          </div>
+        </div>
+      ) : (
+        <p class="hint">{t('capture.hint')}</p>
+      )}
       <div class={`viewfinder${candidate ? ' hidden' : ''}`}>
         <video ref={videoRef} muted playsInline autoPlay aria-label={t('capture.cameraLabel')} />
-        <div class={`card-guide${isPassport ? ' passport' : ''}`} aria-hidden="true" />
+        <div
+          class={`card-guide${isPassport ? ' passport' : ''}${isTilted ? ' tilted' : ''}`}
+          aria-hidden="true"
+        />
       </div>
       {cameraState === 'failed' && !candidate && (
         <div class="notice" role="status">
