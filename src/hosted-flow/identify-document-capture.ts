@@ -14,6 +14,9 @@ import {
   type OcrCheckResult,
 } from '../checks/ocr/index.ts';
 import { describeReferenceFaceInWorker, documentGeometryInWorker } from '../pipeline/inference-pool.ts';
+import { PORTRAIT_MIN_SHARE, SELFIE_FACE_SHARE } from './identify-document-capture-rules.ts';
+
+export { PORTRAIT_MIN_SHARE, SELFIE_FACE_SHARE };
 
 /** What the form may be prefilled with: only fields read with confidence; kana is never read. */
 export interface DocumentReading {
@@ -42,19 +45,6 @@ export interface CaptureFacts {
   ocr: OcrCheckResult | null;
 }
 
-/**
- * A face this large is the photo's subject: the printed portrait of a card or passport page that
- * fills the frame covers under a tenth of it (corpus fronts: 0.03–0.04), a selfie a fifth or more
- * (corpus selfies: 0.19–0.37).
- */
-export const SELFIE_FACE_SHARE = 0.15;
-/**
- * A face at least this large on the photo sent as the back is a printed portrait: no back of the
- * four documents prints one (the licence's, the My Number card's and the residence card's backs
- * carry text, tables and a chip), their fronts do (corpus fronts 0.03–0.04 of the photo; a card
- * filling a third of the frame still puts its portrait above 0.008).
- */
-export const PORTRAIT_MIN_SHARE = 0.008;
 /** A type named otherwise than chosen refuses only when its title was read this surely. */
 export const MISMATCH_MIN_CONFIDENCE = 0.6;
 

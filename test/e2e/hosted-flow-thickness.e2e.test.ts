@@ -212,3 +212,53 @@ test(
 );
 
 test('thickness capture in Japanese', { timeout: 600_000 }, () => walk('ja', 'ja-JP'));
+
+/**
+ * The capture step's face pre-check in the browser (web/verify/capture/face-in-photo.ts): the
+ * corpus's backs raise nothing (the detector finds no portrait on them), and the front sent as the
+ * back is told — by the browser when its detector is ready in time, else by the server.
+ */
+test('backs pass the browser face pre-check; the front as the back is told', {
+  timeout: 600_000,
+}, async () => {
+  const m = MESSAGES.en;
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const created = await fetch(`${origin}/v1/verification-sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ callbackUrl: `${callbackBase}/done`, clientIpAddress: '127.0.0.1' }),
+  });
+  const { verificationUrl } = (await created.json()) as { verificationUrl: string };
+  await page.goto(verificationUrl);
+  await page.getByRole('checkbox', { name: m['consent.checkbox'] }).check();
+  await page.getByRole('button', { name: m['consent.submit'] }).click();
+  await page.getByRole('radio', { name: m['docType.drivers_license'] }).check();
+  await page.getByRole('button', { name: m['docType.submit'] }).click();
+  await page.setInputFiles('#file-front', path.join(PHOTOS, 'front.jpg'));
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+  await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor({ timeout: 120_000 });
+  // Give the detector its chance to load, so the pre-check runs rather than times out.
+  await page.waitForTimeout(5000);
+  for (const type of ['drivers_license', 'my_number_card', 'residence_card']) {
+    await page.setInputFiles('#file-back', `test/fixtures/corpus/${type}-genuine-0/back.jpg`);
+    await page.getByText(m['capture.looksGood']).waitFor();
+    await page.getByRole('button', { name: m['capture.retake'] }).click();
+  }
+  await page.setInputFiles('#file-back', path.join(PHOTOS, 'front.jpg'));
+  const browserSays = page.getByText(m['quality.frontAsBack']);
+  const looksGood = page.getByText(m['capture.looksGood']);
+  await browserSays.or(looksGood).waitFor();
+  if (await looksGood.isVisible()) {
+    await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+    const serverSays = m['capture.refused.DocumentSideMismatch'].replaceAll(
+      '{wanted}',
+      m['docType.drivers_license'],
+    );
+    await page.getByRole('alert').filter({ hasText: serverSays }).waitFor({ timeout: 60_000 });
+  } else {
+    assert.equal(await page.locator('.actions .primary').textContent(), m['capture.retake']);
+  }
+  await page.screenshot({ path: path.join(ARTIFACTS, 'thickness-en-05-front-as-back.png'), fullPage: true });
+  await context.close();
+});

@@ -5,16 +5,27 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
 import { assessDocumentImage, type QualityProblem } from '../capture/document-quality.ts';
+import { type FaceProblem, faceProblemIn, prepareFaceCheck } from '../capture/face-in-photo.ts';
 import { FlowApiError } from '../flow-api.ts';
 import type { MessageKey } from '../i18n.ts';
 import { errorText } from './error-text.ts';
 import { PermissionHelp } from './permission-help.tsx';
 import type { StepProps } from './step-props.ts';
 
+/** The photo at most 640 px wide, for the face pre-check. */
+function smallCopy(source: CanvasImageSource, width: number, height: number): HTMLCanvasElement {
+  const scale = Math.min(1, 640 / Math.max(width, height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(width * scale));
+  canvas.height = Math.max(1, Math.round(height * scale));
+  canvas.getContext('2d')?.drawImage(source, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
+
 type Candidate = {
   blob: Blob;
   url: string;
-  problem: QualityProblem | 'cameraTooSmall' | null;
+  problem: QualityProblem | FaceProblem | 'cameraTooSmall' | null;
 };
 
 /** The server's capture refusals (identify-document-capture.ts): the photo shows the wrong thing. */
@@ -78,6 +89,8 @@ export function DocumentCaptureStep({
 
   useEffect(() => {
     startCamera();
+    // The face detector loads while the camera shows, for the pre-check of each photo.
+    if (!isTilted) prepareFaceCheck();
     return () => stopCamera(streamRef.current);
   }, []);
 
@@ -92,7 +105,10 @@ export function DocumentCaptureStep({
   ) => {
     const problem = assessDocumentImage(source, width, height);
     // A camera frame is as large as the camera makes it: "move closer" cannot help, another device can.
-    const shown = fromCamera && problem === 'ImageTooSmall' ? 'cameraTooSmall' : problem;
+    let shown: Candidate['problem'] = fromCamera && problem === 'ImageTooSmall' ? 'cameraTooSmall' : problem;
+    // A selfie, or the front as the back, told before the upload (the server's rules; no verdict
+    // when the detector is not ready within its budget).
+    if (!shown && !isTilted) shown = await faceProblemIn(smallCopy(source, width, height), side);
     setCandidate({ blob, url: URL.createObjectURL(blob), problem: shown });
     setBusy(null);
   };
