@@ -83,7 +83,8 @@ test("a card's thin rules joined into one wide net are not a bezel, whichever wa
   const h = 381;
   const grey = new Uint8Array(w * h).fill(225);
   for (let y = 20; y < h - 20; y++)
-    for (let x = 20; x < w - 20; x++) if ((x - 20) % 110 < 2 || (y - 20) % 110 < 2 || y === h - 22 || x === w - 22) grey[y * w + x] = 30;
+    for (let x = 20; x < w - 20; x++)
+      if ((x - 20) % 110 < 2 || (y - 20) % 110 < 2 || y === h - 22 || x === w - 22) grey[y * w + x] = 30;
   const jpeg = await sharp(Buffer.from(grey), { raw: { width: w, height: h, channels: 1 } })
     .jpeg({ quality: 92 })
     .toBuffer();
