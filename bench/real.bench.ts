@@ -319,12 +319,15 @@ async function variantOf(kind: (typeof VARIANTS)[number], file: string): Promise
   const turn = /turned (\d+)°/.exec(kind);
   if (!kind.startsWith('on a table'))
     return sharp(image).rotate(Number(turn?.[1])).jpeg({ quality: 92 }).toBuffer();
+  const params = drawCaptureParameters(new Random(`bench-real:${path.basename(file)}`), 'typical', 1280);
+  // Brought to the size the card takes in the photo first, as a camera's optics do: the synthetic
+  // camera samples its flat input without a prefilter, which aliases a large scan's fine print.
   const { data, info } = await sharp(image)
     .rotate()
+    .resize({ width: Math.round(params.documentWidth * params.width), withoutEnlargement: true })
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const params = drawCaptureParameters(new Random(`bench-real:${path.basename(file)}`), 'typical', 1280);
   const photo = await photographDocument({ data, width: info.width, height: info.height }, params);
   return turn ? sharp(photo).rotate(Number(turn[1])).jpeg({ quality: 90 }).toBuffer() : photo;
 }

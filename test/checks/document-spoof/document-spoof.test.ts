@@ -316,15 +316,16 @@ test('a portrait that looks male on a card printed 女 F. adds to other cues; al
     alone.measurements.cues.some((c) => /portrait looks male.*card says F/.test(c.name) && c.score > 0),
     JSON.stringify(alone.measurements.cues),
   );
-  // With another faint cue (an MRZ not read cleanly, 0.2 alone) the two make a review.
+  // It adds to the other cues: with an MRZ not read cleanly the score rises, still short of a review
+  // (on real documents photographed on a table both came together, on genuine passports).
   const misread = { valid: false, invalidFields: ['birthDate'], matchesPrintedFields: true };
   const withOther = await documentSpoofCheck.run({
     ...inputOf(genuine, { ...read, mrz: misread }),
     portraitSex: manLooks,
   });
-  assert.equal(withOther.result.risk, 'medium', withOther.result.details);
   const otherAlone = await documentSpoofCheck.run(inputOf(genuine, { ...read, mrz: misread }));
-  assert.equal(otherAlone.result.risk === 'medium', false, otherAlone.result.details);
+  assert.ok((withOther.result.score ?? 0) > (otherAlone.result.score ?? 0) + 0.1, withOther.result.details);
+  assert.notEqual(withOther.result.risk, 'medium', withOther.result.details);
   const bonaFide = await judge(genuine, genuineLooks);
   assert.equal(bonaFide.isForgedOrTampered, false, bonaFide.details);
   assert.doesNotMatch(bonaFide.details ?? '', /portrait looks/);
