@@ -171,6 +171,15 @@ for (const dir of values.corpus ?? []) {
     const docKey = sample.attack && DOCUMENT_ATTACKS.includes(sample.attack) ? sample.attack : 'bona fide';
     const noVerdict = result.status === NO_VERDICT.status;
     count(doc, docKey, !noVerdict && result.risk !== 'low', result.isDisplayAttack === true, noVerdict);
+    // Per document type too where the cues differ by layout (the issuers' layouts against mimoto's).
+    if ((docKey === 'text_edit' || docKey === 'bona fide') && documentType)
+      count(
+        doc,
+        `${docKey}: ${documentType}`,
+        !noVerdict && result.risk !== 'low',
+        result.isDisplayAttack === true,
+        noVerdict,
+      );
     if (values.dump) {
       const side = (s: typeof measurements.front) =>
         `L${s.luma.topRatio.toFixed(2)} r${s.ripple.p90.toFixed(2)}/${s.ripple.rippleShare.toFixed(2)} m${Math.min(s.borders.top, s.borders.bottom, s.borders.left, s.borders.right).toFixed(2)}`;
@@ -228,7 +237,7 @@ function table(title: string, map: Map<string, Tally>, ms: number[], cpuMs: numb
     const answered = t.total - t.noVerdict;
     const rate = (x: number) => `${((100 * x) / Math.max(1, answered)).toFixed(1)} %`;
     const head = `| ${key} | ${t.total} | ${t.noVerdict} | ${t.detected} |`;
-    if (key === 'bona fide') console.log(`${head} | ${rate(t.detected)} | ${t.flagged} |`);
+    if (key.startsWith('bona fide')) console.log(`${head} | ${rate(t.detected)} | ${t.flagged} |`);
     else console.log(`${head} ${rate(answered - t.detected)} | | ${t.flagged} |`);
   }
   if (ms.length)

@@ -330,8 +330,14 @@ export interface ScreenFrame {
   hollowness: number;
 }
 
-/** Width the frame search works at: a bezel is 6–12 px wide there, a printed line of text 1–2. */
-const FRAME_WORK_WIDTH = 320;
+/**
+ * Length of the photo's longer side the frame search works at: a bezel is 6–12 px wide there, a
+ * printed line of text 1–2. The longer side, so that a photo stored turned (portrait) is searched
+ * at the scale of the same photo landscape: at 320 px across its shorter side a genuine card's
+ * rules and lettering stay dark and joined into a wide, hollow net (a real licence turned 270°
+ * read as a bezel).
+ */
+const FRAME_WORK_SIDE = 320;
 /** Dark: under this share of the photo's median grey (a bezel reads 0.13–0.29 of it). */
 const FRAME_DARK = 0.35;
 /** Dark regions smaller than this share of the photo are text, hair or shadow specks. */
@@ -344,7 +350,8 @@ const FRAME_MIN_REGION = 0.0007;
  * wash out a side, leaving a U or an L: still hollow, its hull still wide.
  */
 export function measureScreenFrame(grey: GreyImage): ScreenFrame {
-  const small = downscale(grey, Math.min(FRAME_WORK_WIDTH, grey.width));
+  const scale = Math.min(1, FRAME_WORK_SIDE / Math.max(grey.width, grey.height));
+  const small = downscale(grey, Math.max(1, Math.round(grey.width * scale)));
   const { data, width: w, height: h } = small;
   const sorted = Uint8Array.from(data).sort();
   const threshold = (sorted[sorted.length >> 1] as number) * FRAME_DARK;

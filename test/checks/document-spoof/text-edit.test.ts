@@ -106,18 +106,39 @@ test('a wrong document type does not make a genuine card look tampered: its layo
   assert.equal((await run(front, 'residence_card')).result.risk, 'low');
 });
 
-test("on a licence and a My Number card, printed in their issuers' layouts, the re-typed-value cues are not measured", async () => {
-  // Their print geometry (glyph feet, bold lines) is not known for the issuers' layouts: measured as
-  // if it were, a genuine card would read as tampered. Such an edit is left to the cues that do not
-  // rest on it (front against back, address against issuer, the MRZ). The portrait's outline is
-  // read at the issuer's portrait box, and the card's portrait is its own.
-  for (const [type, field] of [
-    ['drivers_license', 'expiryDate'],
-    ['my_number_card', 'birthDate'],
+test("on a licence and a My Number card, a value re-typed heavier in the issuer's zone is tampering, at most a review", async () => {
+  // Their print geometry (glyph feet, bold lines) is not measured: the values are weighed in the
+  // zones of the issuer's layout (src/documents/document-types.ts) against one another.
+  for (const [type, field, seed] of [
+    ['drivers_license', 'address', 2],
+    ['my_number_card', 'birthDate', 2],
   ] as const) {
-    const { result, measurements } = await run(await photographFront(type, 2, field), type);
-    assert.equal(measurements.textEdit, undefined, type);
-    assert.deepEqual(measurements.portrait?.tilt, 0, type);
-    assert.doesNotMatch(result.details ?? '', /re-typed|pasted/, type);
+    const genuine = await run(await photographFront(type, seed), type);
+    assert.equal(genuine.result.risk, 'low', `${type}: ${genuine.result.details}`);
+    assert.equal(genuine.result.isForgedOrTampered, false, type);
+    assert.ok(genuine.measurements.issuerText, `${type}: the issuer's zones were measured`);
+    assert.equal(genuine.measurements.textEdit, undefined, type);
+
+    const edited = await run(await photographFront(type, seed, field), type);
+    assert.equal(edited.result.risk, 'medium', `${type}: ${JSON.stringify(edited.measurements.issuerText)}`);
+    assert.equal(edited.result.isForgedOrTampered, true, type);
+    assert.match(
+      edited.result.details ?? '',
+      new RegExp(`re-typed value \\(${field} printed heavier than the card's other values\\)`),
+    );
+    assert.deepEqual(edited.measurements.portrait?.tilt, 0, type);
   }
+});
+
+test("an expiry date pasted over the licence's 有効期限 band is tampering: the band's tint is gone behind it", async () => {
+  const genuine = await run(await photographFront('drivers_license', 3), 'drivers_license');
+  assert.equal(genuine.result.risk, 'low', genuine.result.details);
+  assert.ok(
+    (genuine.measurements.issuerText?.bandTint ?? 0) > 0.15,
+    JSON.stringify(genuine.measurements.issuerText),
+  );
+
+  const edited = await run(await photographFront('drivers_license', 3, 'expiryDate'), 'drivers_license');
+  assert.equal(edited.result.isForgedOrTampered, true, JSON.stringify(edited.measurements.issuerText));
+  assert.match(edited.result.details ?? '', /pasted patch \(the band's tint gone behind expiryDate\)/);
 });
