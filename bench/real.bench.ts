@@ -137,8 +137,12 @@ async function runDocument(type: DocumentType, file: string, referenceDate: Date
   const cpu = process.cpuUsage();
   const detail = await inspectDocument(engines, { documentType: type, front, referenceDate });
   const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   documentMs.push(detail.ms.total);
-  documentCpuMs.push((used.user + used.system) / 1000);
+  documentCpuMs.push(cpuMs);
+  log(
+    `  ${path.basename(file)}: ${Math.round(detail.ms.total)} ms wall, ${Math.round(cpuMs)} ms CPU, peak RSS ${Math.round(peakRssMb())} MB, load ${os.loadavg()[0]?.toFixed(1)}`,
+  );
   return detail;
 }
 

@@ -12,6 +12,25 @@ export interface RateLimitConfig {
   burst: number;
 }
 
+/** Where blobs (document images, liveness frames, logos) live; every store is wrapped in encryption. */
+export type BlobStorageConfig =
+  /** One file per blob under `directory`: one machine only (the embedded default). */
+  | { kind: 'local'; directory: string }
+  /** An S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Ceph RGW): any number of machines. */
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Prepended to every object key, e.g. `mimoto/`; empty for the whole bucket. */
+      prefix: string;
+      region: string;
+      /** Undefined: AWS S3 itself. Otherwise the server's URL (MinIO, R2, Ceph RGW). */
+      endpoint: string | undefined;
+      /** `bucket` in the path instead of the host name (MinIO and Ceph usually need it). */
+      forcePathStyle: boolean;
+      /** Undefined: the AWS SDK's own credential chain (instance role, web identity, AWS_* variables). */
+      credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
+    };
+
 export interface Config {
   port: number;
   host: string;
@@ -19,6 +38,7 @@ export interface Config {
   publicUrl: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  blobStorage: BlobStorageConfig;
   /** Base64 32-byte keys as `id:base64[,id:base64…]`, the first one current; undefined: see crypto. */
   encryptionKeys: string | undefined;
   trustProxy: boolean;
@@ -119,13 +139,17 @@ export function parseConfig(
     problems.push('MIMOTO_RATE_LIMIT_BURST must be at least MIMOTO_RATE_LIMIT_PER_SECOND');
   }
 
+  const dataDir = path.resolve(cwd, read('MIMOTO_DATA_DIR') ?? '.mimoto');
+  const blobStorage = parseBlobStorage(read, flag, problems, dataDir);
+
   const config: Config = {
     port,
     host,
     env: environment,
     publicUrl,
     databaseUrl,
-    dataDir: path.resolve(cwd, read('MIMOTO_DATA_DIR') ?? '.mimoto'),
+    dataDir,
+    blobStorage,
     encryptionKeys,
     trustProxy: flag('MIMOTO_TRUST_PROXY'),
     rateLimit: perSecond === 0 ? null : { perSecond, burst },
@@ -133,6 +157,63 @@ export function parseConfig(
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+const S3_BUCKET_PATTERN = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function parseBlobStorage(
+  read: (name: string) => string | undefined,
+  flag: (name: string) => boolean,
+  problems: string[],
+  dataDir: string,
+): BlobStorageConfig {
+  const kind = read('MIMOTO_BLOB_STORE') ?? 'local';
+  if (kind === 'local') return { kind: 'local', directory: path.join(dataDir, 'blobs') };
+  if (kind !== 's3') {
+    problems.push(`MIMOTO_BLOB_STORE must be one of local, s3 (got '${kind}')`);
+    return { kind: 'local', directory: path.join(dataDir, 'blobs') };
+  }
+  const bucket = read('MIMOTO_S3_BUCKET') ?? '';
+  if (!S3_BUCKET_PATTERN.test(bucket)) {
+    problems.push(
+      bucket === ''
+        ? 'MIMOTO_S3_BUCKET is required when MIMOTO_BLOB_STORE=s3'
+        : `MIMOTO_S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots or dashes (got '${bucket}')`,
+    );
+  }
+  const endpoint = read('MIMOTO_S3_ENDPOINT')?.replace(/\/+$/, '');
+  if (endpoint !== undefined) {
+    try {
+      const url = new URL(endpoint);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      problems.push(`MIMOTO_S3_ENDPOINT must be an http(s) URL (got '${endpoint}')`);
+    }
+  }
+  const prefix = read('MIMOTO_S3_PREFIX') ?? '';
+  if (prefix !== '' && !/^[A-Za-z0-9!_.*'()/-]{1,200}$/.test(prefix)) {
+    problems.push("MIMOTO_S3_PREFIX may hold only letters, digits and !_.*'()/- (at most 200)");
+  }
+  const accessKeyId = read('MIMOTO_S3_ACCESS_KEY_ID');
+  const secretAccessKey = read('MIMOTO_S3_SECRET_ACCESS_KEY');
+  const sessionToken = read('MIMOTO_S3_SESSION_TOKEN');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    problems.push('MIMOTO_S3_ACCESS_KEY_ID and MIMOTO_S3_SECRET_ACCESS_KEY must be set together');
+  }
+  // Path-style addressing is what self-hosted servers answer; AWS itself prefers virtual hosts.
+  const pathStyleRaw = read('MIMOTO_S3_FORCE_PATH_STYLE');
+  return {
+    kind: 's3',
+    bucket,
+    prefix,
+    region: read('MIMOTO_S3_REGION') ?? 'us-east-1',
+    endpoint,
+    forcePathStyle: pathStyleRaw === undefined ? endpoint !== undefined : flag('MIMOTO_S3_FORCE_PATH_STYLE'),
+    credentials:
+      accessKeyId !== undefined && secretAccessKey !== undefined
+        ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }
+        : undefined,
+  };
 }
 
 /** `id:base64` entries; each key 32 bytes (AES-256), ids unique. Returns the problems found. */

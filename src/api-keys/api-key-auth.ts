@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/http/app-error.ts';
 import { TokenBuckets } from '../platform/http/token-bucket.ts';
 import type { Platform } from '../platform/platform.ts';
-import { type ApiCaller, authenticateApiKey } from './api-key-service.ts';
+import { type ApiCaller, authenticateApiKey, authenticateRecentApiKey } from './api-key-service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,11 +12,20 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Route options of a route whose write statement checks the key itself (authenticateRecentApiKey):
+ * its guard may take a key this process already knows from memory.
+ */
+export const API_KEY_RECHECKED_BY_WRITE = { config: { apiKeyRecheckedByWrite: true } } as const;
+
 export function requireApiKey(app: FastifyInstance, platform: Platform) {
   const limit = platform.config.rateLimit;
   const buckets = limit && new TokenBuckets(limit.perSecond, limit.burst);
   app.addHook('onRequest', async (request, reply) => {
-    const caller = await authenticateApiKey(platform, request.headers.authorization);
+    const options = request.routeOptions.config as { apiKeyRecheckedByWrite?: boolean } | undefined;
+    const caller = options?.apiKeyRecheckedByWrite
+      ? await authenticateRecentApiKey(platform, request.headers.authorization)
+      : await authenticateApiKey(platform, request.headers.authorization);
     if (buckets) {
       const taken = buckets.take(caller.keyId);
       reply.header('RateLimit-Limit', String(limit.burst));

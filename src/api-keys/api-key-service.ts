@@ -1,5 +1,6 @@
 // Issuing, listing, disabling and checking API keys (interface §5, §7; design.md "API keys").
 import { newId, sha256Hex } from '../platform/crypto/random-id.ts';
+import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findTenant } from '../tenants/index.ts';
@@ -16,6 +17,27 @@ import {
 
 /** How stale last_used_at may get: a key in constant use is written once a minute, not per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Keys that authenticated in this process, by hash (authenticateRecentApiKey). */
+interface RecentKey {
+  caller: ApiCaller;
+  /** When this process last wrote (or read) the key's last_used_at. */
+  lastUsedAt: number;
+}
+const RECENT_KEYS_LIMIT = 10_000;
+const recentKeys = new WeakMap<Db, Map<string, RecentKey>>();
+function forgetRecentKey(db: Db, keyId: string) {
+  const recent = recentKeysOf(db);
+  for (const [hash, entry] of recent) if (entry.caller.keyId === keyId) recent.delete(hash);
+}
+const recentKeysOf = (db: Db) => {
+  let keys = recentKeys.get(db);
+  if (!keys) {
+    keys = new Map();
+    recentKeys.set(db, keys);
+  }
+  return keys;
+};
 
 export interface ApiKeyView {
   keyId: string;
@@ -82,6 +104,7 @@ export async function disableTenantApiKey(
     throw new AppError('NotFound', `no API key '${keyId}'`);
   }
   await disableApiKey(db, keyId, platform.now());
+  forgetRecentKey(db, keyId);
   return { before: toView(key), after: toView((await findApiKey(db, keyId))!), tenantId: key.tenantId };
 }
 
@@ -102,14 +125,57 @@ export async function authenticateApiKey(
   const match = /^Bearer ([^\s]+)$/.exec(authorization ?? '');
   const key = match?.[1];
   if (!key || parseApiKey(key) !== keyEnvironmentFor(platform.config.env)) throw new AppError('Unauthorized');
-  const row = await findApiKeyByHash(platform.database.db, sha256Hex(key));
+  const hash = sha256Hex(key);
+  const row = await findApiKeyByHash(platform.database.db, hash);
   if (!row || row.disabledAt !== null || row.environment !== keyEnvironmentFor(platform.config.env)) {
     throw new AppError('Unauthorized');
   }
+  const caller = { tenantId: row.tenantId, keyId: row.id };
+  const lastUsedAt = await keepLastUsed(platform, row.id, row.lastUsedAt?.getTime() ?? null);
+  const recent = recentKeysOf(platform.database.db);
+  // Bounded: past the limit the memory starts again (each key then costs one lookup more).
+  if (recent.size >= RECENT_KEYS_LIMIT) recent.clear();
+  recent.set(hash, { caller, lastUsedAt });
+  return caller;
+}
+
+/** Writes last_used_at when it is older than the resolution; returns the time it now holds. */
+async function keepLastUsed(platform: Platform, keyId: string, lastUsedAt: number | null): Promise<number> {
   const now = platform.now();
-  if (row.lastUsedAt === null || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-    await touchApiKey(platform.database.db, row.id, now, staleBefore);
-  }
-  return { tenantId: row.tenantId, keyId: row.id };
+  if (lastUsedAt !== null && now.getTime() - lastUsedAt <= LAST_USED_RESOLUTION_MS) return lastUsedAt;
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  await touchApiKey(platform.database.db, keyId, now, staleBefore);
+  return now.getTime();
+}
+
+/**
+ * authenticateApiKey for a route whose one write statement checks the key again itself, in the same
+ * statement (createSession's INSERT … WHERE disabled_at IS NULL): a key that authenticated in this
+ * process before is taken from memory, so the request costs one round trip to the database instead
+ * of three, and a key disabled meanwhile — by any process — is still refused by that statement,
+ * which then calls confirmApiKey. A key this process has not seen is looked up as usual, before the
+ * body is read.
+ */
+export async function authenticateRecentApiKey(
+  platform: Platform,
+  authorization: string | undefined,
+): Promise<ApiCaller> {
+  const match = /^Bearer ([^\s]+)$/.exec(authorization ?? '');
+  const key = match?.[1];
+  const recent = key === undefined ? undefined : recentKeysOf(platform.database.db).get(sha256Hex(key));
+  if (!recent) return authenticateApiKey(platform, authorization);
+  recent.lastUsedAt = await keepLastUsed(platform, recent.caller.keyId, recent.lastUsedAt);
+  return recent.caller;
+}
+
+/**
+ * Called when a statement that checks the key found it refused: forgets the key in this process and
+ * throws Unauthorized when it is disabled or gone; returns when the key is still good (the statement
+ * failed for another reason).
+ */
+export async function confirmApiKey(platform: Platform, caller: ApiCaller): Promise<void> {
+  const row = await findApiKey(platform.database.db, caller.keyId);
+  if (row && row.disabledAt === null && row.tenantId === caller.tenantId) return;
+  forgetRecentKey(platform.database.db, caller.keyId);
+  throw new AppError('Unauthorized');
 }

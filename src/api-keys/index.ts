@@ -1,8 +1,10 @@
-export { apiCaller, requireApiKey } from './api-key-auth.ts';
+export { API_KEY_RECHECKED_BY_WRITE, apiCaller, requireApiKey } from './api-key-auth.ts';
 export {
   type ApiCaller,
   type ApiKeyView,
   authenticateApiKey,
+  authenticateRecentApiKey,
+  confirmApiKey,
   createApiKey,
   disableTenantApiKey,
   listTenantApiKeys,

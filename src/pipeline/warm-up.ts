@@ -2,7 +2,7 @@
 // models load once per worker process), so the first verification after a start is as quick as
 // the rest instead of paying seconds of loading: in each inference thread the face nets (run once
 // on blank input) and Human's detector, mesh and antispoof/liveness nets; Tesseract with its
-// Japanese and English data.
+// Japanese, English and MRZ data.
 import { getOcrEngineFor } from '../checks/ocr/ocr-engine.ts';
 import { warmUpInferencePool } from './inference-pool.ts';
 
@@ -17,6 +17,7 @@ export async function warmUpCheckModels(): Promise<WarmUpReport> {
     warmUpInferencePool(),
     getOcrEngineFor(['jpn']),
     getOcrEngineFor(['eng']),
+    getOcrEngineFor(['mrz']),
   ]);
   return { ms: performance.now() - started, inferenceThreads };
 }

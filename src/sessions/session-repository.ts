@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Db } from '../platform/db/open-database.ts';
+import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import { type Db, preparedStatement } from '../platform/db/open-database.ts';
 import type { Tables, VerificationSessionsTable } from '../platform/db/schema.ts';
 
 export type SessionRow = Selectable<VerificationSessionsTable>;
@@ -7,39 +7,64 @@ export type SessionRow = Selectable<VerificationSessionsTable>;
 /** Statuses from which a session can still expire (design.md "Session status"). */
 export const EXPIRABLE_STATUSES = ['pending', 'in_progress', 'liveness_success'] as const;
 
-export async function insertSession(
+export interface NewSession {
+  id: string;
+  tenantId: string;
+  callbackUrl: string;
+  clientIp: string | null;
+  state: string | null;
+  preRegisteredInfoEnc: string | null;
+  linkTokenHash: string;
+  verificationUrlEnc: string;
+  verificationUrlExpiresAt: Date;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+// One statement that is also the request's authorisation: the row goes in only while the API key is
+// enabled and its tenant still allows the callback prefix, so create-session needs no read before
+// it (create-session.ts). Constant text, prepared once per connection: nothing to build or plan
+// per request.
+const INSERT_SESSION_FOR_KEY = preparedStatement(
+  'insert_session_for_key',
+  `
+INSERT INTO verification_sessions (id, tenant_id, callback_url, client_ip, state, pre_registered_info_enc,
+  link_token_hash, verification_url_enc, verification_url_expires_at, created_at, updated_at, expires_at)
+SELECT $1::text, k.tenant_id, $2::text, $3::text, $4::text, $5::text,
+  $6::text, $7::text, $8::timestamptz, $9::timestamptz, $9::timestamptz, $10::timestamptz
+FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+WHERE k.id = $11 AND k.tenant_id = $12 AND k.disabled_at IS NULL AND $13 = ANY (t.callback_url_prefixes)
+RETURNING id`,
+);
+
+/**
+ * Inserts the session when key `keyId` of the session's tenant is enabled and `callbackUrlPrefix`
+ * is among the tenant's prefixes, at the time of the statement; returns false (nothing written)
+ * otherwise.
+ */
+export async function insertSessionForKey(
   db: Db,
-  session: {
-    id: string;
-    tenantId: string;
-    callbackUrl: string;
-    clientIp: string | null;
-    state: string | null;
-    preRegisteredInfoEnc: string | null;
-    linkTokenHash: string;
-    verificationUrlEnc: string;
-    verificationUrlExpiresAt: Date;
-    createdAt: Date;
-    expiresAt: Date;
-  },
-) {
-  await db
-    .insertInto('verification_sessions')
-    .values({
-      id: session.id,
-      tenant_id: session.tenantId,
-      callback_url: session.callbackUrl,
-      client_ip: session.clientIp,
-      state: session.state,
-      pre_registered_info_enc: session.preRegisteredInfoEnc,
-      link_token_hash: session.linkTokenHash,
-      verification_url_enc: session.verificationUrlEnc,
-      verification_url_expires_at: session.verificationUrlExpiresAt,
-      created_at: session.createdAt,
-      updated_at: session.createdAt,
-      expires_at: session.expiresAt,
-    })
-    .execute();
+  session: NewSession,
+  guard: { keyId: string; callbackUrlPrefix: string },
+): Promise<boolean> {
+  const result = await db.executeQuery(
+    CompiledQuery.raw(INSERT_SESSION_FOR_KEY, [
+      session.id,
+      session.callbackUrl,
+      session.clientIp,
+      session.state,
+      session.preRegisteredInfoEnc,
+      session.linkTokenHash,
+      session.verificationUrlEnc,
+      session.verificationUrlExpiresAt,
+      session.createdAt,
+      session.expiresAt,
+      guard.keyId,
+      session.tenantId,
+      guard.callbackUrlPrefix,
+    ]),
+  );
+  return result.rows.length === 1;
 }
 
 /**

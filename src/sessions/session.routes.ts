@@ -3,7 +3,7 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { apiCaller } from '../api-keys/index.ts';
+import { API_KEY_RECHECKED_BY_WRITE, apiCaller, confirmApiKey } from '../api-keys/index.ts';
 import {
   API_KEY_ERRORS,
   errorResponses,
@@ -43,6 +43,10 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
   app.post(
     '/v1/verification-sessions',
     {
+      // Its INSERT checks the key again (create-session.ts): the guard may take it from memory, and
+      // an invalid body is answered here, after the key is confirmed (a disabled key is 401 first).
+      ...API_KEY_RECHECKED_BY_WRITE,
+      attachValidation: true,
       schema: {
         tags: ['sessions'],
         operationId: 'createSession',
@@ -56,6 +60,10 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
       },
     },
     async (request, reply) => {
+      if (request.validationError) {
+        await confirmApiKey(platform, apiCaller(request));
+        throw request.validationError;
+      }
       reply.code(201);
       return createSession(platform, apiCaller(request), request.body);
     },

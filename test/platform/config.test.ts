@@ -91,4 +91,68 @@ describe('parseConfig', () => {
   it('treats empty variables as unset', () => {
     assert.equal(parseConfig({ PORT: '', DATABASE_URL: '  ' }).port, 8080);
   });
+
+  it('keeps blobs in the data directory unless MIMOTO_BLOB_STORE=s3 names a bucket', () => {
+    assert.deepEqual(parseConfig({ MIMOTO_DATA_DIR: '/var/mimoto' }).blobStorage, {
+      kind: 'local',
+      directory: '/var/mimoto/blobs',
+    });
+    const minio = parseConfig({
+      MIMOTO_BLOB_STORE: 's3',
+      MIMOTO_S3_BUCKET: 'kyc-images',
+      MIMOTO_S3_ENDPOINT: 'http://minio.internal:9000/',
+      MIMOTO_S3_PREFIX: 'prod/',
+      MIMOTO_S3_ACCESS_KEY_ID: 'AKIA1',
+      MIMOTO_S3_SECRET_ACCESS_KEY: 'secret',
+    }).blobStorage;
+    assert.deepEqual(minio, {
+      kind: 's3',
+      bucket: 'kyc-images',
+      prefix: 'prod/',
+      region: 'us-east-1',
+      endpoint: 'http://minio.internal:9000',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'secret' },
+    });
+    const aws = parseConfig({
+      MIMOTO_BLOB_STORE: 's3',
+      MIMOTO_S3_BUCKET: 'kyc',
+      MIMOTO_S3_REGION: 'ap-northeast-1',
+    });
+    assert.equal(
+      aws.blobStorage.kind === 's3' && aws.blobStorage.forcePathStyle,
+      false,
+      'AWS: virtual hosts',
+    );
+    assert.equal(aws.blobStorage.kind === 's3' && aws.blobStorage.credentials, undefined, "the SDK's chain");
+  });
+
+  it('reports every S3 setting problem at once', () => {
+    try {
+      parseConfig({
+        MIMOTO_BLOB_STORE: 's3',
+        MIMOTO_S3_ENDPOINT: 'minio:9000',
+        MIMOTO_S3_ACCESS_KEY_ID: 'AKIA1',
+        MIMOTO_S3_PREFIX: '../x y',
+      });
+      assert.fail('should throw');
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      const text = error.problems.join('\n');
+      for (const name of [
+        'MIMOTO_S3_BUCKET',
+        'MIMOTO_S3_ENDPOINT',
+        'MIMOTO_S3_SECRET_ACCESS_KEY',
+        'MIMOTO_S3_PREFIX',
+      ]) {
+        assert.match(text, new RegExp(name));
+      }
+      assert.equal(error.problems.length, 4);
+    }
+    assert.throws(() => parseConfig({ MIMOTO_BLOB_STORE: 'gcs' }), /MIMOTO_BLOB_STORE/);
+    assert.throws(
+      () => parseConfig({ MIMOTO_BLOB_STORE: 's3', MIMOTO_S3_BUCKET: 'Bad_Bucket' }),
+      /bucket name/,
+    );
+  });
 });

@@ -185,7 +185,7 @@ function searchSide(
 export function measurePortraitEdges(page: GreyImage, documentType: DocumentType): PortraitEdge[] {
   const gx = gradient(page, true);
   const gy = gradient(page, false);
-  const box = portraitBoxFor(documentType, 'official') as [number, number, number, number];
+  const box = portraitBoxFor(documentType) as [number, number, number, number];
   return SIDES.map((side) =>
     searchSide(
       page,

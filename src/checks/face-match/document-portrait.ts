@@ -65,7 +65,7 @@ export async function cropDocumentPortrait(
     outline.corners.map(([x, y]) => [x * scale, y * scale] as Point),
   );
   // The issuer's portrait box (document-types.ts): the My Number card prints it at the left.
-  const portrait = portraitBoxFor(documentType, 'official');
+  const portrait = portraitBoxFor(documentType);
   if (!portrait) return null;
   const [x0, y0, x1, y1] = [
     portrait[0] - PORTRAIT_MARGIN,

@@ -1,11 +1,10 @@
 // Where each document type prints what, in the layout's own units. The rectified photo is scaled
 // from these units, so a field is read from a crop around its printed line instead of searching
-// the whole card. Two layouts per card type:
-// - `official`: the issuer's layout, from the document definitions (src/documents/document-types.ts,
-//   which cites where each fact comes from) — what users photograph;
-// - `synthetic`: the neutral layouts `mimoto synth` still renders (src/synth/document-layouts.ts),
-//   which the synthetic corpus and its tests read. The classifier tells them apart by where the
-//   title is printed (a licence's 運転免許証 beside the photo or under the number block).
+// the whole card. The licence and the My Number card are read in their issuers' layouts, from the
+// document definitions (src/documents/document-types.ts, which cites where each fact comes from);
+// the residence card and the passport where mimoto's own layouts print them (no captured real card
+// was available to place their zones: document-types.ts gives the official residence card zones as
+// proportions only).
 import {
   DOCUMENT_DEFINITIONS,
   DOCUMENT_TYPES,
@@ -15,7 +14,15 @@ import {
 
 export { DOCUMENT_TYPES, type DocumentType, type Region };
 
+/** Whose layout a type is read in: the issuer's, or mimoto's own (residence card, passport). */
 export type LayoutVariant = 'official' | 'synthetic';
+
+export const LAYOUT_VARIANT: Record<DocumentType, LayoutVariant> = {
+  drivers_license: 'official',
+  my_number_card: 'official',
+  residence_card: 'synthetic',
+  passport: 'synthetic',
+};
 
 export interface Layout {
   width: number;
@@ -52,27 +59,12 @@ export type FieldName =
   | 'mrz1'
   | 'mrz2';
 
+const official = (type: DocumentType) => DOCUMENT_DEFINITIONS[type].front;
+
 /** Front-side fields per type (values only, labels left out where they are to the left). */
 export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region>>> = {
-  drivers_license: {
-    name: line(92, 372, 72, 30),
-    birthDate: line(372, 700, 72, 24),
-    address: line(92, 840, 124, 22),
-    expiryDate: line(44, 600, 225, 25),
-    // Inside the box drawn around it (306–350): its borders read as characters.
-    documentNumber: [100, 309, 470, 348],
-    // Centred under 運転免許証: the longest (神奈川県公安委員会) spans 550–730.
-    issuer: line(520, 770, 500, 20),
-  },
-  my_number_card: {
-    name: line(92, 612, 116, 32),
-    address: line(92, 614, 172, 21),
-    birthDate: line(112, 412, 252, 22),
-    // The sex with its label 性別: a lone 男 or 女 often reads as nothing, a line with its label does not.
-    sex: line(414, 520, 252, 24),
-    expiryDate: line(46, 580, 432, 24),
-    issuer: line(46, 420, 494, 18),
-  },
+  drivers_license: { ...official('drivers_license') },
+  my_number_card: { ...official('my_number_card') },
   residence_card: {
     documentNumber: line(596, 850, 56, 26),
     name: line(82, 850, 106, 30),
@@ -94,23 +86,6 @@ export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region
   },
 };
 
-const official = (type: DocumentType) => DOCUMENT_DEFINITIONS[type].front;
-
-/**
- * The front fields of the issuer's layout. The residence card and the passport are read where the
- * synthetic layout prints them: no captured real card was available to place their zones
- * (document-types.ts gives the official residence card zones as proportions only).
- */
-export const OFFICIAL_FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region>>> = {
-  drivers_license: { ...official('drivers_license') },
-  my_number_card: { ...official('my_number_card') },
-  residence_card: FRONT_FIELDS.residence_card,
-  passport: FRONT_FIELDS.passport,
-};
-
-export const frontFieldsFor = (type: DocumentType, variant: LayoutVariant) =>
-  (variant === 'official' ? OFFICIAL_FRONT_FIELDS : FRONT_FIELDS)[type];
-
 /** Back-side fields: the My Number (with name and birth date again), the residence address block. */
 export const BACK_FIELDS: Partial<
   Record<DocumentType, Partial<Record<'myNumber' | 'name' | 'birthDate' | 'address', Region>>>
@@ -123,48 +98,32 @@ export const BACK_FIELDS: Partial<
   residence_card: { address: line(236, 820, 146, 18) },
 };
 
-/** The box the card's printer fills with the holder's portrait (x0, y0, x1, y1). */
+/**
+ * The box the card's printer fills with the holder's portrait (x0, y0, x1, y1): the issuer's for
+ * the licence and the My Number card; mimoto's own layouts' for the residence card and passport.
+ */
 export const PORTRAIT_BOXES: Record<DocumentType, Region> = {
-  drivers_license: [620, 152, 816, 402],
-  my_number_card: [620, 110, 816, 360],
+  drivers_license: DOCUMENT_DEFINITIONS.drivers_license.portrait as Region,
+  my_number_card: DOCUMENT_DEFINITIONS.my_number_card.portrait as Region,
   residence_card: [630, 170, 816, 410],
   passport: [40, 110, 290, 430],
 };
 
-const PORTRAIT_MARGIN = 30;
-
-/**
- * The printed portrait with a margin around it: the face check describes the face from this crop
- * rather than from the whole photo (the face detector wants a little context).
- */
-export const PORTRAIT_REGIONS = Object.fromEntries(
-  Object.entries(PORTRAIT_BOXES).map(([type, [x0, y0, x1, y1]]) => [
-    type,
-    [x0 - PORTRAIT_MARGIN, y0 - PORTRAIT_MARGIN, x1 + PORTRAIT_MARGIN, y1 + PORTRAIT_MARGIN],
-  ]),
-) as Record<DocumentType, Region>;
-
 /**
  * Where to look for the printed title when telling the types apart, read on a card-shaped
- * rectification: the top strip holds 個人番号カード / 在留カード / 日本国 旅券 PASSPORT (and a
- * licence's name line); a licence prints 運転免許証 low in the middle.
+ * rectification: the top strip holds 在留カード / 日本国 旅券 PASSPORT, and the licence's and the
+ * My Number card's name lines (氏名, the name; the licence's birth date ending 生).
  */
 export const TITLE_STRIP: Region = [20, 8, 840, 80];
-export const LICENCE_TITLE: Region = [450, 392, 740, 446];
-/** The twelve digits of the licence number alone (between 第 and 号), per layout. */
-export const LICENCE_NUMBER_DIGITS: Record<LayoutVariant, Region> = {
-  synthetic: [142, 309, 374, 348],
-  official: [138, 360, 462, 410],
-};
+/** The twelve digits of the licence number alone (between 第 and 号). */
+export const LICENCE_NUMBER_DIGITS: Region = [138, 360, 462, 410];
 
 /** The official licence's 運転免許証, printed vertically beside the photo (five characters). */
 export const LICENCE_TITLE_VERTICAL: Region = DOCUMENT_DEFINITIONS.drivers_license.titleRegion.region;
 
-/** The printed portrait's box in the given layout (null: the document prints none). */
-export function portraitBoxFor(type: DocumentType, variant: LayoutVariant): Region | null {
-  if (variant === 'synthetic' || type === 'residence_card' || type === 'passport')
-    return PORTRAIT_BOXES[type];
-  return DOCUMENT_DEFINITIONS[type].portrait;
+/** The printed portrait's box (null: the document prints none). */
+export function portraitBoxFor(type: DocumentType): Region | null {
+  return PORTRAIT_BOXES[type];
 }
 
 /** Pixel rectangle of a region in a rectified image of the given layout. */

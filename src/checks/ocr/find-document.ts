@@ -551,10 +551,30 @@ function outlineFromMask(
     return { corners: corners as DocumentOutline['corners'], coverage, solidity };
   };
   const found = useEdges ? outline(fromEdges, edgesIou) : outline(fromHull, hullIou);
-  if (found) return found;
+  const [photoWidth, photoHeight] = [width * scale, height * scale];
+  if (found) return spansFrame(found, photoWidth, photoHeight) ? undefined : found;
   // Neither fits: one side may be lost in glare that merged with the card.
   const fromThree = valid(quadFromThreeEdges(edges, boundary));
-  return fromThree && outline(fromThree, quadIou(fromThree, m, width, height));
+  const three = fromThree && outline(fromThree, quadIou(fromThree, m, width, height));
+  return three && !spansFrame(three, photoWidth, photoHeight) ? three : undefined;
+}
+
+/**
+ * Whether the outline runs along two opposite edges of the photo (a side within 1 % of the photo's
+ * width or height from the frame's left and right edges, or its top and bottom). Such a region
+ * spans the frame and is cut by it, not bounded by a document's own edges: the card fills the
+ * frame, so the border ring the lighting was fitted on is the card itself, and the region is merely
+ * its brighter part (a licence lit from the left came out as its left half, rectified as a card
+ * turned on its side). The whole photo is then read as the card. A card put into a corner of a scan
+ * (two adjacent sides on the frame) keeps its outline.
+ */
+function spansFrame(outline: DocumentOutline, w: number, h: number): boolean {
+  const [tx, ty] = [0.01 * w, 0.01 * h];
+  const on = (near: (p: Point) => boolean) =>
+    outline.corners.some((p, i) => near(p) && near(outline.corners[(i + 1) % 4] as Point));
+  return (
+    (on((p) => p[0] < tx) && on((p) => p[0] > w - tx)) || (on((p) => p[1] < ty) && on((p) => p[1] > h - ty))
+  );
 }
 
 /** Clockwise from top left, with the long side horizontal (ID documents are read landscape). */

@@ -642,9 +642,16 @@ function byStroke(text: string, corners: number, foot: number): string {
   return text;
 }
 
-/** Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. */
+/**
+ * Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. With
+ * `retry`, where check digits fail: the same engine again on the band cut a quarter larger
+ * (Tesseract reads small glyphs differently at another scale: a zone of 5–6 photo px a character
+ * is cut at 4×, then 5×), then the `second` engine; the best-checking reading stands, the
+ * earlier one on a tie.
+ */
 async function readBand(
   engine: OcrEngine,
+  second: OcrEngine | undefined,
   photo: GreyImage,
   band: MrzBand,
   retry: boolean,
@@ -652,18 +659,34 @@ async function readBand(
   const k = Math.min(4, (CHAR_HEIGHT * 29) / band.length);
   const first = await readBandAt(engine, photo, band, k);
   if (!first || first.valid || !retry) return first;
-  // Check digits that fail say the glyphs were misread: Tesseract reads the same glyphs cut a
-  // quarter larger (or smaller, at the largest cut) differently, and the better-checking reading stands.
-  const again = await readBandAt(engine, photo, band, k * 1.25 <= 4 ? k * 1.25 : k * 0.8);
-  return again && badness(again) < badness(first) ? again : first;
+  let best = first;
+  const attempts: [OcrEngine, number][] = [[engine, k * 1.25]];
+  if (second && second !== engine) attempts.push([second, k]);
+  for (const [e, scale] of attempts) {
+    const again = await readBandAt(e, photo, band, scale);
+    if (again && badness(again) < badness(best)) best = again;
+    if (best.valid) break;
+  }
+  return best;
 }
 
-async function readBandAt(
+/** One OCR pass over a cut band: per line, the characters its cells take and what Tesseract read. */
+interface BandCells {
+  format: MrzFormat;
+  chars: string[];
+  read: string[];
+}
+
+/**
+ * The band cut at `k` output px a photo px and read by one engine, cell by cell; undefined when it
+ * holds no MRZ-like lines.
+ */
+async function readBandCells(
   engine: OcrEngine,
   photo: GreyImage,
   band: MrzBand,
   k: number,
-): Promise<MrzReading | undefined> {
+): Promise<BandCells | undefined> {
   let cut = cutBand(photo, band, false, k);
   let rows = lineRows(cut);
   if (rows.length < 2 || rows.length > 3) return undefined;
@@ -697,11 +720,17 @@ async function readBandAt(
     format = count === 44 ? (visa ? 'MRVA' : 'TD3') : visa ? 'MRVB' : 'TD2';
   } else format = 'TD1';
   const read = rows.map((r, i) => charsOf(cellsOf(cut, r, count), symbolsOf[i] ?? []));
-  return readMrzLines(
-    read.map((r) => r.chars),
-    format,
-    read.map((r) => r.read),
-  );
+  return { format, chars: read.map((r) => r.chars), read: read.map((r) => r.read) };
+}
+
+async function readBandAt(
+  engine: OcrEngine,
+  photo: GreyImage,
+  band: MrzBand,
+  k: number,
+): Promise<MrzReading | undefined> {
+  const cells = await readBandCells(engine, photo, band, k);
+  return cells && readMrzLines(cells.chars, cells.format, cells.read);
 }
 
 /** Failing checks, fewer is better; a reading with no check passing is no reading. */
@@ -711,14 +740,19 @@ const badness = (r: MrzReading) =>
 /**
  * The MRZ anywhere in a photo (any orientation, skew up to about 30°), read and checked; undefined
  * when no band of MRZ lines is found. The first band whose check digits all hold wins, else the
- * best-checking one.
+ * best-checking one. `engine` reads first; `second`, when given, reads the likeliest band again
+ * where the first engine's check digits fail.
  */
-export async function findMrz(engine: OcrEngine, image: Buffer | GreyImage): Promise<MrzFound | undefined> {
+export async function findMrz(
+  engine: OcrEngine,
+  image: Buffer | GreyImage,
+  second?: OcrEngine,
+): Promise<MrzFound | undefined> {
   const photo = Buffer.isBuffer(image) ? await decodeForMrz(image) : image;
   let best: MrzFound | undefined;
   for (const [i, band] of findMrzBands(photo).slice(0, MAX_BANDS).entries()) {
     // The second read (another scale) is for the likeliest band only: time.
-    const reading = await readBand(engine, photo, band, i === 0);
+    const reading = await readBand(engine, second, photo, band, i === 0);
     if (!reading) continue;
     if (!best || badness(reading) < badness(best.reading)) best = { reading, band };
     if (reading.valid) break;

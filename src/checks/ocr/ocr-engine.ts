@@ -6,6 +6,8 @@
 // - jpn: models/tesseract/jpn.traineddata, the uncompressed file from Debian's tesseract-ocr-jpn
 //   (see models/tesseract/README.md).
 // - eng: @tesseract.js-data/eng, 4.0.0_best_int/eng.traineddata.gz, resolved from node_modules.
+// - mrz: models/tesseract/mrz.traineddata, an LSTM model trained on MRZ lines (OCR-B, A–Z 0–9 <)
+//   by DoubangoTelecom/tesseractMRZ (see models/tesseract/README.md), read from the same cache.
 //
 // tesseract.js takes a single `langPath` (and its per-language `{ code, data }` form is broken in
 // 7.0.0: `initialize` joins `data` instead of `code`). So the two files are found this way:
@@ -27,7 +29,7 @@ import Tesseract from 'tesseract.js';
 const require = createRequire(import.meta.url);
 
 /** Languages this engine can load (the only traineddata shipped with mimoto). */
-export type OcrLanguage = 'jpn' | 'eng';
+export type OcrLanguage = 'jpn' | 'eng' | 'mrz';
 
 /** Tesseract page segmentation modes we use (the full list: tesseract.js `PSM`). */
 export const PAGE_SEGMENTATION = {
@@ -144,7 +146,7 @@ function resolveCorePath(): string {
 }
 
 export const MODEL_DESCRIPTION =
-  'tesseract.js 7 LSTM; jpn: tessdata_fast via Debian tesseract-ocr-jpn 1:4.1.0-2; eng: @tesseract.js-data/eng 4.0.0_best_int';
+  'tesseract.js 7 LSTM; jpn: tessdata_fast via Debian tesseract-ocr-jpn 1:4.1.0-2; eng: @tesseract.js-data/eng 4.0.0_best_int; mrz: DoubangoTelecom/tesseractMRZ tessdata_fast';
 
 interface PooledWorker {
   worker: Tesseract.Worker;

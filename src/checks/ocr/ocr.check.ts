@@ -43,11 +43,10 @@ import {
   type DocumentType,
   type FieldName,
   FRONT_FIELDS,
-  frontFieldsFor,
+  LAYOUT_VARIANT,
   type Layout,
   type LayoutVariant,
   LICENCE_NUMBER_DIGITS,
-  LICENCE_TITLE,
   LICENCE_TITLE_VERTICAL,
   layoutOf,
   PASSPORT_LAYOUT,
@@ -136,11 +135,13 @@ export interface OcrExtras {
   issuer?: OcrField;
   /** That area, when the printed address, read with confidence, lies outside it (issuing-authority.ts). */
   addressOutsideIssuer?: string;
-  /** Whose layout the front is printed in (the issuer's, or mimoto's synthetic one). */
+  /** Whose layout the front is read in: the issuer's, or mimoto's own (residence card, passport). */
   layout?: LayoutVariant;
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
   frontOutline?: { corners: [number, number][]; coverage: number };
   timingsMs: Record<string, number>;
+  /** Tesseract passes spent on the document (READ_BUDGET). */
+  reads?: number;
 }
 
 /**
@@ -208,7 +209,9 @@ export interface OcrCheckOptions {
   geometry?: DocumentGeometry;
 }
 
-type Engines = { jpn: OcrEngine; eng: OcrEngine };
+/** An engine of one document's reading: `spare` while the document's read budget lasts (readingOnce). */
+type BudgetedEngine = OcrEngine & { readonly spare: boolean };
+type Engines = { jpn: BudgetedEngine; eng: BudgetedEngine };
 
 /** Fields printed in Latin letters and digits, read with the eng model alone. */
 const LATIN_FIELDS: Record<DocumentType, readonly FieldName[]> = {
@@ -240,6 +243,8 @@ type Recognised = {
   confirmation?: Recognised | null;
   /** Only the local-threshold reading fitted the field (readRegion's last resort). */
   lastResort?: boolean;
+  /** The document's read budget ran out before every reread was made (`rereads` is incomplete). */
+  budgetSpent?: boolean;
 };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -375,7 +380,7 @@ async function stretch(png: Buffer, factor: number): Promise<Buffer> {
 }
 
 async function readRegion(
-  engine: OcrEngine,
+  engine: OcrEngine & { readonly spare?: boolean },
   image: GreyImage,
   region: Region,
   layout: Layout,
@@ -431,6 +436,8 @@ async function readRegion(
       .toBuffer();
     return once(scaled, factor);
   };
+  // Every pass after the first is a fallback, read only while the document's budget lasts.
+  const spare = () => engine.spare !== false;
   const first = await once(png, 1);
   if (!options.accept || options.accept(first.text)) {
     const { confirm } = options;
@@ -439,7 +446,7 @@ async function readRegion(
     // tessdata_fast reads 誠 right at one scale and 識, 議 or 計 at the next: the first value a new
     // reading shares with an earlier one wins; 1.7× only when three differ (docs/ocr.md "Confidence").
     const readings = [first];
-    if (options.eraseRules) {
+    if (options.eraseRules && spare()) {
       // A boxed value spread over its box (the licence's 見　本　　花　子) reads with glyphs made up
       // in its gaps (山田一) at every scale: read without its rules and gaps, as a value read as
       // nothing is. Taken when sure; unsure, confirmed by the same crop at 1.4×, else one of the
@@ -451,17 +458,20 @@ async function readRegion(
       if ((!options.accept || options.accept(unruled.text)) && v !== undefined) {
         const taken = { ...unruled, confidence: unruled.confidence * 0.95 };
         if (unruled.confidence >= confirm.below) return taken;
-        const { width = 0 } = await sharp(unruledPng).metadata();
-        const larger = await sharp(unruledPng)
-          .resize({ width: Math.max(8, Math.round(width * 1.4)) })
-          .png()
-          .toBuffer();
-        const again = await once(larger, 1.4);
-        if (confirm.value(again) === v) return { ...taken, confirmation: again };
+        if (spare()) {
+          const { width = 0 } = await sharp(unruledPng).metadata();
+          const larger = await sharp(unruledPng)
+            .resize({ width: Math.max(8, Math.round(width * 1.4)) })
+            .png()
+            .toBuffer();
+          const again = await once(larger, 1.4);
+          if (confirm.value(again) === v) return { ...taken, confirmation: again };
+        }
         readings.push(unruled);
       }
     }
     for (const factor of [1.4, 0.75, 1.7]) {
+      if (!spare()) break;
       const again = await atScale(factor);
       const v = confirm.value(again);
       const agreeing = v === undefined ? undefined : readings.find((r) => confirm.value(r) === v);
@@ -473,7 +483,7 @@ async function readRegion(
   // The jpn model now and then drops a digit between kanji (7月 → 月) or misreads a glyph at one
   // scale and not at another: a value that does not fit its field is read again, larger then smaller.
   const rereads: string[] = [];
-  if (options.eraseRules) {
+  if (options.eraseRules && spare()) {
     // A value boxed in ruled lines can read as nothing at all: read again without them.
     const unruled = await cropWithoutRules(image, box);
     const again = await once(options.stretchX ? await stretch(unruled, options.stretchX) : unruled, 1);
@@ -482,6 +492,7 @@ async function readRegion(
   }
   const scales = options.rereadAt ?? [1.4, 0.75];
   for (const factor of scales) {
+    if (!spare()) return { ...first, rereads, budgetSpent: true };
     const again = await atScale(factor);
     if (options.accept(again.text)) {
       const accepted = { ...again, confidence: again.confidence * 0.95 };
@@ -492,6 +503,7 @@ async function readRegion(
       const value = confirm?.value(accepted);
       if (!confirm || value === undefined || accepted.confidence >= confirm.below) return accepted;
       for (const other of [...scales.slice(scales.indexOf(factor) + 1), 1.7]) {
+        if (!spare()) break;
         const third = await atScale(other);
         if (confirm.value(third) === value) return { ...accepted, confirmation: third };
       }
@@ -503,6 +515,7 @@ async function readRegion(
   // nothing at every scale): last, the crop is read with a local threshold. Its text is not one of
   // `rereads`, the same binarisation at other scales, which tell a printed wrong My Number digit
   // (read alike every time) from a misread; the local threshold reads clean digits otherwise.
+  if (!spare()) return { ...first, rereads, budgetSpent: true };
   const local = await once(png, 1, 'sauvola');
   if (options.accept(local.text)) {
     // A key value the global threshold gives too, at half size, is confirmed as any unsure reading
@@ -510,11 +523,11 @@ async function readRegion(
     // and 0.75×). Alone it stays a last resort.
     const reading = { ...local, confidence: local.confidence * 0.95 };
     const value = options.confirm?.value(local);
-    const half = value === undefined ? undefined : await atScale(0.5);
+    const half = value === undefined || !spare() ? undefined : await atScale(0.5);
     if (half && options.confirm?.value(half) === value) return { ...reading, confirmation: half };
     return { ...reading, lastResort: true };
   }
-  if (options.searchMargin) {
+  if (options.searchMargin && spare()) {
     const m = options.searchMargin;
     const [x0, y0, x1, y1] = region;
     const wide = await cropPng(image, toPixels([x0 - m / 2, y0 - m, x1 + m / 2, y1 + m], layout));
@@ -555,8 +568,6 @@ const TITLE_KEYWORDS: Record<Exclude<DocumentType, 'drivers_license'>, string[]>
 
 interface Classification {
   type?: DocumentType;
-  /** Whose layout the card is printed in (document-regions.ts). */
-  layout?: LayoutVariant;
   /** The title strip was read with confidence (so an unknown title means another kind of card). */
   readable?: boolean;
   /** Nothing on the card named its type: it is read as the type the user chose (a poor capture). */
@@ -565,31 +576,25 @@ interface Classification {
   evidence: string;
 }
 
-/** The type's own number or phrase read at its printed place in one of its layouts, or undefined. */
-async function hasSignature(
-  ocr: Engines,
-  card: GreyImage,
-  type: DocumentType,
-): Promise<{ evidence: string; layout: LayoutVariant } | undefined> {
-  for (const layout of ['official', 'synthetic'] as const) {
-    const regions = frontFieldsFor(type, layout);
-    if (type === 'drivers_license' && regions.documentNumber) {
-      const r = await readRegion(ocr.jpn, card, regions.documentNumber, CARD_LAYOUT, {
-        ...(layout === 'official'
-          ? { accept: (t: string) => readDigits(t, 12) !== undefined, rereadAt: [], searchMargin: 40 }
-          : {}),
-      });
-      if (readDigits(r.text, 12)) return { evidence: r.text, layout };
-    }
-    if (type === 'residence_card' && regions.documentNumber && layout === 'synthetic') {
-      const r = await readRegion(ocr.eng, card, regions.documentNumber, CARD_LAYOUT);
-      if (readResidenceCardNumber(r.text)) return { evidence: r.text, layout };
-    }
-    if (type === 'my_number_card' && regions.expiryDate) {
-      const r = await readRegion(ocr.jpn, card, regions.expiryDate, CARD_LAYOUT);
-      if (keywordScore(r.text, 'まで有効') >= 0.75 && !r.text.includes('('))
-        return { evidence: r.text, layout };
-    }
+/** The type's own number or phrase read where its layout prints it, or undefined. */
+async function hasSignature(ocr: Engines, card: GreyImage, type: DocumentType): Promise<string | undefined> {
+  const regions = FRONT_FIELDS[type];
+  if (type === 'drivers_license' && regions.documentNumber) {
+    const r = await readRegion(ocr.jpn, card, regions.documentNumber, CARD_LAYOUT, {
+      accept: (t: string) => readDigits(t, 12) !== undefined,
+      rereadAt: [],
+      searchMargin: 40,
+    });
+    if (readDigits(r.text, 12)) return r.text;
+  }
+  if (type === 'residence_card' && regions.documentNumber) {
+    const r = await readRegion(ocr.eng, card, regions.documentNumber, CARD_LAYOUT);
+    if (readResidenceCardNumber(r.text)) return r.text;
+  }
+  if (type === 'my_number_card' && regions.expiryDate) {
+    // The licence prints its 有効期限 with the era year in brackets: 2024年(令和06年)…まで有効.
+    const r = await readRegion(ocr.jpn, card, regions.expiryDate, CARD_LAYOUT);
+    if (keywordScore(r.text, 'まで有効') >= 0.75 && !r.text.includes('(')) return r.text;
   }
   return undefined; // passports: the MRZ band was already looked for
 }
@@ -624,6 +629,26 @@ async function readVertical(engine: OcrEngine, card: GreyImage, region: Region, 
   for (let x = 0; x < width; x++)
     if (erase[x] || erase[x - 1] || erase[x + 1])
       for (let y = 0; y < height; y++) column[y * width + x] = paper;
+  // The title's own column: the band a glyph wide (a cell's height) that holds the most ink. What
+  // lies beside it — the portrait's light background, a rule's stub, the licence-class table's
+  // column — goes to paper: on a card read as the whole frame (a scan the card fills) the zone
+  // catches them, and the jpn model read them as marks among the glyphs (| | 1 許証).
+  const inkOf = new Array<number>(width).fill(0);
+  for (let x = 0; x < width; x++)
+    for (let y = 0; y < height; y++) if (dark(y * width + x)) inkOf[x] = (inkOf[x] ?? 0) + 1;
+  const band = Math.min(width, Math.round((height / cells) * 1.15));
+  let from = 0;
+  let most = -1;
+  for (let x = 0; x + band <= width; x++) {
+    let sum = 0;
+    for (let i = x; i < x + band; i++) sum += inkOf[i] ?? 0;
+    if (sum > most) {
+      most = sum;
+      from = x;
+    }
+  }
+  for (let x = 0; x < width; x++)
+    if (x < from - 2 || x >= from + band + 2) for (let y = 0; y < height; y++) column[y * width + x] = paper;
   // The glyphs: runs of inked rows (a gap of a few rows inside a glyph does not split it). When
   // there are as many as cells, each is a cell; otherwise the inked extent is divided evenly.
   const inked = Array.from({ length: height }, (_, y) => {
@@ -705,7 +730,6 @@ function officialLicenceFrom(
   return score >= 0.6
     ? {
         type: 'drivers_license',
-        layout: 'official',
         confidence: round2(score * (0.6 + 0.4 * vertical.confidence)),
         evidence: vertical.text,
       }
@@ -761,80 +785,90 @@ async function classify(
     if (score > best.confidence)
       best = { type: type as DocumentType, confidence: score, evidence: strip.text };
   }
-  // The official My Number card prints 氏名 and the name on its top line, its title in a box top
-  // right; mimoto's synthetic one prints the title alone there.
-  const namedOnTop = keywordScore(strip.text, '氏名') >= 1;
-  const layoutOf = (type: DocumentType | undefined): LayoutVariant =>
-    type === 'my_number_card' && namedOnTop ? 'official' : 'synthetic';
   if (best.confidence >= 0.7)
-    return {
-      ...best,
-      layout: layoutOf(best.type),
-      confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)),
-    };
-  const official = await asOfficialLicence();
-  if (official) return official;
-  // The official My Number card's title box (個人番号 / カード, top right).
-  if (namedOnTop) {
-    const box = await readRegion(ocr.jpn, card, MY_NUMBER_CARD.titleRegion.region, CARD_LAYOUT, {
-      psm: PAGE_SEGMENTATION.singleBlock,
-    });
-    const score = keywordScore(box.text, '個人番号');
-    if (score >= 0.75)
-      return {
-        type: 'my_number_card',
-        layout: 'official',
-        confidence: round2(score * (0.6 + 0.4 * box.confidence)),
-        evidence: box.text,
-      };
-  }
-  const licence = await readRegion(ocr.jpn, card, LICENCE_TITLE, CARD_LAYOUT);
-  const synthScore = licenceScore(licence.text);
-  if (synthScore >= 0.6 && synthScore >= best.confidence)
-    return {
-      type: 'drivers_license',
-      layout: 'synthetic',
-      confidence: round2(synthScore * (0.6 + 0.4 * licence.confidence)),
-      evidence: licence.text,
-    };
-  // The licence's top line, in both layouts: 氏名, the name, a birth date ending 生 (the My Number
-  // card prints its birth date lower). Its number where one of its layouts prints it confirms it.
+    return { ...best, confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)) };
+  // The My Number card prints 氏名 and the name on its top line, its title in a box top right.
+  const namedOnTop = keywordScore(strip.text, '氏名') >= 1;
+  // The licence's top line: 氏名, the name, a birth date ending 生 (the My Number card prints its
+  // birth date lower).
   const topLineDate = /\d\s*月\s*\d{1,2}\s*日/u.test(strip.text.normalize('NFKC'));
-  if (keywordScore(strip.text, '氏名') >= 0.5 && topLineDate) {
-    const signature = await hasSignature(ocr, card, 'drivers_license');
-    if (signature)
-      return {
-        type: 'drivers_license',
-        layout: signature.layout,
-        confidence: 0.6,
-        evidence: signature.evidence,
-      };
-  }
-  const band = await readRegion(
-    ocr.eng,
-    await passportPage(),
-    FRONT_FIELDS.passport.mrz1 as Region,
-    PASSPORT_LAYOUT,
+  let bandText = '';
+  // What else names a type, each read only when it is reached: the type the user chose is looked
+  // for first (its title, then its number or phrase where its layout prints it), so a card of the
+  // chosen type stops before the other types' fallbacks are read.
+  const titles: { type: DocumentType; find: () => Promise<Classification | undefined> }[] = [
+    { type: 'drivers_license', find: asOfficialLicence },
     {
-      whitelist: MRZ_CHARS,
+      // The official My Number card's title box (個人番号 / カード, top right).
+      type: 'my_number_card',
+      find: async () => {
+        if (!namedOnTop) return undefined;
+        const box = await readRegion(ocr.jpn, card, MY_NUMBER_CARD.titleRegion.region, CARD_LAYOUT, {
+          psm: PAGE_SEGMENTATION.singleBlock,
+        });
+        const score = keywordScore(box.text, '個人番号');
+        return score >= 0.75
+          ? {
+              type: 'my_number_card',
+              confidence: round2(score * (0.6 + 0.4 * box.confidence)),
+              evidence: box.text,
+            }
+          : undefined;
+      },
     },
-  );
-  if (looksLikePassportMrz(band.text))
-    return { type: 'passport', layout: 'synthetic', confidence: 0.7, evidence: band.text };
-  if (best.confidence >= 0.5)
-    return { ...best, layout: layoutOf(best.type), confidence: round2(best.confidence * 0.8) };
-  // No readable title (a blurred capture): accept a type whose own number or phrase is where one
-  // of its layouts prints it, the user's choice first.
-  const order = [...DOCUMENT_TYPES].sort((a, b) => Number(b === expected) - Number(a === expected));
-  for (const type of order) {
-    const signature = await hasSignature(ocr, card, type);
-    if (signature) return { type, layout: signature.layout, confidence: 0.5, evidence: signature.evidence };
+    {
+      // Its number where the licence prints it confirms the top line.
+      type: 'drivers_license',
+      find: async () => {
+        if (keywordScore(strip.text, '氏名') < 0.5 || !topLineDate) return undefined;
+        const signature = await hasSignature(ocr, card, 'drivers_license');
+        return signature ? { type: 'drivers_license', confidence: 0.6, evidence: signature } : undefined;
+      },
+    },
+    {
+      type: 'passport',
+      find: async () => {
+        const band = await readRegion(
+          ocr.eng,
+          await passportPage(),
+          FRONT_FIELDS.passport.mrz1 as Region,
+          PASSPORT_LAYOUT,
+          { whitelist: MRZ_CHARS },
+        );
+        bandText = band.text;
+        return looksLikePassportMrz(band.text)
+          ? { type: 'passport', confidence: 0.7, evidence: band.text }
+          : undefined;
+      },
+    },
+  ];
+  // No readable title (a blurred capture): a type whose own number or phrase is where its layout
+  // prints it.
+  const signature = (type: DocumentType) => async (): Promise<Classification | undefined> => {
+    const evidence = await hasSignature(ocr, card, type);
+    return evidence ? { type, confidence: 0.5, evidence } : undefined;
+  };
+  const weakTitle = async () =>
+    best.confidence >= 0.5 ? { ...best, confidence: round2(best.confidence * 0.8) } : undefined;
+  const chosen = (DOCUMENT_TYPES as readonly string[]).includes(expected) ? expected : undefined;
+  const steps = [
+    ...titles.filter((t) => t.type === chosen).map((t) => t.find),
+    ...(chosen ? [signature(chosen as DocumentType)] : []),
+    ...titles.filter((t) => t.type !== chosen).map((t) => t.find),
+    weakTitle,
+    ...DOCUMENT_TYPES.filter((type) => type !== chosen).map(signature),
+  ];
+  for (const step of steps) {
+    // Out of reads (READ_BUDGET): what is left would be read past the budget.
+    if (!ocr.jpn.spare) break;
+    const found = await step();
+    if (found) return found;
   }
   const readable = strip.confidence >= 0.8 && strip.text.replace(/\s+/g, '').length >= 6;
   return {
     readable,
     confidence: 0,
-    evidence: `${strip.text} / ${(await vertical()).text} / ${licence.text} / ${band.text}`,
+    evidence: `${strip.text} / ${verticalRead ? (await verticalRead).text : ''} / ${bandText}`,
   };
 }
 
@@ -931,23 +965,40 @@ const READ_FIELDS: readonly FieldName[] = [
 ];
 
 /**
+ * Tesseract passes one document may spend (both languages together). A real card reads in 7–16
+ * (the title, the top strip, one pass per field, a confirmation or two); every pass beyond the
+ * first reading of a field is a fallback — another scale, a local threshold, a wider search, the
+ * card turned, another type's evidence — and those stop once the budget is spent, so a capture
+ * nothing reads costs a bounded time instead of every fallback of every field. The fallbacks are
+ * tried best first (readRegion), so what the budget cuts off is what pays off least.
+ */
+export const READ_BUDGET = 24;
+/** Further passes for a back (the My Number card's: its number at four scales, name, birth date). */
+const BACK_READ_BUDGET = 12;
+
+/**
  * The engine with each reading kept for one document: the same crop read the same way is read
  * once (a licence number's zone searched when telling the type, then again as the field; a front
- * value read again at 1× before a disagreement with the back counts).
+ * value read again at 1× before a disagreement with the back counts). The passes are counted
+ * against the document's budget (`spare` while it lasts; `tally` is shared by both languages).
  */
-function readingOnce(engine: OcrEngine): OcrEngine {
+function readingOnce(engine: OcrEngine, tally: { reads: number; budget: number }): BudgetedEngine {
   const readings = new Map<string, Promise<OcrRecognition>>();
   const recognize: OcrEngine['recognize'] = (image, options = {}) => {
     const key = `${options.psm ?? ''}|${options.charWhitelist ?? ''}|${options.binarization ?? ''}|${JSON.stringify(options.rectangle ?? null)}|${createHash('sha1').update(image).digest('hex')}`;
     let reading = readings.get(key);
     if (!reading) {
+      tally.reads++;
       reading = engine.recognize(image, options);
       readings.set(key, reading);
       reading.catch(() => readings.delete(key));
     }
     return reading;
   };
-  return Object.assign(Object.create(engine) as OcrEngine, { recognize });
+  return Object.defineProperties(Object.create(engine) as BudgetedEngine, {
+    recognize: { value: recognize },
+    spare: { get: () => tally.reads < tally.budget },
+  });
 }
 
 export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInput, OcrCheckResult> {
@@ -971,12 +1022,13 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const lap = (name: string, since: number) => {
         timingsMs[name] = Math.round(performance.now() - since);
       };
+      const tally = { reads: 0, budget: READ_BUDGET };
       const ocr: Engines = {
-        jpn: readingOnce(await loadEngine(['jpn'])),
-        eng: readingOnce(await loadEngine(['eng'])),
+        jpn: readingOnce(await loadEngine(['jpn']), tally),
+        eng: readingOnce(await loadEngine(['eng']), tally),
       };
       const reference = now();
-      const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields and the MRZ); mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
+      const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields, mrz then eng for an MRZ found anywhere); mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
       const base = { provider: PROVIDER, model };
       const unsupported = (reason: string, extras: Partial<OcrExtras> = {}): OcrCheckResult => ({
         result: {
@@ -997,7 +1049,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const locatedMrz = () => {
         mrzSearch ??= (async () => {
           const since = performance.now();
-          const found = await findMrz(ocr.eng, input.front);
+          // The MRZ model first (trained on MRZ lines, it tells 8 from B and 0 from O where eng
+          // does not), eng again where its check digits fail.
+          const mrzModel = readingOnce(await loadEngine(['mrz']), tally);
+          const found = await findMrz(mrzModel, input.front, ocr.eng);
           lap('mrz', since);
           return found;
         })();
@@ -1118,11 +1173,12 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         }
       if (!reading) {
         reading = await classifyAt(0);
-        if (!reading.classification.type) {
+        // The card turned, and the whole photo, are fallbacks too: read while the budget lasts.
+        if (!reading.classification.type && ocr.jpn.spare) {
           const again = await classifyAt(1);
           if (again.classification.type) reading = again;
         }
-        if (!reading.classification.type && whole) {
+        if (!reading.classification.type && whole && ocr.jpn.spare) {
           const again = await classifyAt(2);
           if (again.classification.type) reading = again;
         }
@@ -1158,7 +1214,6 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       )
         classification = {
           type: input.expectedDocumentType as DocumentType,
-          layout: 'synthetic',
           confidence: 0,
           assumed: true,
           evidence: classification.evidence,
@@ -1190,9 +1245,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
 
       t = performance.now();
       const layout = layoutOf(type);
-      const variant = classification.layout ?? 'synthetic';
+      const variant = LAYOUT_VARIANT[type];
       const page = type === 'passport' ? await passportPage() : card;
-      const regions = frontFieldsFor(type, variant);
+      const regions = FRONT_FIELDS[type];
       const accept = acceptorsFor(type, reference);
       const script = type === 'residence_card' ? 'latin' : 'kanji';
       const readName = (r: Recognised) =>
@@ -1302,7 +1357,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         // The jpn model drops a digit now and then, or reads clean digits unsure and differently
         // at every scale (50195526271 1, S019SS26220 1); the digits alone, read by eng, are the
         // fallback: they confirm an unsure jpn reading, or replace it when eng reads them surely.
-        const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS[variant], layout, {
+        // Read past the budget too: one pass, and the one that pays off most for a key field (on
+        // poor synthetic licences the jpn rereads at other scales read 11 digits where it reads 12).
+        const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
           whitelist: DIGITS,
         });
         const read = readDigits(digits.text, 12);
@@ -1432,6 +1489,8 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const backRegions = BACK_FIELDS[type];
       if (input.back && backRegions) {
         t = performance.now();
+        // The back has a budget of its own: a front that spent the document's leaves it its reads.
+        tally.budget = Math.max(tally.budget, tally.reads) + BACK_READ_BUDGET;
         const back = await geometry.locate(input.back);
         if (back) {
           const backCard = await warpTo(back.grey, back.outline.corners, CARD_LAYOUT);
@@ -1464,7 +1523,9 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             // digits that read otherwise at another scale: a misread (three genuine cards of the
             // accuracy corpus), where a printed wrong digit reads the same at every scale (its 11
             // bad_check_digit My Number cards).
-            const stable = (numberBack.rereads ?? []).every((t) => readDigits(t, 12) === myNumber);
+            const stable =
+              !numberBack.budgetSpent &&
+              (numberBack.rereads ?? []).every((t) => readDigits(t, 12) === myNumber);
             if (myNumber !== undefined && (valid || stable)) extras.myNumberCheckDigitValid = valid;
             documentNumber = myNumber;
             fields.documentNumber = fields.myNumber;
@@ -1587,6 +1648,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       else if (extras.myNumber !== undefined && extras.myNumberCheckDigitValid === undefined)
         reasons.push('My Number not read cleanly (its digits differ between readings)');
       timingsMs.total = Math.round(performance.now() - started);
+      extras.reads = tally.reads;
 
       const payload: NonNullable<OcrResult['payload']> = {};
       if (name && fields.name.value) {

@@ -304,12 +304,13 @@ const CONFUSIONS: Record<string, string> = {
   '8': 'B',
   S: '5',
   '5': 'S',
-  Z: '2',
+  // OCR-B's Z is a 7 with a foot bar, which a small print blurs away.
+  Z: '27',
   '2': 'Z',
   G: '6',
   '6': 'G',
   T: '7',
-  '7': 'T',
+  '7': 'TZ',
   A: '4',
   '4': 'A',
   U: 'V0',
@@ -382,9 +383,16 @@ function repairCheck(lines: string[], check: CheckedRange, classes: string[], bu
   if (holds(lines, check)) return lines;
   const positions = positionsOf(check);
   const options = positions.map(([l, i]) => {
-    const c = lines[l]?.[i] ?? '?';
+    const line = lines[l] ?? '';
+    const c = line[i] ?? '?';
     const cls = classes[l]?.[i] ?? 'x';
-    const pool = c === '?' ? ALL : (CONFUSIONS[c] ?? '');
+    // A filler between fillers, or between a filler and the field's end, stays one (as
+    // `fillerRuns` has it: no field holds a lone letter inside its run of fillers, and fields are
+    // left-aligned, their unused end all fillers).
+    const range = check.ranges.find(([rl, a, b]) => rl === l && i >= a && i < b);
+    const at = (j: number) => (range && j >= range[1] && j < range[2] ? line[j] : '<');
+    const inRun = c === '<' && at(i - 1) === '<' && at(i + 1) === '<';
+    const pool = c === '?' ? ALL : inRun ? '' : (CONFUSIONS[c] ?? '');
     return [...new Set([...pool].filter((alt) => alt !== c && fits(alt, cls)))];
   });
   const unknown = positions.filter(([l, i]) => lines[l]?.[i] === '?').length;
@@ -610,12 +618,19 @@ export function readMrzLines(
   // A field's own digit passes one wrong change in ten: where a composite digit covers the fields,
   // their corrections stand only if it confirms them too.
   if (composite && lines !== forced && !holds(lines, composite) && holds(forced, composite)) lines = forced;
-  if (composite && !holds(lines, composite)) {
-    // The composite also covers fields without a digit of their own (TD1 optional data).
+  // The composite also covers fields without a digit of their own (TD1 optional data): it corrects
+  // them only when every field's own digit holds — a reading with a failing field is invalid
+  // whatever the composite says, and a change it made there would be a guess (one in ten holds).
+  const fieldsHold = checks.every((c) => c === composite || holds(lines, c));
+  if (composite && fieldsHold && !holds(lines, composite)) {
     const fixed = repairCheck(lines, composite, classes, 1);
     // Taken only when every field check still holds.
-    if (checks.every((c) => c === composite || holds(fixed, c) || !holds(lines, c))) lines = fixed;
+    if (checks.every((c) => c === composite || holds(fixed, c))) lines = fixed;
   }
+  // A composite that still fails leaves the reading invalid: it is reported as read (in its
+  // characters' classes), not with changes no second digit confirmed — a misprinted check digit
+  // must not be "corrected" into a made-up document number.
+  if (composite && !holds(lines, composite)) lines = forced;
   const failing = checks
     .filter((c) => !holds(lines, c))
     .map((c) => (c.field === 'composite' ? 'compositeCheckDigit' : c.field));

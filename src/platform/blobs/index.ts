@@ -1,2 +1,9 @@
-export { assertBlobKey, BLOB_KEY_PATTERN, type BlobStore, openBlobStore } from './blob-store.ts';
-export { createLocalBlobStore } from './local-blob-store.ts';
+export {
+  assertBlobKey,
+  BLOB_KEY_PATTERN,
+  type BlobStore,
+  createRawBlobStore,
+  openBlobStore,
+} from './blob-store.ts';
+export { createDirectoryBlobStore } from './directory-blob-store.ts';
+export { blobContext, encryptedBlobStore } from './encrypted-blob-store.ts';

@@ -3,6 +3,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pooledRandomBytes } from './random-pool.ts';
 
 export interface Keyring {
   readonly currentId: string;
@@ -40,7 +41,7 @@ export class DecryptionError extends Error {
 /** Encrypts bytes: keyId length (1 byte), keyId, 12-byte IV, 16-byte tag, ciphertext. */
 export function encryptBytes(keyring: Keyring, plaintext: Buffer, context = ''): Buffer {
   const key = keyring.keys.get(keyring.currentId)!;
-  const iv = randomBytes(12);
+  const iv = pooledRandomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   // The context (for example the column and row) is authenticated, so a value cannot be moved elsewhere.
   cipher.setAAD(Buffer.from(context, 'utf8'));

@@ -1,5 +1,6 @@
 // Identifiers and secrets (design.md "IDs", "API keys").
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool.ts';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -9,7 +10,7 @@ export type IdPrefix = 'vs' | 'tn' | 'key' | 'rv' | 'evt' | 'usr' | 'job';
 /** `<prefix>_` + 26 Crockford base32 characters holding 128 random bits. */
 export function newId(prefix: IdPrefix): string {
   let value = 0n;
-  for (const byte of randomBytes(16)) value = (value << 8n) | BigInt(byte);
+  for (const byte of pooledRandomBytes(16)) value = (value << 8n) | BigInt(byte);
   let out = '';
   for (let i = 0; i < 26; i++) {
     out = CROCKFORD[Number(value & 31n)] + out;
@@ -22,7 +23,7 @@ export function newId(prefix: IdPrefix): string {
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of pooledRandomBytes(length * 2)) {
       if (byte < 248 && out.length < length) out += BASE62[byte % 62];
     }
   }

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { lockDataDirectory } from './lock-data-directory.ts';
 import { Mutex } from './mutex.ts';
@@ -46,12 +46,49 @@ export function executeSqlOn(db: Kysely<Tables>): ExecuteSql {
   };
 }
 
+/**
+ * Marks a constant statement to be prepared once per PostgreSQL connection under `name` (parsed and
+ * planned once, then only bound and executed): for the few statements on a hot path. Elsewhere, and
+ * on PGlite, the mark is only a comment. Names must be unique per statement text.
+ */
+export function preparedStatement(name: string, text: string): string {
+  if (!/^[a-z][a-z0-9_]{0,40}$/.test(name)) throw new Error(`invalid statement name '${name}'`);
+  return `/* prepared ${name} */ ${text}`;
+}
+const PREPARED_MARK = /^\/\* prepared ([a-z][a-z0-9_]*) \*\//;
+
+/** The pool Kysely sees: each client runs a marked statement as a named (prepared) one. */
+function preparingPool(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrapped.get(client);
+      if (!wrapper) {
+        wrapper = {
+          query: ((query: unknown, parameters?: unknown[]) => {
+            const name = typeof query === 'string' ? PREPARED_MARK.exec(query)?.[1] : undefined;
+            if (name !== undefined) return client.query({ name, text: query as string, values: parameters });
+            // A cursor (Kysely's streaming) or a plain statement: as pg takes them.
+            return client.query(query as string, parameters);
+          }) as unknown as PostgresPoolClient['query'],
+          release: () => client.release(),
+        };
+        // Kysely keeps one connection object per client: the same wrapper each time.
+        wrapped.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+}
+
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
   if (location.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
     return {
       kind: 'postgres',
       db,

@@ -7,7 +7,7 @@ import {
   splitNameLine,
   startsWithPrefecture,
 } from '../../../src/checks/ocr/correct-fields.ts';
-import { frontFieldsFor, portraitBoxFor } from '../../../src/checks/ocr/document-regions.ts';
+import { FRONT_FIELDS, portraitBoxFor } from '../../../src/checks/ocr/document-regions.ts';
 import {
   DOCUMENT_DEFINITIONS,
   DOCUMENT_TYPES,
@@ -32,16 +32,16 @@ describe('document definitions', () => {
 
   it("no field zone of the issuer's layout runs into the printed portrait", () => {
     for (const type of ['drivers_license', 'my_number_card'] as const) {
-      const portrait = portraitBoxFor(type, 'official');
+      const portrait = portraitBoxFor(type);
       assert.ok(portrait);
-      for (const [field, region] of Object.entries(frontFieldsFor(type, 'official')))
+      for (const [field, region] of Object.entries(FRONT_FIELDS[type]))
         if (field !== 'issuer') assert.ok(!overlaps(region as Region, portrait), `${type} ${field}`);
     }
   });
 
   it('the My Number card prints its portrait at the left, the licence at the right', () => {
-    assert.ok((portraitBoxFor('my_number_card', 'official')?.[2] ?? 856) < 428);
-    assert.ok((portraitBoxFor('drivers_license', 'official')?.[0] ?? 0) > 428);
+    assert.ok((portraitBoxFor('my_number_card')?.[2] ?? 856) < 428);
+    assert.ok((portraitBoxFor('drivers_license')?.[0] ?? 0) > 428);
   });
 
   it('the My Number check digit (総務省令第八十五号 第五条)', () => {

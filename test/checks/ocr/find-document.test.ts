@@ -49,6 +49,28 @@ describe('findDocumentOutline', () => {
     for (const [i, c] of outline.corners.entries()) assert.ok(near(c, card[i]!, 20), `corner ${i}: ${c}`);
   });
 
+  it('takes no outline from a bright region that spans the frame: the card fills it', async () => {
+    // A card filling the frame leaves no surface in the border ring the lighting is fitted on, and
+    // the region found is only its brighter part, cut by the frame (read as a card on its side).
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="#5a4634"/><rect x="320" y="0" width="640" height="${H}" fill="#f2f2ee"/></svg>`;
+    assert.equal(
+      findDocumentOutline(await decodePhoto(await sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer())),
+      undefined,
+    );
+  });
+
+  it('keeps the outline of a card put into a corner of the frame', async () => {
+    const corner: Point[] = [
+      [0, 0],
+      [720, 0],
+      [720, 480],
+      [0, 480],
+    ];
+    const outline = findDocumentOutline(await decodePhoto(await scene(corner)));
+    assert.ok(outline, 'no outline');
+    for (const [i, c] of outline.corners.entries()) assert.ok(near(c, corner[i]!, 12), `corner ${i}: ${c}`);
+  });
+
   it('finds nothing on an empty table', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="#5a4634"/></svg>`;
     assert.equal(

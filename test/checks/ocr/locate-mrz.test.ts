@@ -21,14 +21,16 @@ const cd = (s: string) => String(mrzCheckDigit(s));
 
 /** A made-up TD3 passport of another state (Utopia, ICAO's specimen state code), check digits computed. */
 function td3(): string[] {
-  const number = 'X4R27B910';
+  return td3With('X4R27B910', 'AB1234567<<<<<');
+}
+
+/** A made-up TD3 of Utopia with the given document number and personal number, check digits computed. */
+function td3With(number: string, personal: string): [string, string] {
   const birth = '880314';
   const expiry = '310920';
-  const personal = 'AB1234567<<<<<';
-  const l1 = 'P<UTOVARGAS<<ELENA<MARIE'.padEnd(44, '<');
   const head = `${number}${cd(number)}UTO${birth}${cd(birth)}F${expiry}${cd(expiry)}${personal}${cd(personal)}`;
   const composite = cd(`${head.slice(0, 10)}${head.slice(13, 20)}${head.slice(21, 43)}`);
-  return [l1, `${head}${composite}`];
+  return ['P<UTOVARGAS<<ELENA<MARIE'.padEnd(44, '<'), `${head}${composite}`];
 }
 
 /** A made-up TD1 identity card. */
@@ -86,6 +88,37 @@ describe('MRZ anywhere', () => {
       assert.equal(found.reading.format, lines.length === 3 ? 'TD1' : 'TD3');
     });
   }
+
+  it('reads the zone with the second engine when the first reads nothing that checks, and only then', async () => {
+    const blank = {
+      model: 'reads nothing',
+      recognize: async () => ({ text: '', confidence: 0, words: [], lines: [] }),
+    } as unknown as OcrEngine;
+    let secondCalls = 0;
+    const counted = Object.assign(Object.create(eng) as OcrEngine, {
+      recognize: (...args: Parameters<OcrEngine['recognize']>) => {
+        secondCalls++;
+        return eng.recognize(...args);
+      },
+    });
+    const png = await page(td3(), 0);
+    const found = await findMrz(blank, png, counted);
+    assert.deepEqual(found?.reading.lines, td3());
+    assert.equal(found?.reading.valid, true);
+    assert.ok(secondCalls > 0);
+    // A first reading whose check digits hold is not read again.
+    secondCalls = 0;
+    const clean = await findMrz(eng, png, counted);
+    assert.equal(clean?.reading.valid, true);
+    assert.equal(secondCalls, 0);
+  });
+
+  it('reads a zone with the committed MRZ model alone', async () => {
+    const mrz = await getOcrEngineFor(['mrz']);
+    const found = await findMrz(mrz, await page(td3(), 0));
+    assert.deepEqual(found?.reading.lines, td3());
+    assert.equal(found?.reading.valid, true);
+  });
 
   it('finds nothing on a page without a zone', async () => {
     const png = await renderTextImage(
@@ -234,6 +267,53 @@ describe('readMrzLines', () => {
     assert.deepEqual(documentTypeOfMrz({ reading: r!, band: {} as never }), {
       unsupported: 'foreign_id_card',
     });
+  });
+
+  it('reads a Z taken for a 7 (OCR-B: a 7 with a foot bar) where the check digit confirms it', () => {
+    // Made-up numbers; the document number holds a Z the OCR read as 7.
+    const [n1, n2] = td3With('X31Z42221', '<<<<<<<<<<<<<<');
+    const r = readMrzLines([n1, `${n2.slice(0, 3)}7${n2.slice(4)}`]);
+    assert.equal(r?.lines[1], n2);
+    assert.equal(r?.valid, true);
+  });
+
+  it('restores a Z read as 7 in the personal number only when the composite holds with it too', () => {
+    const [n1, n2] = td3With('X4R27B910', 'ZU734704<<<<<<');
+    const misread = `${n2.slice(0, 28)}7${n2.slice(29)}`;
+    const r = readMrzLines([n1, misread]);
+    assert.equal(r?.lines[1], n2);
+    assert.equal(r?.valid, true);
+    // A composite that confirms none of them: the field stays as read, and invalid.
+    const unconfirmed = `${misread.slice(0, 43)}${(Number(misread[43]) + 1) % 10}`;
+    const u = readMrzLines([n1, unconfirmed]);
+    assert.equal(u?.lines[1], unconfirmed);
+    assert.equal(u?.valid, false);
+  });
+
+  it('never turns a filler at the end of a field into a letter to make a check digit hold', () => {
+    // Z read as 7, and a C at the personal number's last filler would make both digits hold too:
+    // fields end in fillers, so only the Z is a reading.
+    const [n1, n2] = td3With('X4R27B910', 'ZA715506<<<<<<');
+    const misread = `${n2.slice(0, 28)}7${n2.slice(29)}`;
+    const r = readMrzLines([n1, misread]);
+    assert.equal(r?.lines[1], n2);
+    assert.equal(r?.valid, true);
+  });
+
+  it('reports a card whose printed check digits fail as printed, not "corrected" into another number', () => {
+    // The document number's check digit is misprinted (one look-alike change, its last 0 read as
+    // Q, would make it hold), and so are the birth date's and the composite: the reading says
+    // invalid, with the characters as printed.
+    const birth = '920705';
+    const l1 = 'IDUTOL665896100'.padEnd(30, '<');
+    const head = `${birth}${(Number(cd(birth)) + 3) % 10}M290131${cd('290131')}UTO`.padEnd(29, '<');
+    const composite = cd(`${l1.slice(5, 30)}${head.slice(0, 7)}${head.slice(8, 15)}${head.slice(18, 29)}`);
+    const lines = [l1, `${head}${(Number(composite) + 1) % 10}`, 'OKAFOR<<CHIDI<JAMES'.padEnd(30, '<')];
+    const r = readMrzLines(lines);
+    assert.deepEqual(r?.lines, lines);
+    assert.equal(r?.valid, false);
+    assert.ok(r?.invalidFields.includes('documentNumber'));
+    assert.ok(r?.invalidFields.includes('birthDate'));
   });
 
   it('tells TD2 and visas (MRV-A) by length and document code', () => {

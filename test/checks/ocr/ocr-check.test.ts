@@ -24,8 +24,14 @@ import {
   createOcrCheck,
   looksLikePassportMrz,
   type OcrCheckResult,
+  READ_BUDGET,
 } from '../../../src/checks/ocr/ocr.check.ts';
-import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
+import {
+  getOcrEngineFor,
+  type OcrEngine,
+  type RecognizeOptions,
+  terminateOcrEngine,
+} from '../../../src/checks/ocr/ocr-engine.ts';
 import { mrzDate, mrzFailureKind, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
 import { homographyBetween as homography } from '../../../src/platform/image/homography.ts';
 import { OcrResultSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
@@ -413,6 +419,31 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(result.detectedDocumentType, undefined);
     assert.deepEqual(result.payload, {});
     assert.equal(result.status, 'low_confidence');
+  });
+
+  it('a card on which nothing reads costs a bounded number of passes, not every fallback', async () => {
+    // A blank card on a table: no title, no field fits, so every fallback would be tried.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="960"><rect width="1280" height="960" fill="#5a4634"/><rect x="300" y="250" width="720" height="480" fill="#f2f2ee"/>${[370, 440, 510, 580].map((y) => `<line x1="380" y1="${y}" x2="800" y2="${y}" stroke="#333" stroke-width="6"/>`).join('')}</svg>`;
+    const front = await sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+    let passes = 0;
+    const counting = createOcrCheck({
+      now: () => reference,
+      engine: async (languages) => {
+        const engine = await getOcrEngineFor(languages);
+        return Object.assign(Object.create(engine) as OcrEngine, {
+          recognize: (image: Buffer, options?: RecognizeOptions) => {
+            passes++;
+            return engine.recognize(image, options);
+          },
+        });
+      },
+    });
+    const { result, extras } = await counting.run({ front, expectedDocumentType: 'drivers_license' });
+    assert.equal(result.status, 'low_confidence');
+    assert.equal(result.detectedDocumentType, undefined);
+    // The budget, then one first reading of each licence field still to read.
+    assert.ok(passes <= READ_BUDGET + 8, `${passes} passes`);
+    assert.equal(extras.reads, passes);
   });
 
   it('a licence submitted as a passport is detected as a licence and flagged as a mismatch', async () => {
