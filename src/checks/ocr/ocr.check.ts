@@ -456,6 +456,8 @@ async function readRegion(
       const unruled = await once(unruledPng, 1);
       const v = confirm.value(unruled);
       if ((!options.accept || options.accept(unruled.text)) && v !== undefined) {
+        // The same value: the first reading, whose word boxes split the name as printed, confirmed.
+        if (v === value) return { ...first, confirmation: unruled };
         const taken = { ...unruled, confidence: unruled.confidence * 0.95 };
         if (unruled.confidence >= confirm.below) return taken;
         if (spare()) {
