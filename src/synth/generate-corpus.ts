@@ -32,6 +32,7 @@ import { cutsOfOnePhoto, facePeople, portraitPhoto, sexOfPerson } from './faces.
 import { addDays, addYears } from './japanese-date.ts';
 import {
   captureLiveness,
+  fitFaceScene,
   LIVENESS_STEPS,
   type LivenessRender,
   type LivenessStep,
@@ -73,8 +74,11 @@ export const REFERENCE_DATE = '2026-04-01';
  * 5: the people are faces cut from the photos inside an installed npm package (faces.ts), in colour
  *    with hair, shoulders and room: photo 1 of each is the ID photo the document prints, the
  *    selfie and the live check use the others (it was greyscale face crops beside the repository).
+ * 6: the licence prints its name spread over the 氏名 row and its number in digits that fill their
+ *    pitch, as the issuer's specimen does; a live-check face whose cut runs large is moved back to
+ *    fit the frame (fitFaceScene), as the simulator's is.
  */
-export const MANIFEST_VERSION = 5;
+export const MANIFEST_VERSION = 6;
 
 export type CorpusOptions = {
   outDir: string;
@@ -486,7 +490,8 @@ async function generateSample(
     attackDetails.swapPhoto = path.basename(swap.photoFile);
     attackDetails.swapAt = at;
   }
-  const scene = livenessScene(liveRandom);
+  // A face whose cut runs large would fill the frame and its turns read small (fitFaceScene).
+  const scene = await fitFaceScene(facePhoto, livenessScene(liveRandom));
   const noise = Math.round(liveRandom.range(1, 3) * 100) / 100;
   const live = await captureLiveness({
     photoFile: facePhoto,

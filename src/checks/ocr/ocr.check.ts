@@ -446,6 +446,32 @@ async function readRegion(
     // tessdata_fast reads 誠 right at one scale and 識, 議 or 計 at the next: the first value a new
     // reading shares with an earlier one wins; 1.7× only when three differ (docs/ocr.md "Confidence").
     const readings = [first];
+    if (options.eraseRules && spare()) {
+      // A boxed value spread over its box (the licence's 見　本　　花　子) reads with glyphs made up
+      // in its gaps (山田一) at every scale: read without its rules and gaps, as a value read as
+      // nothing is. Taken when sure; unsure, confirmed by the same crop at 1.4×, else one of the
+      // readings a later one may agree with.
+      const crop = await cropWithoutRules(image, box);
+      const unruledPng = options.stretchX ? await stretch(crop, options.stretchX) : crop;
+      const unruled = await once(unruledPng, 1);
+      const v = confirm.value(unruled);
+      if ((!options.accept || options.accept(unruled.text)) && v !== undefined) {
+        // The same value: the first reading, whose word boxes split the name as printed, confirmed.
+        if (v === value) return { ...first, confirmation: unruled };
+        const taken = { ...unruled, confidence: unruled.confidence * 0.95 };
+        if (unruled.confidence >= confirm.below) return taken;
+        if (spare()) {
+          const { width = 0 } = await sharp(unruledPng).metadata();
+          const larger = await sharp(unruledPng)
+            .resize({ width: Math.max(8, Math.round(width * 1.4)) })
+            .png()
+            .toBuffer();
+          const again = await once(larger, 1.4);
+          if (confirm.value(again) === v) return { ...taken, confirmation: again };
+        }
+        readings.push(unruled);
+      }
+    }
     for (const factor of [1.4, 0.75, 1.7]) {
       if (!spare()) break;
       const again = await atScale(factor);
@@ -1328,15 +1354,25 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       // Document number.
       const numberRead = get('documentNumber');
       let documentNumber = readDocumentNumber(type, numberRead.text);
-      if (type === 'drivers_license' && !documentNumber) {
-        // The jpn model drops a digit now and then; the digits alone, read by eng, are the fallback.
+      const unconfirmed = numberRead.confidence < CONFIRM_BELOW && !numberRead.confirmation;
+      if (type === 'drivers_license' && (!documentNumber || unconfirmed)) {
+        // The jpn model drops a digit now and then, or reads clean digits unsure and differently
+        // at every scale (50195526271 1, S019SS26220 1); the digits alone, read by eng, are the
+        // fallback: they confirm an unsure jpn reading, or replace it when eng reads them surely.
         // Read past the budget too: one pass, and the one that pays off most for a key field (on
         // poor synthetic licences the jpn rereads at other scales read 11 digits where it reads 12).
         const digits = await readRegion(ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
           whitelist: DIGITS,
         });
-        documentNumber = readDigits(digits.text, 12);
-        if (documentNumber) numberRead.confidence = Math.min(numberRead.confidence, digits.confidence) * 0.95;
+        const read = readDigits(digits.text, 12);
+        if (!documentNumber) {
+          documentNumber = read;
+          if (read) numberRead.confidence = Math.min(numberRead.confidence, digits.confidence) * 0.95;
+        } else if (read === documentNumber) numberRead.confirmation = digits;
+        else if (read && digits.confidence >= CONFIRM_BELOW) {
+          documentNumber = read;
+          numberRead.confidence = digits.confidence * 0.9;
+        }
       }
       // Extra characters around a residence card number make the 12 chosen ambiguous.
       const numberFit =
