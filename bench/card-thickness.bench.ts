@@ -77,7 +77,7 @@ for (const { kind, i, e, ms } of rows) {
     ? `${e.edge.side} ${e.edge.contrast} w${e.edge.widthPx}px (${e.edge.widthShare}) cov ${e.edge.coverage} opp ${e.edge.opposite}`
     : 'none';
   console.log(
-    `${kind.padEnd(10)} #${String(i).padStart(2)} ${samples[i]!.documentType.padEnd(15)} tilt ${String(samples[i]!.parameters.capture.tiltX).padStart(5)} shade ${samples[i]!.parameters.edgeShade} | found ${e.found} read tilt ${e.tiltDegrees} same ${e.sameCard} edge ${edge} seen ${e.edgeSeen} | flow ${tiltedCaptureProblem(e) ?? 'ok'} cue ${thicknessCue(e).score}${ms ? ` ${Math.round(ms)} ms` : ''}`,
+    `${kind.padEnd(10)} #${String(i).padStart(2)} ${samples[i]!.documentType.padEnd(15)} tilt ${String(samples[i]!.parameters.capture.tiltX).padStart(5)} edge ${JSON.stringify(samples[i]!.parameters.edge)} | found ${e.found} read tilt ${e.tiltDegrees} same ${e.sameCard} edge ${edge} seen ${e.edgeSeen} | flow ${tiltedCaptureProblem(e) ?? 'ok'} cue ${thicknessCue(e).score}${ms ? ` ${Math.round(ms)} ms` : ''}`,
   );
 }
 for (const kind of ['card', 'paper_copy', 'screen', 'other_card']) {

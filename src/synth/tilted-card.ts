@@ -23,10 +23,28 @@ export const CARD_THICKNESS_MM = 0.76;
 
 export type TiltedPresentation = 'card' | 'paper_copy' | 'screen';
 
+/**
+ * How the edge looks. A card's edge is a band of its core (white or grey PVC) lit at another angle
+ * than the face: brighter or darker than the face by that angle, often with a specular highlight
+ * where it meets the face (the arris catches the light) and a darker rim where the rounded back
+ * arris turns away from the light.
+ */
+export interface EdgeLook {
+  /** The core's grey level before lighting: white PVC 205–245, grey 140–190. */
+  core: number;
+  /** The edge's light relative to the face's (0.35: in its own shadow, 1.05: facing the light). */
+  light: number;
+  /** Strength of the highlight along the front arris (0: none). */
+  highlight: number;
+  /** Level factor of the back arris's rim (1: no darker rim). */
+  rim: number;
+}
+
 export interface TiltParameters {
   capture: CaptureParameters;
-  /** The edge's grey level before lighting: a lit white core, or an edge in its own shadow. */
+  /** The edge's mean grey level before scene lighting (core × light), for reports. */
   edgeShade: number;
+  edge: EdgeLook;
   thicknessMm: number;
 }
 
@@ -55,9 +73,16 @@ export function drawTiltParameters(
     );
   while (!inFrame(capture) && capture.documentWidth > 0.3)
     capture.documentWidth = Math.round((capture.documentWidth - 0.02) * 1000) / 1000;
+  const edge: EdgeLook = {
+    core: random.chance(0.75) ? Math.round(random.range(205, 245)) : Math.round(random.range(140, 190)),
+    light: Math.round(random.range(0.35, 1.05) * 100) / 100,
+    highlight: random.chance(0.55) ? Math.round(random.range(0.3, 1) * 100) / 100 : 0,
+    rim: random.chance(0.6) ? Math.round(random.range(0.45, 0.8) * 100) / 100 : 1,
+  };
   return {
     capture,
-    edgeShade: random.chance(0.5) ? Math.round(random.range(225, 250)) : Math.round(random.range(45, 90)),
+    edgeShade: Math.round(edge.core * edge.light),
+    edge,
     thicknessMm: CARD_THICKNESS_MM,
   };
 }
@@ -100,17 +125,23 @@ export function cornersAtDepth(
   });
 }
 
-/** Paints the quadrilateral `corners` in one grey level, shaded a little along its length. */
-function fillQuad(image: RgbImage, corners: Point[], shade: number): void {
+/**
+ * Paints the object's silhouette (its alpha: a card's rounded corners) mapped to `corners` in one
+ * grey level, anti-aliased by the bilinear alpha.
+ */
+function paintSilhouette(image: RgbImage, object: FlatImage, corners: Point[], level: number): void {
   const { width, height, data } = image;
-  const toUnit = homographyBetween(corners, [
+  const sw = object.width;
+  const sh = object.height;
+  const toObject = homographyBetween(corners, [
     [0, 0],
-    [1, 0],
-    [1, 1],
-    [0, 1],
+    [sw, 0],
+    [sw, sh],
+    [0, sh],
   ]);
   const xs = corners.map((c) => c[0]);
   const ys = corners.map((c) => c[1]);
+  const value = Math.max(0, Math.min(255, level));
   for (
     let y = Math.max(0, Math.floor(Math.min(...ys)));
     y <= Math.min(height - 1, Math.ceil(Math.max(...ys)));
@@ -121,13 +152,36 @@ function fillQuad(image: RgbImage, corners: Point[], shade: number): void {
       x <= Math.min(width - 1, Math.ceil(Math.max(...xs)));
       x++
     ) {
-      const [u, v] = applyHomography(toUnit, x + 0.5, y + 0.5);
-      if (u < 0 || u > 1 || v < 0 || v > 1) continue;
-      const level = shade * (0.92 + 0.08 * Math.sin(u * Math.PI));
+      const [u, v] = applyHomography(toObject, x + 0.5, y + 0.5);
+      const fu = u - 0.5;
+      const fv = v - 0.5;
+      if (fu < -1 || fv < -1 || fu > sw || fv > sh) continue;
+      const iu = Math.floor(fu);
+      const iv = Math.floor(fv);
+      const du = fu - iu;
+      const dv = fv - iv;
+      let a = 0;
+      for (let k = 0; k < 4; k++) {
+        const px = iu + (k & 1);
+        const py = iv + (k >> 1);
+        if (px < 0 || py < 0 || px >= sw || py >= sh) continue;
+        const wgt = ((k & 1) === 1 ? du : 1 - du) * (k >> 1 === 1 ? dv : 1 - dv);
+        a += ((object.data[(py * sw + px) * 4 + 3] ?? 0) / 255) * wgt;
+      }
+      if (a <= 0) continue;
       const o = (y * width + x) * 3;
-      for (let c = 0; c < 3; c++) data[o + c] = Math.max(0, Math.min(255, Math.round(level)));
+      for (let c = 0; c < 3; c++) data[o + c] = Math.round(value * a + (data[o + c] ?? 0) * (1 - a));
     }
   }
+}
+
+/** The edge's level at `s` of the way from the face's arris (0) to the back's (1). */
+export function edgeLevel(look: EdgeLook, s: number): number {
+  const base = look.core * look.light;
+  let level = base;
+  if (look.highlight > 0 && s < 0.35) level = base + (255 - base) * look.highlight * (1 - s / 0.35);
+  if (s > 0.7) level *= 1 - (1 - look.rim) * ((s - 0.7) / 0.3);
+  return level;
 }
 
 /**
@@ -137,15 +191,22 @@ function fillQuad(image: RgbImage, corners: Point[], shade: number): void {
 export async function photographTilted(
   object: FlatImage,
   params: TiltParameters,
-  edge: { thicknessPx: number; shade: number } | null,
+  edge: { thicknessPx: number; look: EdgeLook } | null,
 ): Promise<Buffer> {
   const { capture } = params;
   const background = renderBackground(capture);
   if (edge) {
     // Scene pixels per object pixel, so the edge's depth is in the same unit as the face's size.
     const scale = (capture.documentWidth * capture.width) / object.width;
-    const behind = cornersAtDepth(capture, object.width, object.height, edge.thicknessPx * scale);
-    fillQuad(background, behind, edge.shade);
+    // The edge as the sweep of the card's outline through its thickness: slices painted from the
+    // back one forwards, each in the level of its depth, so the visible part of each slice is the
+    // edge at that depth (the face, composed last, covers the rest).
+    const slices = 12;
+    for (let k = slices; k >= 1; k--) {
+      const s = k / slices;
+      const at = cornersAtDepth(capture, object.width, object.height, edge.thicknessPx * scale * s);
+      paintSilhouette(background, object, at, edgeLevel(edge.look, s - 0.5 / slices));
+    }
   }
   return finishCapture(composeCapture(object, capture, background), capture);
 }
@@ -153,7 +214,7 @@ export async function photographTilted(
 /** The card itself, tilted: its edge, 0.76 mm of a 85.6 mm wide card, shows along one long side. */
 export function photographTiltedCard(card: FlatImage, params: TiltParameters): Promise<Buffer> {
   const thicknessPx = (card.width * params.thicknessMm) / CARD_WIDTH_MM;
-  return photographTilted(card, params, { thicknessPx, shade: params.edgeShade });
+  return photographTilted(card, params, { thicknessPx, look: params.edge });
 }
 
 /**

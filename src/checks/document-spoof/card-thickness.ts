@@ -29,18 +29,27 @@ import type { SpoofCue } from '../spoof-cues.ts';
 
 /** ID-1 card proportions (85.60 × 53.98 mm). */
 const CARD_ASPECT = 85.6 / 53.98;
+const CARD_WIDTH_MM = 85.6;
+const CARD_THICKNESS_MM = 0.76;
 
 export const CARD_THICKNESS_THRESHOLDS = {
   /** Tilt read from the outline's proportions (degrees) below which the photo is not a tilted card. */
   minTiltDegrees: 18,
-  /** Same card: normalised cross-correlation of the rectified faces' local contrast. */
-  sameCard: 0.25,
-  /** The edge: its contrast with both sides (grey levels), on the median profile… */
-  edgeContrast: 10,
+  /**
+   * Same card: normalised cross-correlation of the rectified faces' local contrast. Screens score
+   * under 0.1, a genuine card tilted 40° down to about 0.3: the threshold only refuses another
+   * object (it cannot tell two cards of one type apart).
+   */
+  sameCard: 0.2,
+  /** The edge: its colour distance from both sides (grey levels), on the median profile… */
+  edgeContrast: 12,
   /** …present at this share of the positions along the side… */
   edgeCoverage: 0.55,
-  /** …and at most this share of it on the opposite long side. */
-  oppositeRatio: 0.4,
+  /**
+   * …and standing this far above the same measure on the far long side, which is never zero (the
+   * outline's blur and JPEG ringing give a cut-out copy 4–15 there too).
+   */
+  oppositeMargin: 4,
   /** The cue's score when no edge shows on a tilted card that is the front's: review. */
   noEdgeScore: 0.5,
   /** …and when the tilted card is not the front's. */
@@ -220,87 +229,113 @@ const median = (values: number[]) => {
 const sigmoid = (s: number, c: number, k: number) => 1 / (1 + Math.exp(-(s - c) / k));
 
 /**
- * Least squares of a profile on 1 and one or two blurred steps (at c1, c2 with blur k): the residual
- * sum of squares and the levels (face, after the first step, after the second).
+ * Least squares of a colour profile (one array per channel) on 1 and one or two blurred steps (at
+ * c1, c2 with blur k): the residual sum of squares over the channels and, per channel, the levels
+ * (face, after the first step, after the second).
  */
 function fitSteps(
-  profile: Float64Array,
+  channels: readonly Float64Array[],
   k: number,
   c1: number,
   c2: number | null,
-): { sse: number; levels: number[] } {
+): { sse: number; levels: number[][] } {
   const n = c2 === null ? 2 : 3;
-  // Normal equations, accumulated without allocating per sample.
+  const profile = channels[0] as Float64Array;
+  // Normal equations, shared by the channels (same steps), accumulated without allocating.
   let s00 = 0;
   let s01 = 0;
   let s02 = 0;
   let s11 = 0;
   let s12 = 0;
   let s22 = 0;
-  let b0 = 0;
-  let b1 = 0;
-  let b2 = 0;
+  const u = new Float64Array(profile.length);
+  const v = new Float64Array(profile.length);
   for (let i = 0; i < profile.length; i++) {
-    const y = profile[i] as number;
-    if (Number.isNaN(y)) continue;
-    const u = sigmoid(i, c1, k);
-    const v = c2 === null ? 0 : sigmoid(i, c2, k);
+    if (Number.isNaN(profile[i] as number)) continue;
+    const ui = sigmoid(i, c1, k);
+    const vi = c2 === null ? 0 : sigmoid(i, c2, k);
+    u[i] = ui;
+    v[i] = vi;
     s00 += 1;
-    s01 += u;
-    s02 += v;
-    s11 += u * u;
-    s12 += u * v;
-    s22 += v * v;
-    b0 += y;
-    b1 += u * y;
-    b2 += v * y;
+    s01 += ui;
+    s02 += vi;
+    s11 += ui * ui;
+    s12 += ui * vi;
+    s22 += vi * vi;
   }
-  let coef: number[];
-  try {
-    coef =
-      n === 2
-        ? solveLinear(
-            [
-              [s00, s01],
-              [s01, s11],
-            ],
-            [b0, b1],
-          )
-        : solveLinear(
-            [
-              [s00, s01, s02],
-              [s01, s11, s12],
-              [s02, s12, s22],
-            ],
-            [b0, b1, b2],
-          );
-  } catch {
-    return { sse: Number.POSITIVE_INFINITY, levels: [] };
-  }
-  if (coef.some((c) => !Number.isFinite(c))) return { sse: Number.POSITIVE_INFINITY, levels: [] };
-  const [a = 0, b = 0, c = 0] = coef;
   let sse = 0;
-  for (let i = 0; i < profile.length; i++) {
-    const y = profile[i] as number;
-    if (Number.isNaN(y)) continue;
-    const p = a + b * sigmoid(i, c1, k) + (c2 === null ? 0 : c * sigmoid(i, c2, k));
-    sse += (y - p) ** 2;
+  const levels: number[][] = [];
+  for (const channel of channels) {
+    let b0 = 0;
+    let b1 = 0;
+    let b2 = 0;
+    for (let i = 0; i < channel.length; i++) {
+      const y = channel[i] as number;
+      if (Number.isNaN(y)) continue;
+      b0 += y;
+      b1 += (u[i] as number) * y;
+      b2 += (v[i] as number) * y;
+    }
+    let coef: number[];
+    try {
+      coef =
+        n === 2
+          ? solveLinear(
+              [
+                [s00, s01],
+                [s01, s11],
+              ],
+              [b0, b1],
+            )
+          : solveLinear(
+              [
+                [s00, s01, s02],
+                [s01, s11, s12],
+                [s02, s12, s22],
+              ],
+              [b0, b1, b2],
+            );
+    } catch {
+      return { sse: Number.POSITIVE_INFINITY, levels: [] };
+    }
+    if (coef.some((c) => !Number.isFinite(c))) return { sse: Number.POSITIVE_INFINITY, levels: [] };
+    const [a = 0, b = 0, c = 0] = coef;
+    for (let i = 0; i < channel.length; i++) {
+      const y = channel[i] as number;
+      if (Number.isNaN(y)) continue;
+      sse += (y - (a + b * (u[i] as number) + c * (v[i] as number))) ** 2;
+    }
+    levels.push([a, a + b, a + b + c]);
   }
-  return { sse, levels: [a, a + b, a + b + c] };
+  return { sse, levels };
 }
 
 interface SideFit {
-  /** How far the band's level lies from the nearer of the face's and the surface's (− darker). */
+  /** How far the band's colour lies from the nearer of the face's and the surface's (− darker). */
   contrast: number;
   start: number;
   width: number;
   blur: number;
 }
 
-/** The band's signed distinctness from the levels of a two-step fit. */
-function bandContrast([face = 0, band = 0, surface = 0]: number[]): number {
-  const c = Math.min(Math.abs(band - face), Math.abs(band - surface));
-  return band >= face ? c : -c;
+/**
+ * The band's signed distinctness from the levels of a two-step fit: the colour distance (in grey
+ * levels: RGB distance over √3) to the nearer of the face and the surface, signed by brightness. A
+ * card's edge is its core's colour (white or grey PVC), which can match the surface's brightness
+ * and still not its colour.
+ */
+function bandContrast(levels: number[][]): number {
+  if (levels.length === 0) return 0;
+  let toFace = 0;
+  let toSurface = 0;
+  let brighter = 0;
+  for (const [face = 0, band = 0, surface = 0] of levels) {
+    toFace += (band - face) ** 2;
+    toSurface += (band - surface) ** 2;
+    brighter += band - face;
+  }
+  const c = Math.sqrt(Math.min(toFace, toSurface) / levels.length);
+  return brighter >= 0 ? c : -c;
 }
 
 /**
@@ -308,7 +343,7 @@ function bandContrast([face = 0, band = 0, surface = 0]: number[]): number {
  * surface) with the band `minWidth`…`maxWidth` samples wide starting within `near` of `zero`.
  */
 function fitSide(
-  profile: Float64Array,
+  profile: readonly Float64Array[],
   zero: number,
   near: number,
   minWidth: number,
@@ -337,13 +372,16 @@ const MIN_EDGE_PX = 2.5;
 /**
  * Profiles across one long side, inside to outside, at positions along 12–88 % of its length (the
  * rounded corners left out): the median profile finds the band, each profile says whether it shows.
+ * The band is looked for `minWidth`…`maxWidth` px wide, starting within `near` px of the outline
+ * (the outline may run along either of the band's borders: a light edge is segmented with the
+ * face, a dark one with the surface).
  */
 function measureSide(
-  grey: GreyImage,
+  planes: readonly GreyImage[],
   from: Point,
   to: Point,
   centre: Point,
-  height: number,
+  band: { near: number; minWidth: number; maxWidth: number },
 ): SideFit & { coverage: number } {
   const length = dist(from, to);
   const [ux, uy] = [(to[0] - from[0]) / length, (to[1] - from[1]) / length];
@@ -351,28 +389,32 @@ function measureSide(
   let [nx, ny] = [-uy, ux];
   const mid: Point = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
   if ((mid[0] - centre[0]) * nx + (mid[1] - centre[1]) * ny < 0) [nx, ny] = [-nx, -ny];
-  const near = Math.max(3, 0.04 * height);
-  const maxWidth = Math.max(2, 0.035 * height);
-  const reach = near + maxWidth + 4;
+  const reach = band.near + band.maxWidth + 4;
   const steps = Math.round((2 * reach) / STEP);
-  const profiles: Float64Array[] = [];
+  const profiles: Float64Array[][] = [];
   const positions = 24;
   for (let k = 0; k < positions; k++) {
     const t = 0.12 + (0.76 * k) / (positions - 1);
     const [px, py] = [from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t];
-    const profile = new Float64Array(steps + 1);
-    for (let s = 0; s <= steps; s++)
-      profile[s] = sample(grey, px + nx * (-reach + s * STEP), py + ny * (-reach + s * STEP));
-    profiles.push(profile);
+    profiles.push(
+      planes.map((plane) => {
+        const profile = new Float64Array(steps + 1);
+        for (let s = 0; s <= steps; s++)
+          profile[s] = sample(plane, px + nx * (-reach + s * STEP), py + ny * (-reach + s * STEP));
+        return profile;
+      }),
+    );
   }
-  const med = Float64Array.from(profiles[0]!, (_, i) => median(profiles.map((p) => p[i] as number)));
+  const med = planes.map((_, ch) =>
+    Float64Array.from({ length: steps + 1 }, (_, i) => median(profiles.map((p) => p[ch]?.[i] as number))),
+  );
   const zero = Math.round(steps / 2);
   const found = fitSide(
     med,
     zero,
-    Math.round(near / STEP),
-    Math.round(MIN_EDGE_PX / STEP),
-    Math.round(maxWidth / STEP),
+    Math.round(band.near / STEP),
+    Math.max(1, Math.round(band.minWidth / STEP)),
+    Math.max(2, Math.round(band.maxWidth / STEP)),
   );
   let shows = 0;
   if (found.width > 0 && found.contrast !== 0) {
@@ -391,16 +433,38 @@ function measureSide(
   return { ...found, coverage: shows / profiles.length };
 }
 
-function measureEdge(grey: GreyImage, corners: readonly Point[]): EdgeBand | null {
+/**
+ * The edge band on the near long side and the same measure on the far one. The near side is the
+ * longer in the photo (perspective), and the edge lies along it: the side surface of a card tilted
+ * away from the camera faces the camera only there. Its width is the thickness seen at the tilt:
+ * 0.76 mm at the near side's scale (its length over the card's 85.6 mm) times sin(tilt), allowed
+ * from half to 1.8 times that (the view ray's own angle, the tilt read from the outline). A printed
+ * frame line lies inside the outline and on both long sides; a paper copy's or a screen's outline
+ * is a single step.
+ */
+function measureEdge(
+  planes: readonly GreyImage[],
+  corners: readonly Point[],
+  tiltDegrees: number,
+): EdgeBand | null {
   const [a, b, c, d] = corners as [Point, Point, Point, Point];
   const centre: Point = [(a[0] + b[0] + c[0] + d[0]) / 4, (a[1] + b[1] + c[1] + d[1]) / 4];
   const height = (dist(b, c) + dist(a, d)) / 2;
-  const top = measureSide(grey, a, b, centre, height);
-  const bottom = measureSide(grey, d, c, centre, height);
-  const [side, found, other] =
-    Math.abs(top.contrast) * top.coverage >= Math.abs(bottom.contrast) * bottom.coverage
-      ? (['top', top, bottom] as const)
-      : (['bottom', bottom, top] as const);
+  const topLonger = dist(a, b) >= dist(d, c);
+  const nearLength = Math.max(dist(a, b), dist(d, c));
+  const expected =
+    ((CARD_THICKNESS_MM * nearLength) / CARD_WIDTH_MM) *
+    Math.sin((Math.max(15, tiltDegrees) * Math.PI) / 180);
+  const band = {
+    near: Math.max(3, 1.2 * expected),
+    minWidth: Math.max(MIN_EDGE_PX, 0.5 * expected),
+    maxWidth: Math.max(MIN_EDGE_PX + 1, 1.8 * expected),
+  };
+  const top = measureSide(planes, a, b, centre, band);
+  const bottom = measureSide(planes, d, c, centre, band);
+  const [side, found, other] = topLonger
+    ? (['top', top, bottom] as const)
+    : (['bottom', bottom, top] as const);
   if (found.width === 0) return null;
   const widthPx = found.width * STEP;
   return {
@@ -411,6 +475,23 @@ function measureEdge(grey: GreyImage, corners: readonly Point[]): EdgeBand | nul
     coverage: Math.round(found.coverage * 100) / 100,
     opposite: Math.round(Math.abs(other.contrast) * other.coverage * 10) / 10,
   };
+}
+
+/** The photo's red, green and blue planes (the edge is told from the surface by its colour too). */
+async function decodePlanes(bytes: Buffer): Promise<GreyImage[]> {
+  const { data, info } = await sharp(bytes)
+    .rotate()
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const n = info.width * info.height;
+  const ch = info.channels;
+  return [0, 1, 2].map((c) => {
+    const plane = new Uint8Array(n);
+    for (let i = 0; i < n; i++) plane[i] = data[i * ch + Math.min(c, ch - 1)] ?? 0;
+    return { data: plane, width: info.width, height: info.height };
+  });
 }
 
 const FACE_WIDTH = 160;
@@ -515,12 +596,12 @@ export async function measureCardThickness(
   const { outline, sameCard: same } = scored[0]!;
   const sameCard = same === null ? null : Math.round(same * 1000) / 1000;
   const tiltDegrees = Math.round(tiltFromOutline(outline.corners) * 10) / 10;
-  const edge = measureEdge(grey, outline.corners);
+  const edge = measureEdge(await decodePlanes(tiltedBytes), outline.corners, tiltDegrees);
   const edgeSeen =
     edge !== null &&
     Math.abs(edge.contrast) >= t.edgeContrast &&
     edge.coverage >= t.edgeCoverage &&
-    edge.opposite <= Math.abs(edge.contrast) * t.oppositeRatio;
+    Math.abs(edge.contrast) - edge.opposite >= t.oppositeMargin;
   return { found: true, tiltDegrees, sameCard, edge, edgeSeen };
 }
 
