@@ -16,11 +16,11 @@ import {
 } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
+import type { OcrResult } from '../domain/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/session-repository.ts';
-import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
 import {
   loadDocumentImages,
   loadReferenceImage,

@@ -10,12 +10,12 @@ import {
   type SameFaceSession,
 } from '../checks/fraud-signals/index.ts';
 import { checkDigitsVerdict, type OcrExtras } from '../checks/ocr/ocr.check.ts';
+import type { OcrResult } from '../domain/index.ts';
 import type { UserInput } from '../hosted-flow/index.ts';
 import { normalizeJapaneseText } from '../japanese/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/session-repository.ts';
-import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
 import { comparableWithDocument } from './check-inputs.ts';
 import { identityKeyCandidates, identityKeyHash } from './identity-hashes.ts';
 import {

@@ -5,11 +5,11 @@
 import { CHECK_IDS, type CheckId } from '../checks/check.ts';
 import type { OcrExtras } from '../checks/ocr/ocr.check.ts';
 import { type CheckOutcome, type DecisionInput, decide, resolveThresholds } from '../decision/index.ts';
+import type { CheckResults, OcrResult } from '../domain/index.ts';
 import { compareIdentityFields, type IdentityFieldComparison } from '../japanese/index.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
 import { recordDecisionEvent } from '../webhooks/index.ts';
-import type { OcrResult, WebhookResults } from '../webhooks/webhook-payload.schema.ts';
 import { comparableWithDocument, readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
 import {
   completeSession,
@@ -112,7 +112,7 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
     await completeSession(trx, session.id, decision.status, now);
     // design.md "Reprocess queues": a webhook goes out when the decision's status or reason changes.
     if (!previous || previous.status !== decision.status || previous.reason !== decision.reason) {
-      const results: WebhookResults = {};
+      const results: CheckResults = {};
       for (const id of CHECK_IDS)
         (results as Record<string, unknown>)[id] = envelopes.get(id)!.envelope.result;
       await recordDecisionEvent(trx, platform, {

@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import sharp from 'sharp';
+import type { OcrResultSchema } from '../../domain/index.ts';
 import { editDistance } from '../../platform/text/edit-distance.ts';
-import type { OcrResultSchema } from '../../webhooks/webhook-payload.schema.ts';
 
 type OcrResult = Static<typeof OcrResultSchema>;
 
