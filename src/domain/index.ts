@@ -22,6 +22,7 @@ export {
   type CheckId,
   DECISION_REASON_CODES,
   DECISION_STATUSES,
+  DEFAULT_RETENTION_DAYS,
   type DecisionReasonCode,
   type DecisionStatus,
   EXPIRED_EVENT,

@@ -71,3 +71,6 @@ export const DECISION_REASON_CODES = [
   'document_expired',
 ] as const;
 export type DecisionReasonCode = (typeof DECISION_REASON_CODES)[number];
+
+/** How long a session's personal data is kept when the tenant has not chosen (tenant settings). */
+export const DEFAULT_RETENTION_DAYS = 365;

@@ -1,6 +1,8 @@
 // Tenant blacklist administration (docs/console-api.md; issue 6 item 2): tenant admins create, edit
 // and delete entries; each change writes an audit row that names the conditions but never their
 // values (the audit log is not encrypted; the entries are).
+
+import { recordAudit } from '../actors/index.ts';
 import {
   type BlacklistConditions,
   type BlacklistEntry,
@@ -14,7 +16,6 @@ import {
   sealBlacklistEntry,
   updateBlacklistRow,
 } from '../checks/fraud-signals/index.ts';
-import { recordAudit } from '../console/index.ts';
 import { descriptorContext, findDescriptor } from '../pipeline/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';

@@ -1,6 +1,6 @@
 // Review claims (docs/console-api.md): a reviewer's 15-minute lock on a case so that two reviewers
 // never decide the same one. Re-claiming by the holder extends it; an expired claim is free.
-import { recordAudit } from '../console/index.ts';
+import { recordAudit } from '../actors/index.ts';
 import { lockSession } from '../pipeline/index.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';

@@ -3,8 +3,9 @@
 // decision row (kind = 'review', which makes reprocess answer DecisionFinal), the verification
 // status, the webhook event with the review field, the audit row and the end of the claim commit
 // together or not at all; a second reviewer racing for the same case finds the first one's work.
+
+import { recordAudit } from '../actors/index.ts';
 import { NO_VERDICT } from '../checks/spoof-cues.ts';
-import { recordAudit } from '../console/index.ts';
 import {
   findTenantSettings,
   insertDecision,
