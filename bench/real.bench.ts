@@ -7,7 +7,7 @@
 //
 // The checks run as the pipeline runs them (src/main/inspect.ts): OCR beside the document's face,
 // then documentSpoofCheck on the OCR's facts, the face and spoof work in the pipeline's worker
-// threads (src/pipeline/inference-pool.ts), one document at a time, so the time per document and
+// threads (src/inference/index.ts), one document at a time, so the time per document and
 // the process's peak RSS are a worker's. The specimens are long expired: each document is judged
 // on a day it was valid (30 days before its printed expiry), so the expiry cue (measured on the
 // synthetic corpus) does not decide every verdict here.
@@ -21,13 +21,6 @@ import { decideFaceMatch, tarAtFar } from '../src/checks/face-match/index.ts';
 import { OCR_CONFIDENCE_THRESHOLD } from '../src/checks/ocr/index.ts';
 import { terminateOcrEngine } from '../src/checks/ocr/ocr-engine.ts';
 import { DEFAULT_THRESHOLDS } from '../src/decision/thresholds.ts';
-import { normalizeAddress, parseJapaneseDate } from '../src/japanese/index.ts';
-import {
-  type CheckEngines,
-  type DocumentInspectionDetail,
-  type DocumentType,
-  inspectDocument,
-} from '../src/main/inspect.ts';
 import {
   closeInferencePool,
   describeDocumentFaceInWorker,
@@ -36,7 +29,14 @@ import {
   runDocumentSpoofInWorker,
   runSelfieSpoofInWorker,
   warmUpInferencePool,
-} from '../src/pipeline/inference-pool.ts';
+} from '../src/inference/index.ts';
+import { normalizeAddress, parseJapaneseDate } from '../src/japanese/index.ts';
+import {
+  type CheckEngines,
+  type DocumentInspectionDetail,
+  type DocumentType,
+  inspectDocument,
+} from '../src/main/inspect.ts';
 import type { FaceDescription } from '../src/platform/ml/face-api.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { requireApiKey } from '../api-keys/index.ts';
 import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
-import { closeInferencePool } from '../pipeline/inference-pool.ts';
+import { closeInferencePool } from '../inference/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { LinkToken, SessionId } from '../platform/http/id-schemas.ts';

@@ -12,7 +12,7 @@ import {
   OCR_CONFIDENCE_THRESHOLD,
   type OcrCheckResult,
 } from '../checks/ocr/index.ts';
-import { describeReferenceFaceInWorker, documentGeometryInWorker } from '../pipeline/inference-pool.ts';
+import { describeReferenceFaceInWorker, documentGeometryInWorker } from '../inference/index.ts';
 
 /** What the form may be prefilled with: only fields read with confidence; kana is never read. */
 export interface DocumentReading {

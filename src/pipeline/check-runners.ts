@@ -17,6 +17,13 @@ import {
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
 import type { OcrResult } from '../domain/index.ts';
+import {
+  describeDocumentFaceInWorker,
+  describeReferenceFaceInWorker,
+  documentGeometryInWorker,
+  runDocumentSpoofInWorker,
+  runSelfieSpoofInWorker,
+} from '../inference/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -29,13 +36,6 @@ import {
   sha256Of,
 } from './check-inputs.ts';
 import { gatherFraudFacts } from './gather-fraud-facts.ts';
-import {
-  describeDocumentFaceInWorker,
-  describeReferenceFaceInWorker,
-  documentGeometryInWorker,
-  runDocumentSpoofInWorker,
-  runSelfieSpoofInWorker,
-} from './inference-pool.ts';
 import { findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
 import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
 

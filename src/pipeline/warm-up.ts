@@ -4,7 +4,7 @@
 // on blank input) and Human's detector, mesh and antispoof/liveness nets; Tesseract with its
 // Japanese, English and MRZ data.
 import { getOcrEngineFor } from '../checks/ocr/ocr-engine.ts';
-import { warmUpInferencePool } from './inference-pool.ts';
+import { warmUpInferencePool } from '../inference/index.ts';
 
 export interface WarmUpReport {
   ms: number;
