@@ -9,7 +9,7 @@
 // On a capture too poor to read, a low face similarity is not taken as a different person, nor is
 // user input that differs only in fields the OCR read below the OCR threshold a user's mistake.
 
-import { NO_VERDICT } from '../checks/spoof-cues.ts';
+import { NO_VERDICT } from '../checks/index.ts';
 import type { DecisionMetadata, DecisionReasonCode, DecisionStatus } from '../domain/index.ts';
 import { type DecisionThresholds, riskRank } from './thresholds.ts';
 

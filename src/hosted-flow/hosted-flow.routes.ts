@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { requireApiKey } from '../api-keys/index.ts';
-import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
+import { terminateOcrEngine } from '../checks/ocr/index.ts';
 import { closeInferencePool } from '../inference/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';

@@ -29,7 +29,7 @@ import {
   type SelfieSpoofResult,
   selfieSpoofCheck,
 } from '../checks/selfie-spoof/index.ts';
-import { DEFAULT_THRESHOLDS } from '../decision/thresholds.ts';
+import { DEFAULT_THRESHOLDS } from '../decision/index.ts';
 import type { OcrResult, SpoofCheck } from '../domain/index.ts';
 import { type FaceDescription, loadFaceApi } from '../platform/ml/face-api.ts';
 

@@ -2,11 +2,12 @@
 // Every check id has a real implementation wired here. `unavailable(id)` remains for a check that
 // cannot run in a build (a clearly labelled result, never a faked pass: the decision sends such a
 // verification to review, src/decision/decide.ts).
-import type { CheckId } from '../checks/check.ts';
-import { PROVIDER } from '../checks/check.ts';
+
 import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
 import { decideFaceMatch, type FaceMatchResult, faceMatchCheck } from '../checks/face-match/index.ts';
 import { analyzeFraudSignals, FRAUD_SIGNALS_VERSION } from '../checks/fraud-signals/index.ts';
+import type { CheckId } from '../checks/index.ts';
+import { PROVIDER } from '../checks/index.ts';
 import {
   createOcrCheck,
   DOCUMENT_TYPES,
@@ -27,7 +28,7 @@ import {
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
+import type { SessionRow } from '../sessions/index.ts';
 import {
   loadDocumentImages,
   loadReferenceImage,

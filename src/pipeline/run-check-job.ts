@@ -3,12 +3,18 @@
 // before (a retry after a crash, a duplicate) and it does not run again — then enqueue what became
 // runnable (documentSpoofCheck once ocr exists, fraudSignalAnalysis once ocr and faceMatch exist,
 // the decision once all five exist).
-import { CHECK_IDS, type CheckId } from '../checks/check.ts';
-import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
+import {
+  CHECK_IDS,
+  CHECK_JOB_OPTIONS,
+  type CheckId,
+  type CheckJobData,
+  checkQueue,
+  DECISION_QUEUE,
+} from '../checks/index.ts';
 import { resolveThresholds } from '../decision/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
+import type { SessionRow } from '../sessions/index.ts';
 import { CHECK_DEPENDENCIES, DependencyNotReady, RUNNERS } from './check-runners.ts';
 import {
   type CheckResultRow,

@@ -2,8 +2,8 @@
 // generation. Under the session's row lock it checks that no decision exists for the generation
 // and that every result is stored (else it ends quietly: the last check to finish enqueues it
 // again), decides, completes the session and records the webhook event — all in one transaction.
-import { CHECK_IDS, type CheckId } from '../checks/check.ts';
-import type { OcrExtras } from '../checks/ocr/ocr.check.ts';
+import { CHECK_IDS, type CheckId } from '../checks/index.ts';
+import type { OcrExtras } from '../checks/ocr/index.ts';
 import { type CheckOutcome, type DecisionInput, decide, resolveThresholds } from '../decision/index.ts';
 import type { CheckResults, OcrResult } from '../domain/index.ts';
 import { compareIdentityFields, type IdentityFieldComparison } from '../japanese/index.ts';

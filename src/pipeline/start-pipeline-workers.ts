@@ -9,9 +9,8 @@
 // threads (inference-pool.ts); tesseract.js runs its own worker threads; this event loop only
 // hands work out and stores results. Workers never run in an api-only process.
 import type { Job } from 'pg-boss';
-import { CHECK_IDS, type CheckId } from '../checks/check.ts';
-import { type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
-import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
+import { CHECK_IDS, type CheckId, type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/index.ts';
+import { terminateOcrEngine } from '../checks/ocr/index.ts';
 import { closeInferencePool } from '../inference/index.ts';
 import { startJobHeartbeat } from '../platform/jobs/job-lease.ts';
 import { JOBS_CHANNEL } from '../platform/jobs/job-queue.ts';

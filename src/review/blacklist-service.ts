@@ -22,7 +22,7 @@ import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findSession } from '../sessions/session-repository.ts';
+import { findSession } from '../sessions/index.ts';
 import type { BlacklistBody } from './review.schemas.ts';
 
 export interface Admin {

@@ -4,7 +4,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { SESSION_STATUSES, VERIFICATION_STATUSES } from '../domain/index.ts';
 import { DOCUMENT_TYPES } from '../hosted-flow/index.ts';
 import { BlacklistEntryId, ReviewId, TenantId } from '../platform/http/id-schemas.ts';
-import { SessionIdParams } from '../sessions/session.schemas.ts';
+import { SessionIdParams } from '../sessions/index.ts';
 import { REASON_CODES } from './review-reasons.ts';
 
 /** No C0/C1 control characters in free text (as the session endpoints). */

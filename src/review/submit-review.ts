@@ -5,7 +5,7 @@
 // together or not at all; a second reviewer racing for the same case finds the first one's work.
 
 import { recordAudit } from '../actors/index.ts';
-import { NO_VERDICT } from '../checks/spoof-cues.ts';
+import { NO_VERDICT } from '../checks/index.ts';
 import {
   findTenantSettings,
   insertDecision,

@@ -66,6 +66,7 @@ export {
 } from './send-test-webhook.ts';
 export { signWebhookBody } from './sign-webhook.ts';
 export { verifyWebhookSignature } from './verify-webhook-signature.ts';
+export { webhookOperations, webhookPayloadComponents } from './webhook-openapi.ts';
 export {
   DECISION_REASON_CODES,
   DecisionMetadataSchema,

@@ -16,7 +16,7 @@ import { editDistance } from '../../platform/text/edit-distance.ts';
 
 type OcrResult = Static<typeof OcrResultSchema>;
 
-import { MY_NUMBER_CARD } from '../../documents/document-types.ts';
+import { MY_NUMBER_CARD } from '../../documents/index.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import {
   cleanAddress,
