@@ -37,6 +37,7 @@ import {
   type DocumentType,
   inspectDocument,
 } from '../src/main/inspect.ts';
+import { percentileOf } from '../src/platform/math/percentile.ts';
 import type { FaceDescription } from '../src/platform/ml/face-api.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -99,11 +100,6 @@ const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFi
 const frac = (n: number, d: number) => `${n}/${d} (${pct(n, d)})`;
 const squash = (s: string | null | undefined) => (s ?? '').normalize('NFKC').replace(/\s+/g, '');
 const mark = (ok: boolean | null) => (ok === null ? '–' : ok ? '✓' : '✗');
-function quantile(xs: number[], q: number): number {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
-}
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000);
 function peakRssMb(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -458,10 +454,10 @@ const summary = {
   },
   time: {
     documents: documentMs.length,
-    p50Ms: Math.round(quantile(documentMs, 0.5)),
-    p95Ms: Math.round(quantile(documentMs, 0.95)),
-    cpuP50Ms: Math.round(quantile(documentCpuMs, 0.5)),
-    cpuP95Ms: Math.round(quantile(documentCpuMs, 0.95)),
+    p50Ms: Math.round(percentileOf(documentMs, 50)),
+    p95Ms: Math.round(percentileOf(documentMs, 95)),
+    cpuP50Ms: Math.round(percentileOf(documentCpuMs, 50)),
+    cpuP95Ms: Math.round(percentileOf(documentCpuMs, 95)),
     loadAverage: Number(os.loadavg()[0]?.toFixed(1)),
   },
   peakRssMb: Math.round(documentPeakRss),
