@@ -14,12 +14,11 @@ import {
 import { resolveThresholds } from '../decision/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/index.ts';
+import { findSession, type SessionRow } from '../sessions/index.ts';
 import { CHECK_DEPENDENCIES, DependencyNotReady, RUNNERS } from './check-runners.ts';
 import {
   type CheckResultRow,
   failSession,
-  findSessionRow,
   findTenantSettings,
   listCheckResults,
   saveCheckResult,
@@ -57,7 +56,7 @@ export async function runCheckJob(
   data: CheckJobData,
 ): Promise<CheckJobOutcome> {
   const db = platform.database.db;
-  const session = await findSessionRow(db, data.sessionId);
+  const session = await findSession(db, data.sessionId);
   if (!session || session.submitted_at === null) return 'skipped';
   // The session already failed permanently: its remaining submission jobs need not spend CPU
   // (a reprocess — which always carries reprocessReason — still runs).
@@ -106,7 +105,7 @@ export async function runCheckJob(
  */
 export async function advancePipeline(platform: Platform, sessionId: string): Promise<void> {
   const db = platform.database.db;
-  const session = await findSessionRow(db, sessionId);
+  const session = await findSession(db, sessionId);
   if (!session) return;
   const results = await listCheckResults(db, sessionId);
   const current = currentIn(session, results);

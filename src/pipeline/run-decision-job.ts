@@ -9,6 +9,7 @@ import type { CheckResults, OcrResult } from '../domain/index.ts';
 import { compareIdentityFields, type IdentityFieldComparison } from '../japanese/index.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
+import { findSession } from '../sessions/index.ts';
 import { recordDecisionEvent } from '../webhooks/index.ts';
 import { comparableWithDocument, readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
 import {
@@ -19,7 +20,6 @@ import {
   hasReviewDecision,
   insertDecision,
   listCheckResults,
-  lockSession,
 } from './pipeline-repository.ts';
 import type { DecisionJobData } from './run-check-job.ts';
 import { isCurrent } from './run-check-job.ts';
@@ -34,7 +34,7 @@ const fieldsOf = (c: IdentityFieldComparison) => {
 
 export async function runDecisionJob(platform: Platform, data: DecisionJobData): Promise<DecisionJobOutcome> {
   return platform.database.db.transaction().execute(async (trx) => {
-    const session = await lockSession(trx, data.sessionId);
+    const session = await findSession(trx, data.sessionId, true);
     if (!session || session.pipeline_generation !== data.generation) return 'superseded';
     if (await hasReviewDecision(trx, session.id)) return 'final';
     if (await findAutomaticDecision(trx, session.id, data.generation)) return 'already_decided';

@@ -9,7 +9,6 @@ import { NO_VERDICT } from '../checks/index.ts';
 import {
   findTenantSettings,
   insertDecision,
-  lockSession,
   type PipelineDetail,
   readPipelineDetail,
 } from '../pipeline/index.ts';
@@ -17,6 +16,7 @@ import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
+import { findSession } from '../sessions/index.ts';
 import { recordDecisionEvent } from '../webhooks/index.ts';
 import type { ReasonCode } from './review-reasons.ts';
 import {
@@ -97,7 +97,7 @@ const samePerson = (review: ReviewRow, email: string, userId: string | undefined
 
 /** Loads the session for a tenant's caller: 404 unknown, 403 another tenant's (interface §7). */
 async function lockTenantSession(trx: Db, tenantId: string, sessionId: string) {
-  const session = await lockSession(trx, sessionId);
+  const session = await findSession(trx, sessionId, true);
   if (!session) throw new AppError('NotFound', 'No verification session with that id');
   if (session.tenant_id !== tenantId) throw new AppError('Forbidden');
   return session;
