@@ -114,7 +114,7 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
       inputHashes: { documentPortrait: sha256Of(front) },
     };
   }
-  // Both pictures at once, in two worker threads (inference-pool.ts); the document's face from
+  // Both pictures at once, in two worker threads (inference/inference-pool.ts); the document's face from
   // its printed portrait when the card is found (document-portrait.ts).
   const [documentSide, selfieSide] = await Promise.all([
     describeDocumentFaceInWorker(front, chosenDocumentType(session)),

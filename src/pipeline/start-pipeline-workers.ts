@@ -6,7 +6,7 @@
 // the lease runs out (30 s) and pg-boss retries the job elsewhere.
 //
 // Face inference, the spoof checks and the OCR's document finding and warps run in piscina worker
-// threads (inference-pool.ts); tesseract.js runs its own worker threads; this event loop only
+// threads (inference/inference-pool.ts); tesseract.js runs its own worker threads; this event loop only
 // hands work out and stores results. Workers never run in an api-only process.
 import type { Job } from 'pg-boss';
 import { CHECK_IDS, type CheckId, type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/index.ts';
