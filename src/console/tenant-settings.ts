@@ -20,6 +20,7 @@ import {
   DISPLAY_NAME_MAX,
   displayNameProblem,
   findTenant,
+  thicknessCaptureRequired,
   updateTenantSettings,
 } from '../tenants/index.ts';
 
@@ -49,6 +50,8 @@ export const TenantSettingsSchema = Type.Object(
     accentColor: Type.Optional(Type.Union([Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }), Type.Null()])),
     /** Opt-in: the interface defines three events, so verification.expired is off by default. */
     webhookExpiredEvent: Type.Optional(Type.Boolean()),
+    /** Opt-in: the hosted flow also asks for the card held tilted (tenants/capture-options.ts). */
+    thicknessCapture: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -73,6 +76,7 @@ export function effectiveSettings(stored: Record<string, unknown>): TenantSettin
     ...(typeof stored.displayName === 'string' ? { displayName: stored.displayName } : {}),
     ...(typeof stored.accentColor === 'string' ? { accentColor: stored.accentColor } : {}),
     webhookExpiredEvent: stored.webhookExpiredEvent === true,
+    thicknessCapture: thicknessCaptureRequired(stored),
   };
 }
 

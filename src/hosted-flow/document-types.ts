@@ -7,6 +7,17 @@ export function hasBackSide(documentType: string): boolean {
   return documentType !== 'passport';
 }
 
+/**
+ * The thickness capture shows a card's edge: the three cards are ID-1 plastic (0.76 mm); a
+ * passport's data page is a page of a booklet, with no edge to see.
+ */
+export function hasCardEdge(documentType: string): boolean {
+  return documentType !== 'passport';
+}
+
+/** The photos a document is taken in: its sides, and the card held tilted (the thickness capture). */
+export type DocumentPhoto = 'front' | 'back' | 'tilted';
+
 export function allowedDocumentTypes(tenantSettings: Record<string, unknown>): DocumentType[] {
   const configured = tenantSettings.allowedDocumentTypes;
   if (!Array.isArray(configured)) return [...DOCUMENT_TYPES];
@@ -15,7 +26,7 @@ export function allowedDocumentTypes(tenantSettings: Record<string, unknown>): D
 }
 
 /** Blob keys: one folder per session, a random name per upload (a replaced image never collides). */
-export const documentBlobKey = (sessionId: string, side: 'front' | 'back', nonce: string) =>
+export const documentBlobKey = (sessionId: string, side: DocumentPhoto, nonce: string) =>
   `sessions/${sessionId}/document-${side}-${nonce}.jpg`;
 export const livenessBlobKey = (sessionId: string, challengeId: string, name: string) =>
   `sessions/${sessionId}/liveness-${challengeId}-${name}.jpg`;

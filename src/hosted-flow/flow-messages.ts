@@ -79,6 +79,18 @@ export const FLOW_MESSAGES: Partial<Record<ErrorCode, Messages>> = {
     ja: '書類の表面が写っています。裏返して裏面を撮影してください。',
     en: 'This photo shows the front of the document. Please turn it over and photograph the back.',
   },
+  TiltedCardNotFound: {
+    ja: 'カードが見つかりません。カード全体が枠に収まるようにして、傾けて撮影してください。',
+    en: 'No card can be seen. Please keep the whole card inside the frame while you tilt it.',
+  },
+  TiltedCardNotTilted: {
+    ja: 'カードの傾きが足りません。カードの上側を奥へ30〜45度ほど傾け、手前の縁（厚み）が見えるように撮影してください。',
+    en: 'The card is not tilted enough. Tilt its top edge away from you by about 30–45° so that the near edge (its thickness) shows.',
+  },
+  TiltedCardNotSame: {
+    ja: '表面で撮影したものと同じカードが写っていません。同じカードを傾けて撮影してください。',
+    en: 'This is not the card photographed as the front. Please tilt the same card and try again.',
+  },
   LivenessChallengeInvalid: {
     ja: '顔認証の指示が無効です。もう一度始めてください。',
     en: 'The face check has expired. Please start it again.',

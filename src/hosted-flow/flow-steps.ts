@@ -9,10 +9,17 @@ import { newId } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
-import { brandingOf, findTenant } from '../tenants/index.ts';
+import { brandingOf, findTenant, thicknessCaptureRequired } from '../tenants/index.ts';
 import { documentQualityProblem, measureDocumentQuality } from './assess-document-quality.ts';
 import { decodeUploadImage } from './decode-upload-image.ts';
-import { allowedDocumentTypes, type DocumentType, documentBlobKey, hasBackSide } from './document-types.ts';
+import {
+  allowedDocumentTypes,
+  type DocumentPhoto,
+  type DocumentType,
+  documentBlobKey,
+  hasBackSide,
+  hasCardEdge,
+} from './document-types.ts';
 import type { Language } from './flow-messages.ts';
 import { logoUrlOf } from './flow-pages.ts';
 import { csrfTokenFor, type FlowContext, requireOpenFlow } from './flow-session.ts';
@@ -28,6 +35,7 @@ import {
   setDocumentType,
 } from './hosted-flow-repository.ts';
 import type { CaptureVerdict, DocumentReading } from './identify-document-capture.ts';
+import type { TiltedCheck } from './thickness-capture.ts';
 import {
   normalizeUserInput,
   requiredUserInputFields,
@@ -51,6 +59,11 @@ export interface FlowState {
     front: boolean;
     /** null when the chosen document has no back side (passport) or none is chosen. */
     back: boolean | null;
+    /**
+     * The card held tilted, its edge showing (the tenant's thickness capture); null when the tenant
+     * does not ask for it, the document has no card edge (passport), or none is chosen.
+     */
+    tilted: boolean | null;
     liveness: { status: 'pending' | 'success' | 'failed'; attemptsUsed: number; attemptsLeft: number };
     personalData: boolean;
     submitted: boolean;
@@ -82,7 +95,7 @@ export async function getFlowState(
   const db = platform.database.db;
   const tenant = await findTenant(db, session.tenant_id);
   const documents = await listDocuments(db, session.id);
-  const has = (side: 'front' | 'back') => documents.some((d) => d.side === side);
+  const has = (side: DocumentPhoto) => documents.some((d) => d.side === side);
   const attemptsUsed = session.liveness_attempts;
   const front = documents.find((d) => d.side === 'front');
   const branding = brandingOf(tenant ?? { name: '', settings: {} });
@@ -100,6 +113,7 @@ export async function getFlowState(
       documentType: session.document_type !== null,
       front: has('front'),
       back: session.document_type && hasBackSide(session.document_type) ? has('back') : null,
+      tilted: tiltedPhotoAsked(tenant?.settings ?? {}, session.document_type) ? has('tilted') : null,
       liveness: {
         status: session.liveness_status ?? 'pending',
         attemptsUsed,
@@ -150,8 +164,12 @@ export async function chooseDocumentType(platform: Platform, context: FlowContex
   for (const key of dropped) await blobs.deleteBlob(key);
 }
 
+/** The tenant asks for the thickness capture and the chosen document is a card. */
+const tiltedPhotoAsked = (settings: Record<string, unknown>, documentType: string | null) =>
+  thicknessCaptureRequired(settings) && documentType !== null && hasCardEdge(documentType);
+
 export interface UploadedDocument {
-  side: 'front' | 'back';
+  side: DocumentPhoto;
   width: number;
   height: number;
 }
@@ -172,9 +190,10 @@ const readingContext = (sessionId: string) => `session_documents.reading_enc:${s
 export async function uploadDocumentImage(
   platform: Platform,
   context: FlowContext,
-  side: 'front' | 'back',
+  side: DocumentPhoto,
   bytes: Buffer,
   checkCapture?: CaptureCheck,
+  checkTilted?: TiltedCheck,
 ): Promise<UploadedDocument> {
   requireOpenFlow(context);
   requireConsent(context);
@@ -183,11 +202,26 @@ export async function uploadDocumentImage(
   if (side === 'back' && !hasBackSide(session.document_type)) {
     throw new AppError('FlowStepOutOfOrder', 'This document has no back side');
   }
+  const blobs = openBlobStore(platform.config, platform.keyring);
+  let front: Buffer | null = null;
+  if (side === 'tilted') {
+    const tenant = await findTenant(platform.database.db, session.tenant_id);
+    if (!tiltedPhotoAsked(tenant?.settings ?? {}, session.document_type)) {
+      throw new AppError('FlowStepOutOfOrder', 'This flow asks for no tilted photo of the document');
+    }
+    // The tilted card is compared with the front, so the front comes first.
+    const row = (await listDocuments(platform.database.db, session.id)).find((d) => d.side === 'front');
+    front = row ? await blobs.getBlob(row.blob_key) : null;
+    if (!front) throw new AppError('FlowStepOutOfOrder', 'Photograph the front of the document first');
+  }
   const image = await decodeUploadImage(bytes);
   const problem = documentQualityProblem(image, measureDocumentQuality(image.grey));
   if (problem) throw new AppError(problem);
   let reading: DocumentReading | null = null;
-  if (checkCapture) {
+  if (side === 'tilted') {
+    const verdict = front && checkTilted ? await checkTilted(image.jpeg, front) : { refusal: null };
+    if (verdict.refusal) throw new AppError(verdict.refusal);
+  } else if (checkCapture) {
     const verdict = await checkCapture(image, side, session.document_type);
     if (verdict.refusal) {
       // What was seen and what is wanted, for the message that names both.
@@ -199,7 +233,6 @@ export async function uploadDocumentImage(
     reading = verdict.reading;
   }
 
-  const blobs = openBlobStore(platform.config, platform.keyring);
   const key = documentBlobKey(session.id, side, randomBytes(8).toString('hex'));
   await blobs.putBlob(key, image.jpeg);
   let replaced: string | null;
@@ -299,6 +332,12 @@ export async function submitVerification(
     if (locked.consented_at === null) missing.push('consent');
     if (!locked.document_type) missing.push('documentType');
     if (!documents.some((d) => d.side === 'front')) missing.push('front');
+    const tenant = await findTenant(trx, session.tenant_id);
+    if (
+      tiltedPhotoAsked(tenant?.settings ?? {}, locked.document_type) &&
+      !documents.some((d) => d.side === 'tilted')
+    )
+      missing.push('tilted');
     if (
       locked.document_type &&
       hasBackSide(locked.document_type) &&

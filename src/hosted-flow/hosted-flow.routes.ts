@@ -52,6 +52,7 @@ import {
 } from './liveness-attempt.ts';
 import { issueHandoff, readHandoffStatus, useHandoff } from './phone-handoff.ts';
 import { readSessionImage, registerSessionImageRoutes } from './session-images.routes.ts';
+import { checkTiltedCapture } from './thickness-capture.ts';
 import { UserInputBody } from './user-input.ts';
 
 const DOCUMENT_UPLOAD_LIMITS: MultipartLimits = {
@@ -291,7 +292,9 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     {
       schema: {
         ...hide,
-        params: Type.Object({ side: Type.Union([Type.Literal('front'), Type.Literal('back')]) }),
+        params: Type.Object({
+          side: Type.Union([Type.Literal('front'), Type.Literal('back'), Type.Literal('tilted')]),
+        }),
       },
     },
     async (request, reply) => {
@@ -312,7 +315,14 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
       }
       if (!bytes) throw new AppError('ValidationFailed', 'Send the image in the form field "image"');
       reply.code(201);
-      return uploadDocumentImage(platform, context, request.params.side, bytes, identifyDocumentCapture);
+      return uploadDocumentImage(
+        platform,
+        context,
+        request.params.side,
+        bytes,
+        identifyDocumentCapture,
+        checkTiltedCapture,
+      );
     },
   );
 
@@ -322,7 +332,9 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     {
       schema: {
         ...hide,
-        params: Type.Object({ side: Type.Union([Type.Literal('front'), Type.Literal('back')]) }),
+        params: Type.Object({
+          side: Type.Union([Type.Literal('front'), Type.Literal('back'), Type.Literal('tilted')]),
+        }),
       },
     },
     async (request, reply) => {

@@ -1,7 +1,8 @@
 // The right document, at capture: right after a side passes the quality gate, the photo is read
 // by the pipeline's own OCR check (the document-type classifier of checks/ocr and the definitions
-// of src/documents) and searched for a face, so that a selfie, a photo of something else, another
-// type of document than the one chosen, or the front sent as the back is refused with a message
+// of src/documents) and searched for a face (the back only searched for a face: a back prints no
+// portrait), so that a selfie, a photo of something else, another type of document than the one
+// chosen, or the front sent as the back is refused with a message
 // saying what was seen — and never stored as the document. Only what was positively seen refuses:
 // a photo whose type cannot be read (a poor capture) is taken, as before, and judged by the pipeline.
 // The same reading of an accepted front is the personal-data form's suggestion (prefill).
@@ -13,6 +14,9 @@ import {
   type OcrCheckResult,
 } from '../checks/ocr/index.ts';
 import { describeReferenceFaceInWorker, documentGeometryInWorker } from '../inference/index.ts';
+import { PORTRAIT_MIN_SHARE, SELFIE_FACE_SHARE } from './identify-document-capture-rules.ts';
+
+export { PORTRAIT_MIN_SHARE, SELFIE_FACE_SHARE };
 
 /** What the form may be prefilled with: only fields read with confidence; kana is never read. */
 export interface DocumentReading {
@@ -41,12 +45,6 @@ export interface CaptureFacts {
   ocr: OcrCheckResult | null;
 }
 
-/**
- * A face this large is the photo's subject: the printed portrait of a card or passport page that
- * fills the frame covers under a tenth of it (corpus fronts: 0.03–0.04), a selfie a fifth or more
- * (corpus selfies: 0.19–0.37).
- */
-export const SELFIE_FACE_SHARE = 0.15;
 /** A type named otherwise than chosen refuses only when its title was read this surely. */
 export const MISMATCH_MIN_CONFIDENCE = 0.6;
 
@@ -59,6 +57,9 @@ export function judgeCapture(facts: CaptureFacts): CaptureVerdict {
   const detected = isDocumentType(result?.detectedDocumentType) ? result.detectedDocumentType : null;
   const sure = detected !== null && (result?.detectedDocumentTypeConfidence ?? 0) >= MISMATCH_MIN_CONFIDENCE;
   if (!detected && facts.faceShare >= SELFIE_FACE_SHARE) return { refusal: 'DocumentIsSelfie', seen: null };
+  // A portrait on the back photo: the front was sent again.
+  if (facts.side === 'back' && facts.faceShare >= PORTRAIT_MIN_SHARE)
+    return { refusal: 'DocumentSideMismatch', seen: detected };
   if (!result) return { refusal: null, reading: null };
   if (facts.side === 'back') {
     // A front read on the back photo — its title sure, or a type and the front's fields read in
@@ -97,17 +98,26 @@ export function readingOf(ocr: OcrCheckResult, type: DocumentType): DocumentRead
 
 /**
  * How long the user waits at most for the check; past it the photo is taken unjudged (as before
- * this check existed: the pipeline still judges it). Warm, a front takes 1–3 s and a back up to
- * ~15 s on two loaded cores; the first upload of a process also loads the OCR and face models.
+ * this check existed: the pipeline still judges it). A front is read by the OCR check (1–3 s warm
+ * on two cores, more under load); a back only searched for a face (bench/capture-check.bench.ts).
+ * The first upload of a process that has not warmed its models also loads them.
  */
 export const CAPTURE_CHECK_BUDGET_MS = 60_000;
 
 const captureOcr = createOcrCheck({ geometry: documentGeometryInWorker });
 
+/**
+ * A face found less surely than this is no face: on the corpus's card backs the detector finds
+ * large "faces" in rule lines and tables at 0.26–0.34; printed portraits read 0.53–0.88, a selfie 0.9.
+ */
+export const MIN_FACE_SCORE = 0.5;
+
 async function faceShareOf(image: Buffer, width: number, height: number): Promise<number> {
   try {
     const { face } = await describeReferenceFaceInWorker(image);
-    return face ? (face.box.width * face.box.height) / (width * height) : 0;
+    return face && face.detectionScore >= MIN_FACE_SCORE
+      ? (face.box.width * face.box.height) / (width * height)
+      : 0;
   } catch {
     // No verdict from the face model is no evidence of a selfie.
     return 0;
@@ -125,9 +135,15 @@ export async function identifyDocumentCapture(
   const late = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), budgetMs);
   });
-  const ocr = captureOcr
-    .run({ front: image.jpeg, expectedDocumentType: chosen })
-    .catch(() => null as OcrCheckResult | null);
+  // The back is judged by its face alone: reading it as a front took the OCR check 7–18 s (every
+  // field searched for, in vain, on two loaded cores) to learn what a portrait tells in well under
+  // a second. The pipeline's OCR reads the back in full after submission.
+  const ocr =
+    side === 'back'
+      ? Promise.resolve(null)
+      : captureOcr
+          .run({ front: image.jpeg, expectedDocumentType: chosen })
+          .catch(() => null as OcrCheckResult | null);
   const [faceShare, reading] = await Promise.all([
     Promise.race([faceShareOf(image.jpeg, image.width, image.height), late.then(() => 0)]),
     Promise.race([ocr, late]),

@@ -12,7 +12,8 @@ import type { SessionRow } from '../sessions/index.ts';
 import { loadCallerSession, SessionIdParams } from '../sessions/index.ts';
 import { findLastFrameBlobs, listDocuments } from './hosted-flow-repository.ts';
 
-export const IMAGE_KINDS = ['front', 'back', 'liveness-reference'] as const;
+// 'tilted': the thickness capture (tenants/capture-options.ts), for reviewers; not in the detail.
+export const IMAGE_KINDS = ['front', 'back', 'tilted', 'liveness-reference'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
 export const sessionImageUrl = (publicUrl: string, sessionId: string, kind: ImageKind) =>
@@ -29,7 +30,7 @@ export async function listSessionImages(
   const documents = await listDocuments(platform.database.db, session.id);
   const frames = (await findLastFrameBlobs(platform.database.db, session.id)) ?? [];
   return [
-    ...(['front', 'back'] as const).filter((side) => documents.some((d) => d.side === side)),
+    ...(['front', 'back', 'tilted'] as const).filter((side) => documents.some((d) => d.side === side)),
     ...(session.liveness_reference_blob ? (['liveness-reference'] as const) : []),
     ...frames.map((_, i) => `frame-${i}` as const),
   ];

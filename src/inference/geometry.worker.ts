@@ -4,11 +4,14 @@
 // thread of its own, not the inference threads: there a warp would wait behind a face description
 // (hundreds of milliseconds), and no model is loaded here, so it costs little memory.
 // find-document.ts itself, not the OCR's index: this thread needs none of Tesseract's modules.
+import { measureCardThickness } from '../checks/document-spoof/card-thickness.ts';
 import { type GreyImage, locateDocument, type Point, warpDocument } from '../checks/ocr/find-document.ts';
 
 export type GeometryTask =
   | { kind: 'locate'; photo: Uint8Array }
   | { kind: 'warp'; grey: GreyImage; corners: Point[]; width: number; height: number }
+  /** The hosted flow's thickness capture, against the front (card-thickness.ts). */
+  | { kind: 'cardThickness'; front: Uint8Array; tilted: Uint8Array }
   /** Start the thread (a worker process starting up). */
   | { kind: 'warmUp' };
 
@@ -18,6 +21,8 @@ export default async function runGeometryTask(task: GeometryTask): Promise<unkno
       return locateDocument(Buffer.from(task.photo.buffer, task.photo.byteOffset, task.photo.byteLength));
     case 'warp':
       return warpDocument(task.grey, task.corners, task.width, task.height);
+    case 'cardThickness':
+      return measureCardThickness(task.front, task.tilted);
     case 'warmUp':
       return null;
   }

@@ -6,6 +6,7 @@ export {
   describeDocumentFaceInWorker,
   describeReferenceFaceInWorker,
   documentGeometryInWorker,
+  measureCardThicknessInWorker,
   runDocumentSpoofInWorker,
   runSelfieSpoofInWorker,
   UnreadableImageError,

@@ -7,6 +7,7 @@
 // - one geometry thread (geometry.worker.ts) for the OCR check's document finding and warps.
 import os from 'node:os';
 import { Piscina } from 'piscina';
+import type { ThicknessEvidence } from '../checks/document-spoof/card-thickness.ts';
 import type { DocumentSpoofInput, DocumentSpoofResult } from '../checks/document-spoof/index.ts';
 import type { DocumentPortraitSource } from '../checks/face-match/index.ts';
 import type { DocumentGeometry, DocumentType, GreyImage, LocatedDocument } from '../checks/ocr/index.ts';
@@ -92,6 +93,19 @@ export async function runDocumentSpoofInWorker(input: DocumentSpoofInput): Promi
 /** selfieSpoofCheck.run in a worker thread. */
 export async function runSelfieSpoofInWorker(input: SelfieSpoofInput): Promise<SelfieSpoofResult> {
   return (await runTask({ kind: 'selfieSpoof', input })).value as SelfieSpoofResult;
+}
+
+/** The thickness capture measured against the front (card-thickness.ts), in the geometry thread. */
+export async function measureCardThicknessInWorker(
+  front: Buffer,
+  tilted: Buffer,
+): Promise<ThicknessEvidence> {
+  const task = {
+    kind: 'cardThickness' as const,
+    front: new Uint8Array(front),
+    tilted: new Uint8Array(tilted),
+  };
+  return (await runGeometryTask(task)) as ThicknessEvidence;
 }
 
 /**

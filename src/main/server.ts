@@ -2,7 +2,7 @@
 // (worker), or both in one process (all, the default on the embedded database).
 import { buildApp } from '../app.ts';
 import type { Config, Role } from '../config.ts';
-import { startPipelineWorkers } from '../pipeline/index.ts';
+import { startPipelineWorkers, warmUpCheckModels } from '../pipeline/index.ts';
 import { startExpirySweep, startRetentionSweep } from '../sessions/index.ts';
 import { startWebhookDeliveryWorker } from '../webhooks/index.ts';
 import { openPlatform } from './open-platform.ts';
@@ -25,6 +25,15 @@ export async function runServer(config: Config, role: Role): Promise<void> {
       console.log(
         `mimoto (${role}) listening on ${config.publicUrl} — API reference at ${config.publicUrl}/docs`,
       );
+      // An API-only process runs the hosted flow's capture check (OCR, face search) and live check
+      // itself: warmed now, in the background, its first upload does not pay seconds of loading.
+      // (With the worker role in this process, the pipeline's start-up warms the same models.)
+      if (role === 'api')
+        warmUpCheckModels().then(
+          (warm) => console.log(`capture check models loaded and warmed in ${(warm.ms / 1000).toFixed(1)} s`),
+          (error) =>
+            console.error('loading the capture check models failed (each check retries on use):', error),
+        );
     }
     if (role !== 'api') {
       stops.push(startExpirySweep(platform, (error) => console.error('expiry sweep failed:', error)));

@@ -19,7 +19,7 @@ export const sha256Of = (bytes: Buffer | string) => createHash('sha256').update(
 export async function loadDocumentImages(platform: Platform, session: SessionRow) {
   const store = openBlobStore(platform.config, platform.keyring);
   const rows = await listDocuments(platform.database.db, session.id);
-  const read = async (side: 'front' | 'back') => {
+  const read = async (side: 'front' | 'back' | 'tilted') => {
     const row = rows.find((r) => r.side === side);
     if (!row) return undefined;
     const bytes = await store.getBlob(row.blob_key);
@@ -28,7 +28,8 @@ export async function loadDocumentImages(platform: Platform, session: SessionRow
   };
   const front = await read('front');
   if (!front) throw new MissingInputError('no document front side was uploaded');
-  return { front, back: await read('back') };
+  // tilted: the thickness capture, when the tenant asks for it (documentSpoofCheck reads it).
+  return { front, back: await read('back'), tilted: await read('tilted') };
 }
 
 export async function loadReferenceImage(platform: Platform, session: SessionRow): Promise<Buffer | null> {

@@ -173,12 +173,13 @@ async function runDocumentSpoof({ platform, session }: RunContext): Promise<Chec
   const face = await readStoredResult<unknown, Partial<FaceMatchResult>>(platform, session.id, 'faceMatch');
   if (!face) throw new DependencyNotReady("documentSpoofCheck waits for faceMatch (the portrait's look)");
   const portraitSex = face.envelope.extras?.document?.apparentSex;
-  const { front, back } = await loadDocumentImages(platform, session);
+  const { front, back, tilted } = await loadDocumentImages(platform, session);
   const extras = ocr.envelope.extras;
   const documentType = chosenDocumentType(session);
   const { result, measurements } = await runDocumentSpoofInWorker({
     front,
     ...(back ? { back } : {}),
+    ...(tilted ? { tilted } : {}),
     ...(extras ? { ocr: documentSpoofFacts(extras) } : {}),
     ...(portraitSex ? { portraitSex } : {}),
     ...(documentType ? { documentType } : {}),
@@ -190,7 +191,11 @@ async function runDocumentSpoof({ platform, session }: RunContext): Promise<Chec
     provider: result.provider ?? PROVIDER,
     model: result.model ?? documentSpoofCheck.id,
     version: documentSpoofCheck.version,
-    inputHashes: { front: sha256Of(front), ...(back ? { back: sha256Of(back) } : {}) },
+    inputHashes: {
+      front: sha256Of(front),
+      ...(back ? { back: sha256Of(back) } : {}),
+      ...(tilted ? { tilted: sha256Of(tilted) } : {}),
+    },
   };
 }
 

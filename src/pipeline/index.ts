@@ -13,3 +13,4 @@ export {
 export { type DecisionJobOutcome, runDecisionJob } from './run-decision-job.ts';
 export { type PipelineWorkers, startPipelineWorkers } from './start-pipeline-workers.ts';
 export { descriptorContext, readStoredResult, resultContext } from './stored-results.ts';
+export { warmUpCheckModels } from './warm-up.ts';

@@ -1,4 +1,5 @@
 export { callbackUrlProblem, isCallbackUrlAllowed } from './callback-url-policy.ts';
+export { thicknessCaptureRequired } from './capture-options.ts';
 export {
   accentColorProblem,
   brandingOf,

@@ -28,6 +28,14 @@ const INDEX_EXCEPTIONS: ReadonlyMap<string, string> = new Map([
     'the geometry thread loads only the document finding and warps it runs, not the whole OCR check',
   ],
   [
+    'inference/ -> checks/document-spoof/card-thickness.ts',
+    'the geometry thread loads only the thickness measurement it runs; document-spoof, being reworked, does not export it from its index.ts yet',
+  ],
+  [
+    'hosted-flow/thickness-capture.ts -> checks/document-spoof/card-thickness.ts',
+    'document-spoof, being reworked, does not export the thickness capture from its index.ts yet',
+  ],
+  [
     'main/open-platform.ts -> pipeline/identity-hashes.ts',
     "opening the platform (every CLI command) must not load the pipeline's checks and models",
   ],

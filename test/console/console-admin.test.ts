@@ -173,6 +173,7 @@ describe('console administration', () => {
       'requiredUserInputFields',
       'retentionDays',
       'secondReviewForRejectedApproval',
+      'thicknessCapture',
       'webhookExpiredEvent',
     ]);
     assert.equal(defaults.json().settings.minimumAge, 18);
@@ -194,6 +195,7 @@ describe('console administration', () => {
       ...settings,
       allowedDocumentTypes: ['my_number_card', 'passport'],
       webhookExpiredEvent: false,
+      thicknessCapture: false,
     });
     const stored = (await findTenant(world.platform.database.db, world.tenantB.tenantId))!.settings;
     const thresholds = resolveThresholds(stored);

@@ -65,9 +65,21 @@ describe('judging a capture (no models)', () => {
     const notRead = judgeCapture({
       ...front,
       side: 'back',
+      faceShare: 0,
       ocr: ocr('drivers_license', {}, { ...unsure, success: false, status: 'low_confidence' }),
     });
     assert.deepEqual(notRead, { refusal: null, reading: null });
+  });
+
+  test('a printed portrait on the back photo is the front sent again, without reading it', () => {
+    // The upload route no longer reads a back with the OCR check: its face decides.
+    const back = { side: 'back' as const, chosen: 'drivers_license', ocr: null };
+    assert.deepEqual(judgeCapture({ ...back, faceShare: 0.04 }), {
+      refusal: 'DocumentSideMismatch',
+      seen: null,
+    });
+    assert.deepEqual(judgeCapture({ ...back, faceShare: 0 }), { refusal: null, reading: null });
+    assert.equal(judgeCapture({ ...back, faceShare: 0.3 }).refusal, 'DocumentIsSelfie');
   });
 
   test('no supported document found is refused', () => {

@@ -30,6 +30,8 @@ export interface FlowState {
     documentType: boolean;
     front: boolean;
     back: boolean | null;
+    /** The card held tilted (the tenant's thickness capture); null when not asked for. */
+    tilted: boolean | null;
     liveness: { status: string; attemptsUsed: number; attemptsLeft: number };
     personalData: boolean;
     submitted: boolean;
@@ -117,7 +119,7 @@ export class FlowApi {
   chooseDocumentType = (documentType: DocumentType) =>
     this.call<void>('PUT', 'document-type', { documentType });
 
-  uploadDocument(side: 'front' | 'back', image: Blob) {
+  uploadDocument(side: 'front' | 'back' | 'tilted', image: Blob) {
     const form = new FormData();
     form.append('image', image, image instanceof File ? image.name : `${side}.jpg`);
     return this.call<{ side: string; width: number; height: number }>('POST', `documents/${side}`, form);

@@ -1,5 +1,5 @@
 // The hosted flow's screens in order (issue 5 item 2): consent → document type → front (→ back)
-// → live face check → personal data → review and submit → the tenant's callback. A reload
+// (→ the card tilted, when the tenant asks for its thickness) → live face check → personal data → review and submit → the tenant's callback. A reload
 // resumes at the first step the server's state says is not done.
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { FlowApi, FlowApiError, type FlowState } from './flow-api.ts';
@@ -12,7 +12,15 @@ import { HandoffPanel } from './steps/handoff-panel.tsx';
 import { PersonalDataStep } from './steps/personal-data-step.tsx';
 import { ReviewStep } from './steps/review-step.tsx';
 
-export type StepName = 'consent' | 'documentType' | 'front' | 'back' | 'face' | 'personal' | 'review';
+export type StepName =
+  | 'consent'
+  | 'documentType'
+  | 'front'
+  | 'back'
+  | 'tilted'
+  | 'face'
+  | 'personal'
+  | 'review';
 
 function stepsFor(state: FlowState): StepName[] {
   const hasBack = state.documentType !== 'passport';
@@ -21,6 +29,7 @@ function stepsFor(state: FlowState): StepName[] {
     'documentType',
     'front',
     ...(hasBack ? (['back'] as const) : []),
+    ...(state.steps.tilted !== null ? (['tilted'] as const) : []),
     'face',
     'personal',
     'review',
@@ -33,6 +42,7 @@ function firstOpenStep(state: FlowState): StepName {
   if (!s.documentType) return 'documentType';
   if (!s.front) return 'front';
   if (s.back === false) return 'back';
+  if (s.tilted === false) return 'tilted';
   if (s.liveness.status !== 'success' && s.liveness.status !== 'failed') return 'face';
   if (!s.personalData) return 'personal';
   return 'review';
@@ -178,6 +188,7 @@ export function FlowApp() {
         break;
       case 'front':
       case 'back':
+      case 'tilted':
         body = (
           <DocumentCaptureStep
             key={step}

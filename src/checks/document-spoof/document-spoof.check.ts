@@ -27,6 +27,7 @@ import {
 } from '../ocr/find-document.ts';
 import { type MrzVerdictFacts, mrzFailureKind } from '../ocr/read-mrz.ts';
 import { combineSpoofCues, NO_VERDICT, roundScore, type SpoofCue } from '../spoof-cues.ts';
+import { measureCardThickness, thicknessCue } from './card-thickness.ts';
 import {
   type BorderStats,
   type ChromaTexture,
@@ -112,6 +113,8 @@ export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoof
 export interface DocumentSpoofInput {
   front: Buffer;
   back?: Buffer;
+  /** The card held tilted, its edge showing (the tenant's thickness capture; card-thickness.ts). */
+  tilted?: Buffer;
   /**
    * The OCR check's facts. Given, a fact it lacks (no expiry date read, a passport's MRZ misread)
    * is something the check could not judge (`unjudged`); absent, the picture's cues are judged alone.
@@ -473,6 +476,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         display: true,
       });
       cues.push({ name: 'printed copy (paper margin around the card)', score: printedScore(front) });
+      if (input.tilted) cues.push(thicknessCue(await measureCardThickness(measuredFront, input.tilted)));
 
       // The re-typed-value and portrait cues measure where the printed lines and the portrait stand
       // on a genuine card, known for the residence card and the passport page (text-patches.ts). The

@@ -1027,7 +1027,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           const since = performance.now();
           // The MRZ model first (trained on MRZ lines, it tells 8 from B and 0 from O where eng
           // does not), eng again where its check digits fail.
-          const mrzModel = readingOnce(await loadEngine(['mrz']));
+          const mrzModel = readingOnce(await loadEngine(['mrz']), tally);
           const found = await findMrz(mrzModel, input.front, ocr.eng);
           lap('mrz', since);
           return found;

@@ -83,7 +83,7 @@ export type LivenessStatus = 'success' | 'failed';
 /** Hosted flow (migration 0003): one row per uploaded document side. */
 export interface SessionDocumentsTable {
   session_id: string;
-  side: 'front' | 'back';
+  side: 'front' | 'back' | 'tilted';
   blob_key: string;
   content_type: string;
   width: number;

@@ -44,6 +44,9 @@ export const ERRORS = {
   DocumentNotRecognised: { status: 422, message: 'The image shows no supported identity document' },
   DocumentTypeMismatch: { status: 422, message: 'The image shows another type of document than chosen' },
   DocumentSideMismatch: { status: 422, message: 'The image shows the front of the document, not its back' },
+  TiltedCardNotFound: { status: 422, message: 'No card can be seen in the tilted photo' },
+  TiltedCardNotTilted: { status: 422, message: 'The card is not tilted enough for its edge to show' },
+  TiltedCardNotSame: { status: 422, message: 'The tilted photo shows another card than the front' },
   LivenessChallengeInvalid: { status: 409, message: 'The face check challenge is unknown, used or expired' },
   LivenessAttemptsExhausted: { status: 409, message: 'No face check attempts are left' },
   LivenessAttemptInProgress: {

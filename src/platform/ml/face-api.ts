@@ -11,6 +11,7 @@ import type * as FaceApi from '@vladmandic/face-api';
 import sharp from 'sharp';
 import { bilinearAt, type RgbRegion } from '../image/bilinear.ts';
 import { ALIGNED_SIDE, alignmentOf, embedFace, sourceOf, warmUpFaceEmbedding } from './face-embedding.ts';
+import { borderedPicture, detectorInput, type Picture, rgbPicture } from './face-picture.ts';
 import { loadTfjs } from './tfjs.ts';
 
 const require = createRequire(import.meta.url);
@@ -224,61 +225,104 @@ async function decodeImage(image: Buffer): Promise<DecodedImage> {
 }
 
 interface View {
-  input: Tf.Tensor3D;
+  /** The picture searched: the decoded one, or it with a border (never a tensor, face-picture.ts). */
+  picture: Picture;
   /** Border width in decoded pixels (0 for the picture as given). */
   pad: number;
   detections: FaceApi.FaceDetection[];
 }
 
-async function borderImage(
-  img: DecodedImage,
-  border: FaceBorder,
-): Promise<{ pixels: Buffer; width: number; height: number; pad: number }> {
+function borderedView(img: DecodedImage, border: FaceBorder): { picture: Picture; pad: number } {
   const pad = Math.round(Math.max(img.width, img.height) * border.ratio);
-  const { data, info } = await sharp(img.pixels, {
-    raw: { width: img.width, height: img.height, channels: 3 },
-  })
-    .extend({
-      top: pad,
-      bottom: pad,
-      left: pad,
-      right: pad,
-      ...(border.fill === 'grey' ? { background: '#808080' } : { extendWith: 'copy' as const }),
-    })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { pixels: data, width: info.width, height: info.height, pad };
+  return { picture: borderedPicture(pictureOf(img), pad, border.fill), pad };
 }
+
+const pictureOf = (img: DecodedImage) => rgbPicture(img.pixels, img.width, img.height);
 
 const area = (d: FaceApi.FaceDetection) => d.box.width * d.box.height;
 
 async function detectInView(
   api: LoadedFaceApi,
-  pixels: Buffer,
-  width: number,
-  height: number,
+  picture: Picture,
   pad: number,
   options: Required<FaceSearchOptions>,
 ): Promise<View> {
+  const detections = await detectAll(api, picture, options);
+  return { picture, pad, detections: detections.sort((a, b) => area(b) - area(a)) };
+}
+
+/** The detector's faces on the picture, in its pixels, as face-api finds them on the picture's tensor. */
+async function detectAll(
+  api: LoadedFaceApi,
+  picture: Picture,
+  options: Required<FaceSearchOptions>,
+): Promise<FaceApi.FaceDetection[]> {
   const { faceapi, tf } = api;
-  if (options.detector === 'ssdMobilenetv1' && !faceapi.nets.ssdMobilenetv1.isLoaded) {
-    await faceapi.nets.ssdMobilenetv1.loadFromDisk(api.modelDir);
+  const { width, height } = picture;
+  if (options.detector === 'ssdMobilenetv1') {
+    // For measurement only (not the default): its own input resize, on the whole picture's tensor.
+    if (!faceapi.nets.ssdMobilenetv1.isLoaded) await faceapi.nets.ssdMobilenetv1.loadFromDisk(api.modelDir);
+    const input = tf.tensor3d(picture.read(0, 0, width, height), [height, width, 3], 'int32');
+    try {
+      const ssd = new faceapi.SsdMobilenetv1Options({ minConfidence: options.minScore, maxResults: 10 });
+      return await faceapi.detectAllFaces(asFaceApiTensor(input), ssd);
+    } finally {
+      input.dispose();
+    }
   }
-  const input = tf.tensor3d(pixels, [height, width, 3], 'int32');
+  const size = options.tinyInputSize;
+  const square = tf.tensor3d(detectorInput(picture, size), [size, size, 3], 'float32');
   try {
-    const detectorOptions =
-      options.detector === 'ssdMobilenetv1'
-        ? new faceapi.SsdMobilenetv1Options({ minConfidence: options.minScore, maxResults: 10 })
-        : new faceapi.TinyFaceDetectorOptions({
-            inputSize: options.tinyInputSize,
-            scoreThreshold: options.minScore,
-          });
-    // face-api bundles its own copy of the tfjs typings; the tensor is the same runtime object.
-    const detections = await faceapi.detectAllFaces(asFaceApiTensor(input), detectorOptions);
-    return { input, pad, detections: detections.sort((a, b) => area(b) - area(a)) };
-  } catch (error) {
-    input.dispose();
-    throw error;
+    // The net's input as it would make it from the picture's tensor; the NetInput reports the
+    // picture's size, so the boxes come back in the picture's frame exactly as they would then.
+    const netInput = new faceapi.NetInput([asFaceApiTensor(square)]);
+    netInput.getInputWidth = () => width;
+    netInput.getInputHeight = () => height;
+    return await faceapi.nets.tinyFaceDetector.locateFaces(
+      netInput,
+      new faceapi.TinyFaceDetectorOptions({ inputSize: size, scoreThreshold: options.minScore }),
+    );
+  } finally {
+    square.dispose();
+  }
+}
+
+/**
+ * The rectangles of `picture` face-api's extractFaceTensors would cut for these boxes (clipped to
+ * the picture, corners floored, empty ones left out), as int32 tensors like its slices of an int32
+ * picture tensor. The caller disposes them.
+ */
+function extractFaceTensors(
+  api: LoadedFaceApi,
+  picture: Picture,
+  boxes: ReadonlyArray<FaceApi.FaceDetection | FaceApi.Rect>,
+): Tf.Tensor3D[] {
+  const { faceapi, tf } = api;
+  const { width, height } = picture;
+  return boxes
+    .map((b) => (b instanceof faceapi.FaceDetection ? b.forSize(width, height).box : b))
+    .map((b) => b.clipAtImageBorders(width, height))
+    .filter((b) => b.width > 0 && b.height > 0)
+    .map((b) => tf.tensor3d(picture.read(b.x, b.y, b.width, b.height), [b.height, b.width, 3], 'int32'));
+}
+
+type WithLandmarks = FaceApi.WithFaceLandmarks<{ detection: FaceApi.FaceDetection }>;
+
+/** The 68 landmarks of a detected face, as face-api's DetectSingleFaceLandmarksTask finds them. */
+async function landmarksOf(
+  api: LoadedFaceApi,
+  picture: Picture,
+  detection: FaceApi.FaceDetection,
+): Promise<WithLandmarks | undefined> {
+  const [face] = extractFaceTensors(api, picture, [detection]);
+  if (!face) return undefined;
+  try {
+    const landmarks = (await api.faceapi.nets.faceLandmark68Net.detectLandmarks(
+      asFaceApiTensor(face),
+    )) as FaceApi.FaceLandmarks68;
+    return api.faceapi.extendWithFaceLandmarks({ detection }, landmarks);
+  } finally {
+    face.dispose();
   }
 }
 
@@ -308,27 +352,22 @@ function isConfident(
 
 /**
  * Pick the view whose detections are used (see FaceSearchOptions.borders): the first confident
- * one, else the one whose best face scores highest. The caller disposes the chosen view's tensor.
+ * one, else the one whose best face scores highest.
  */
 async function chooseView(img: DecodedImage, options: Required<FaceSearchOptions>): Promise<View | null> {
   const api = await loadFaceApi();
   let best: View | null = null;
   const consider = (view: View): boolean => {
     const score = view.detections[0]?.score ?? 0;
-    if (score > (best?.detections[0]?.score ?? 0)) {
-      best?.input.dispose();
-      best = view;
-    } else {
-      view.input.dispose();
-    }
+    if (score > (best?.detections[0]?.score ?? 0)) best = view;
     return best === view && isConfident(view, img.width, img.height, options);
   };
   if (options.searchAsGiven) {
-    if (consider(await detectInView(api, img.pixels, img.width, img.height, 0, options))) return best;
+    if (consider(await detectInView(api, pictureOf(img), 0, options))) return best;
   }
   for (const border of options.borders) {
-    const b = await borderImage(img, border);
-    if (consider(await detectInView(api, b.pixels, b.width, b.height, b.pad, options))) return best;
+    const b = borderedView(img, border);
+    if (consider(await detectInView(api, b.picture, b.pad, options))) return best;
   }
   return best;
 }
@@ -400,23 +439,21 @@ function levelledFrame(landmarks: Landmarks): LevelledFrame {
 }
 
 /**
- * The part of the picture that these points (and a 2-pixel margin) reach, read out of the tensor
- * (never less than 2×2, so bilinear sampling always has a neighbour); `x0`, `y0` is its corner.
+ * The part of the picture that these points (and a 2-pixel margin) reach (never less than 2×2, so
+ * bilinear sampling always has a neighbour); `x0`, `y0` is its corner.
  */
 function readRegion(
-  tf: typeof Tf,
-  input: Tf.Tensor3D,
+  picture: Picture,
   points: readonly { x: number; y: number }[],
 ): RgbRegion & { x0: number; y0: number } {
-  const [height, width] = input.shape;
+  const { width, height } = picture;
   const xs = points.map((p) => p.x);
   const ys = points.map((p) => p.y);
   const x0 = Math.min(width - 2, Math.max(0, Math.floor(Math.min(...xs)) - 2));
   const y0 = Math.min(height - 2, Math.max(0, Math.floor(Math.min(...ys)) - 2));
   const w = Math.max(2, Math.min(width, Math.ceil(Math.max(...xs)) + 2) - x0);
   const h = Math.max(2, Math.min(height, Math.ceil(Math.max(...ys)) + 2) - y0);
-  const data = tf.tidy(() => tf.slice(input, [y0, x0, 0], [h, w, 3]).dataSync());
-  return { data, width: w, height: h, x0, y0 };
+  return { data: picture.read(x0, y0, w, h), width: w, height: h, x0, y0 };
 }
 
 /**
@@ -425,7 +462,7 @@ function readRegion(
  */
 function levelledCrops(
   api: LoadedFaceApi,
-  input: Tf.Tensor3D,
+  picture: Picture,
   frame: LevelledFrame,
   boxes: readonly FaceBox[],
 ) {
@@ -437,7 +474,7 @@ function levelledCrops(
       [b.x + b.width, b.y + b.height],
     ].map(([x, y]) => frame.toPicture(x!, y!)),
   );
-  const region = readRegion(api.tf, input, corners);
+  const region = readRegion(picture, corners);
   // Box coordinates are continuous (pixel centres at +0.5), bilinearAt's are pixel indices.
   const sample = (x: number, y: number, c: number) =>
     bilinearAt(region, x - region.x0 - 0.5, y - region.y0 - 0.5, c);
@@ -503,7 +540,7 @@ function scaleBox(box: FaceBox, factor: number): FaceBox {
  */
 async function cropFace(
   api: LoadedFaceApi,
-  input: Tf.Tensor3D,
+  picture: Picture,
   landmarks: Landmarks,
   options: Required<FaceSearchOptions>,
   boxes: {
@@ -513,12 +550,9 @@ async function cropFace(
 ): Promise<Tf.Tensor3D[]> {
   if (isTilted(landmarks, options)) {
     const frame = levelledFrame(landmarks);
-    return levelledCrops(api, input, frame, boxes.levelled(frame));
+    return levelledCrops(api, picture, frame, boxes.levelled(frame));
   }
-  return (await api.faceapi.extractFaceTensors(
-    asFaceApiTensor(input),
-    boxes.upright(),
-  )) as unknown as Tf.Tensor3D[];
+  return extractFaceTensors(api, picture, boxes.upright());
 }
 
 /**
@@ -527,13 +561,13 @@ async function cropFace(
  * its centre) and, with `flipAverage`, over each crop's mirror image.
  */
 async function describeAlignedFace(
-  input: Tf.Tensor3D,
+  picture: Picture,
   landmarks: Landmarks,
   options: Required<FaceSearchOptions>,
 ): Promise<Float32Array> {
   const api = await loadFaceApi();
   const { faceapi, tf } = api;
-  const chips = await cropFace(api, input, landmarks, options, {
+  const chips = await cropFace(api, picture, landmarks, options, {
     levelled: (frame) => options.jitter.map((f) => scaleBox(levelledDlibBox(landmarks, frame), f)),
     upright: () => {
       const rect = landmarks.align(null, { useDlibAlignment: true });
@@ -560,11 +594,10 @@ async function describeAlignedFace(
  * The face embedding (face-embedding.ts) of the face with these landmarks: only the part of the
  * picture that the 112×112 alignment reaches is read out of the tensor.
  */
-async function embedLandmarkedFace(input: Tf.Tensor3D, landmarks: Landmarks): Promise<Float32Array> {
-  const { tf } = await loadFaceApi();
+async function embedLandmarkedFace(picture: Picture, landmarks: Landmarks): Promise<Float32Array> {
   const t = alignmentOf(landmarks.positions);
   const corners = [0, ALIGNED_SIDE].flatMap((x) => [0, ALIGNED_SIDE].map((y) => sourceOf(t, x, y)));
-  const region = readRegion(tf, input, corners);
+  const region = readRegion(picture, corners);
   const shifted = landmarks.positions.map((p) => ({ x: p.x - region.x0, y: p.y - region.y0 }));
   return embedFace(region, shifted);
 }
@@ -574,13 +607,13 @@ async function embedLandmarkedFace(input: Tf.Tensor3D, landmarks: Landmarks): Pr
  * landmarks' bounding box, padded), levelled first when tilted as for the descriptor.
  */
 async function estimateSex(
-  input: Tf.Tensor3D,
-  face: FaceApi.WithFaceLandmarks<{ detection: FaceApi.FaceDetection }>,
+  picture: Picture,
+  face: WithLandmarks,
   options: Required<FaceSearchOptions>,
 ): Promise<ApparentSex> {
   const api = await loadFaceApi();
   const { landmarks } = face;
-  const [chip] = await cropFace(api, input, landmarks, options, {
+  const [chip] = await cropFace(api, picture, landmarks, options, {
     levelled: (frame) => [levelledLandmarkBox(landmarks, frame)],
     upright: () => [face.alignedRect],
   });
@@ -599,24 +632,20 @@ export async function detectFaces(image: Buffer, search: FaceSearchOptions = {})
   const img = await decodeImage(image);
   const view = await chooseView(img, options);
   if (!view) return [];
-  try {
-    const { faceapi } = await loadFaceApi();
-    const faces = await new faceapi.DetectAllFaceLandmarksTask(
-      Promise.resolve(view.detections.map((detection) => ({ detection }))),
-      asFaceApiTensor(view.input),
-      false,
-    );
-    return faces.map((f) => ({
-      box: toInputBox(f.detection.box, img, view.pad),
-      score: f.detection.score,
-      landmarks: f.landmarks.positions.map((p) => ({
-        x: (p.x - view.pad) * img.scale,
-        y: (p.y - view.pad) * img.scale,
-      })),
-    }));
-  } finally {
-    view.input.dispose();
+  const api = await loadFaceApi();
+  const faces = [];
+  for (const detection of view.detections) {
+    const face = await landmarksOf(api, view.picture, detection);
+    if (face) faces.push(face);
   }
+  return faces.map((f) => ({
+    box: toInputBox(f.detection.box, img, view.pad),
+    score: f.detection.score,
+    landmarks: f.landmarks.positions.map((p) => ({
+      x: (p.x - view.pad) * img.scale,
+      y: (p.y - view.pad) * img.scale,
+    })),
+  }));
 }
 
 /**
@@ -637,26 +666,17 @@ export async function computeFaceDescriptor(
   const view = await chooseView(img, options);
   const largest = view?.detections[0];
   if (!view || !largest) return null;
-  try {
-    const { faceapi } = await loadFaceApi();
-    const withLandmarks = await new faceapi.DetectSingleFaceLandmarksTask(
-      Promise.resolve({ detection: largest }),
-      asFaceApiTensor(view.input),
-      false,
-    );
-    if (!withLandmarks) return null;
-    const descriptor = await embedLandmarkedFace(view.input, withLandmarks.landmarks);
-    return {
-      descriptor,
-      // On the box face-api's own age-gender task uses (its default alignment), not dlib's tighter one.
-      ...(apparentSex ? { apparentSex: await estimateSex(view.input, withLandmarks, options) } : {}),
-      box: toInputBox(largest.box, img, view.pad),
-      detectionScore: largest.score,
-      faceCount: view.detections.length,
-    };
-  } finally {
-    view.input.dispose();
-  }
+  const withLandmarks = await landmarksOf(await loadFaceApi(), view.picture, largest);
+  if (!withLandmarks) return null;
+  const descriptor = await embedLandmarkedFace(view.picture, withLandmarks.landmarks);
+  return {
+    descriptor,
+    // On the box face-api's own age-gender task uses (its default alignment), not dlib's tighter one.
+    ...(apparentSex ? { apparentSex: await estimateSex(view.picture, withLandmarks, options) } : {}),
+    box: toInputBox(largest.box, img, view.pad),
+    detectionScore: largest.score,
+    faceCount: view.detections.length,
+  };
 }
 
 /** RGB pixels as sharp's `.raw()` gives them after removeAlpha. */
@@ -677,25 +697,17 @@ export async function describeFaceInBox(
   search: Pick<FaceSearchOptions, 'jitter' | 'flipAverage' | 'levelFromDegrees'> = {},
 ): Promise<Float32Array> {
   const options = { ...DEFAULT_FACE_SEARCH, ...search };
-  const { faceapi, tf } = await loadFaceApi();
+  const api = await loadFaceApi();
   const { width, height } = image;
-  const input = tf.tensor3d(image.data, [height, width, 3], 'int32');
-  try {
-    const detection = new faceapi.FaceDetection(
-      1,
-      new faceapi.Rect(box.x / width, box.y / height, box.width / width, box.height / height),
-      { width, height },
-    );
-    const withLandmarks = await new faceapi.DetectSingleFaceLandmarksTask(
-      Promise.resolve({ detection }),
-      asFaceApiTensor(input),
-      false,
-    );
-    if (!withLandmarks) throw new Error('face-api returned no landmarks for a given box');
-    return await describeAlignedFace(input, withLandmarks.landmarks, options);
-  } finally {
-    input.dispose();
-  }
+  const picture = rgbPicture(image.data, width, height);
+  const detection = new api.faceapi.FaceDetection(
+    1,
+    new api.faceapi.Rect(box.x / width, box.y / height, box.width / width, box.height / height),
+    { width, height },
+  );
+  const withLandmarks = await landmarksOf(api, picture, detection);
+  if (!withLandmarks) throw new Error('face-api returned no landmarks for a given box');
+  return describeAlignedFace(picture, withLandmarks.landmarks, options);
 }
 
 /** Euclidean distance between two descriptors: face-api's customary same-person cut-off is 0.6. */

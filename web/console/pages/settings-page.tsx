@@ -20,6 +20,7 @@ interface Settings {
   retentionDays: number;
   secondReviewForRejectedApproval: boolean;
   webhookExpiredEvent?: boolean;
+  thicknessCapture?: boolean;
 }
 
 function WebhookSecret({ tenantId }: { tenantId: string }) {
@@ -167,6 +168,14 @@ export function SettingsPage({ tenantId }: { tenantId: string }) {
             onChange={(e) => set('webhookExpiredEvent', e.currentTarget.checked)}
           />
           {t('settings.webhookExpiredEvent')}
+        </label>
+        <label class="choice">
+          <input
+            type="checkbox"
+            checked={form.thicknessCapture === true}
+            onChange={(e) => set('thicknessCapture', e.currentTarget.checked)}
+          />
+          {t('settings.thicknessCapture')}
         </label>
         <ErrorText error={saveError} />
         {saved ? <p role="status">{t('common.saved')}</p> : null}

@@ -5,16 +5,27 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
 import { assessDocumentImage, type QualityProblem } from '../capture/document-quality.ts';
+import { type FaceProblem, faceProblemIn, prepareFaceCheck } from '../capture/face-in-photo.ts';
 import { FlowApiError } from '../flow-api.ts';
 import type { MessageKey } from '../i18n.ts';
 import { errorText } from './error-text.ts';
 import { PermissionHelp } from './permission-help.tsx';
 import type { StepProps } from './step-props.ts';
 
+/** The photo at most 640 px wide, for the face pre-check. */
+function smallCopy(source: CanvasImageSource, width: number, height: number): HTMLCanvasElement {
+  const scale = Math.min(1, 640 / Math.max(width, height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(width * scale));
+  canvas.height = Math.max(1, Math.round(height * scale));
+  canvas.getContext('2d')?.drawImage(source, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
+
 type Candidate = {
   blob: Blob;
   url: string;
-  problem: QualityProblem | 'cameraTooSmall' | null;
+  problem: QualityProblem | FaceProblem | 'cameraTooSmall' | null;
 };
 
 /** The server's capture refusals (identify-document-capture.ts): the photo shows the wrong thing. */
@@ -23,6 +34,9 @@ const REFUSALS = [
   'DocumentNotRecognised',
   'DocumentTypeMismatch',
   'DocumentSideMismatch',
+  'TiltedCardNotFound',
+  'TiltedCardNotTilted',
+  'TiltedCardNotSame',
 ] as const;
 type Refusal = (typeof REFUSALS)[number];
 const isRefusal = (code: string): code is Refusal => (REFUSALS as readonly string[]).includes(code);
@@ -37,7 +51,12 @@ export function DocumentCaptureStep({
   onDone,
   onChooseType,
   onHandoff,
-}: StepProps & { side: 'front' | 'back'; onDone(): void; onChooseType(): void; onHandoff(): void }) {
+}: StepProps & {
+  side: 'front' | 'back' | 'tilted';
+  onDone(): void;
+  onChooseType(): void;
+  onHandoff(): void;
+}) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const [cameraState, setCameraState] = useState<'starting' | 'on' | 'off' | 'failed'>('starting');
@@ -47,6 +66,8 @@ export function DocumentCaptureStep({
   /** The server refused the photo as the wrong document: only Retake (or another type) helps. */
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const isPassport = state.documentType === 'passport';
+  // The thickness capture: the card held tilted, so that its edge (its thickness) shows.
+  const isTilted = side === 'tilted';
   const docName = (type: string | null | undefined) =>
     type ? t(`docType.${type}` as MessageKey) : t('docType.legend');
 
@@ -68,6 +89,8 @@ export function DocumentCaptureStep({
 
   useEffect(() => {
     startCamera();
+    // The face detector loads while the camera shows, for the pre-check of each photo.
+    if (!isTilted) prepareFaceCheck();
     return () => stopCamera(streamRef.current);
   }, []);
 
@@ -82,7 +105,10 @@ export function DocumentCaptureStep({
   ) => {
     const problem = assessDocumentImage(source, width, height);
     // A camera frame is as large as the camera makes it: "move closer" cannot help, another device can.
-    const shown = fromCamera && problem === 'ImageTooSmall' ? 'cameraTooSmall' : problem;
+    let shown: Candidate['problem'] = fromCamera && problem === 'ImageTooSmall' ? 'cameraTooSmall' : problem;
+    // A selfie, or the front as the back, told before the upload (the server's rules; no verdict
+    // when the detector is not ready within its budget).
+    if (!shown && !isTilted) shown = await faceProblemIn(smallCopy(source, width, height), side);
     setCandidate({ blob, url: URL.createObjectURL(blob), problem: shown });
     setBusy(null);
   };
@@ -146,18 +172,37 @@ export function DocumentCaptureStep({
     }
   };
 
-  const title = isPassport
-    ? t('capture.title.passport')
-    : t(side === 'front' ? 'capture.title.front' : 'capture.title.back');
+  const title = isTilted
+    ? t('capture.title.tilted')
+    : isPassport
+      ? t('capture.title.passport')
+      : t(side === 'front' ? 'capture.title.front' : 'capture.title.back');
   const fileInputId = `file-${side}`;
 
   return (
     <section class="card">
       <h1>{title}</h1>
-      <p class="hint">{t('capture.hint')}</p>
+      {isTilted ? (
+        <div class="tilt-instructions">
+          <p class="hint">{t('capture.hint.tilted')}</p>
+          <ol>
+            <li>{t('capture.tilted.step1')}</li>
+            <li>{t('capture.tilted.step2')}</li>
+            <li>{t('capture.tilted.step3')}</li>
+          </ol>
+          <div class="tilt-figure" aria-hidden="true">
+            <div class="tilt-card" />
+          </div>
+        </div>
+      ) : (
+        <p class="hint">{t('capture.hint')}</p>
+      )}
       <div class={`viewfinder${candidate ? ' hidden' : ''}`}>
         <video ref={videoRef} muted playsInline autoPlay aria-label={t('capture.cameraLabel')} />
-        <div class={`card-guide${isPassport ? ' passport' : ''}`} aria-hidden="true" />
+        <div
+          class={`card-guide${isPassport ? ' passport' : ''}${isTilted ? ' tilted' : ''}`}
+          aria-hidden="true"
+        />
       </div>
       {cameraState === 'failed' && !candidate && (
         <div class="notice" role="status">

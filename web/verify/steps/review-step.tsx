@@ -67,11 +67,12 @@ export function ReviewStep({
   );
 
   // The stored photos, as the server keeps them (only this session's cookie can load them).
-  const thumbnail = (side: 'front' | 'back') => (
+  const sideLabel = { front: 'review.front', back: 'review.back', tilted: 'review.tilted' } as const;
+  const thumbnail = (side: 'front' | 'back' | 'tilted') => (
     <img
       class="thumb"
       src={`/verify/api/documents/${side}/image`}
-      alt={t('review.thumbnail', { side: t(side === 'front' ? 'review.front' : 'review.back') })}
+      alt={t('review.thumbnail', { side: t(sideLabel[side]) })}
     />
   );
 
@@ -82,6 +83,7 @@ export function ReviewStep({
         {state.documentType && row(t('review.document'), t(`docType.${state.documentType}`), 'documentType')}
         {state.steps.front && row(t('review.front'), thumbnail('front'), 'front')}
         {state.steps.back && row(t('review.back'), thumbnail('back'), 'back')}
+        {state.steps.tilted && row(t('review.tilted'), thumbnail('tilted'), 'tilted')}
         {row(t('review.face'), t(`review.liveness.${liveness}` as MessageKey))}
       </dl>
       {data && (

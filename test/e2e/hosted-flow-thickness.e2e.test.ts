@@ -1,0 +1,264 @@
+// The thickness capture (厚み) in Debian chromium at 390×844, for a tenant that turned it on: after
+// the licence's sides the flow asks for the card held tilted, with the instructions; the front
+// photographed again is refused with a message saying to tilt it (Retake primary, no "send
+// anyway"); the tilted card is taken, and the review shows its thumbnail beside the sides'.
+// Screenshots in both languages: artifacts/e2e/thickness-*. The photos are synthetic
+// (test/fixtures/thickness); the live face check is recorded as passed in the database (its own
+// browser walk is in hosted-flow.e2e.test.ts).
+// Run: npm run build:web && node --import tsx --test test/e2e/hosted-flow-thickness.e2e.test.ts
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { buildApp } from '../../src/app.ts';
+import { insertChallenge, recordLivenessAttempt } from '../../src/hosted-flow/hosted-flow-repository.ts';
+import { closeInferencePool } from '../../src/inference/index.ts';
+import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
+import { updateTenantSettings } from '../../src/tenants/index.ts';
+import en from '../../web/verify/messages/en.json' with { type: 'json' };
+import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
+import { createTestTenant, type TestTenant } from '../helpers/api-client.ts';
+import {
+  ARTIFACTS,
+  buildWebApp,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  clearArtifacts,
+  freePort,
+  listenOnFreePort,
+  watchPage,
+} from '../helpers/e2e-browser.ts';
+import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
+
+const PHOTOS = 'test/fixtures/thickness';
+const MESSAGES = { ja, en };
+type Language = keyof typeof MESSAGES;
+
+let platform: TestPlatform;
+let app: FastifyInstance;
+let tenant: TestTenant;
+let origin: string;
+let browser: Browser;
+let receiver: Server;
+let callbackBase: string;
+
+before(async () => {
+  clearArtifacts(/^thickness-/);
+  buildWebApp('web/vite.config.ts');
+  receiver = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><title>Tenant</title><h1>Callback received</h1>');
+  });
+  callbackBase = `http://127.0.0.1:${await listenOnFreePort(receiver)}/kyc/callback`;
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  platform = await createTestPlatform({
+    env: { MIMOTO_PUBLIC_URL: origin, MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-')) },
+  });
+  tenant = await createTestTenant(platform, [callbackBase]);
+  // A business under the image method (ホ): the tenant turned the thickness capture on.
+  await updateTenantSettings(platform.database.db, tenant.tenantId, {
+    displayName: 'みらい銀行',
+    thicknessCapture: true,
+  });
+  app = await buildApp(platform);
+  await app.listen({ port, host: '127.0.0.1' });
+  await warmUpCheckModels();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.close();
+  await platform?.close();
+  await closeInferencePool();
+  receiver?.close();
+});
+
+async function shot(page: Page, language: Language, name: string) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `thickness-${language}-${name}.png`), fullPage: true });
+}
+
+/** The face check as passed (its own browser walk is in hosted-flow.e2e.test.ts). */
+async function passLiveness(sessionId: string) {
+  const db = platform.database.db;
+  const now = platform.now();
+  const challengeId = `lc_${sessionId.slice(3)}`;
+  await insertChallenge(db, {
+    id: challengeId,
+    sessionId,
+    steps: ['turn_left'],
+    issuedAt: now,
+    expiresAt: new Date(now.getTime() + 60_000),
+  });
+  await recordLivenessAttempt(db, {
+    sessionId,
+    challengeId,
+    passed: true,
+    confidence: 0.95,
+    failures: [],
+    frameBlobs: [],
+    outcome: { status: 'success', referenceBlob: null },
+    now,
+  });
+}
+
+async function walk(language: Language, locale: string) {
+  const m = MESSAGES[language];
+  const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  const created = await fetch(`${origin}/v1/verification-sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ callbackUrl: `${callbackBase}/done`, clientIpAddress: '127.0.0.1' }),
+  });
+  assert.equal(created.status, 201);
+  const { sessionId, verificationUrl } = (await created.json()) as {
+    sessionId: string;
+    verificationUrl: string;
+  };
+  await page.goto(verificationUrl);
+  await page.getByRole('checkbox', { name: m['consent.checkbox'] }).check();
+  await page.getByRole('button', { name: m['consent.submit'] }).click();
+  await page.getByRole('radio', { name: m['docType.drivers_license'] }).check();
+  await page.getByRole('button', { name: m['docType.submit'] }).click();
+
+  await page.getByRole('heading', { name: m['capture.title.front'] }).waitFor();
+  // The step count includes the tilted photo: consent, type, front, back, tilted, face, data, review.
+  await page.getByText(m['app.progress'].replace('{current}', '3').replace('{total}', '8')).waitFor();
+  await page.setInputFiles('#file-front', path.join(PHOTOS, 'front.jpg'));
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+  await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor({ timeout: 120_000 });
+  await page.setInputFiles('#file-back', path.join(PHOTOS, 'back.jpg'));
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+
+  // The tilted photo: its instructions, in the user's language.
+  await page.getByRole('heading', { name: m['capture.title.tilted'] }).waitFor({ timeout: 120_000 });
+  await page.getByText(m['capture.tilted.step2']).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1');
+  await shot(page, language, '01-tilted-instructions');
+
+  // The front sent again, flat: refused, saying to tilt it; Retake is the primary action.
+  await page.setInputFiles('#file-tilted', path.join(PHOTOS, 'front.jpg'));
+  await page
+    .getByRole('button', { name: m['capture.use'], exact: true })
+    .or(page.getByRole('button', { name: m['capture.useAnyway'] }))
+    .first()
+    .click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: m['capture.refused.TiltedCardNotTilted'] })
+    .waitFor({ timeout: 60_000 });
+  const primary = page.locator('.actions .primary');
+  assert.equal(await primary.textContent(), m['capture.retake']);
+  assert.equal(await page.getByRole('button', { name: m['capture.useAnyway'] }).count(), 0);
+  await shot(page, language, '02-tilted-flat-refused');
+  await primary.click();
+
+  await page.setInputFiles('#file-tilted', path.join(PHOTOS, 'tilted-card.jpg'));
+  await page.getByText(m['capture.looksGood']).waitFor();
+  await shot(page, language, '03-tilted-card');
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+  await page.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 60_000 });
+
+  await passLiveness(sessionId);
+  await page.reload();
+  await page.getByRole('heading', { name: m['personal.title'] }).waitFor();
+  for (const [label, value] of [
+    ['personal.lastName', '佐藤'],
+    ['personal.firstName', '花子'],
+    ['personal.lastNameKana', 'さとう'],
+    ['personal.firstNameKana', 'はなこ'],
+    ['personal.birthDate', '1970-03-31'],
+    ['personal.address', '北海道札幌市中央区北一条西2丁目17番3号'],
+  ] as const) {
+    const field = page.getByLabel(m[label], { exact: true });
+    if (!(await field.inputValue())) await field.fill(value);
+  }
+  await page.getByRole('button', { name: m['personal.submit'] }).click();
+
+  // The review shows the three photos; the tilted one is labelled as such.
+  await page.getByRole('heading', { name: m['review.title'] }).waitFor();
+  await page
+    .getByRole('img', { name: m['review.thumbnail'].replace('{side}', m['review.tilted']) })
+    .waitFor();
+  assert.equal(await page.locator('img.thumb').count(), 3);
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll<HTMLImageElement>('img.thumb')).every(
+      (i) => i.complete && i.naturalWidth > 0,
+    ),
+  );
+  await shot(page, language, '04-review');
+  await page.getByRole('button', { name: m['review.submit'] }).click();
+  await page.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
+
+  assert.deepEqual(watch.foreign, []);
+  assert.deepEqual(watch.failedResponses, ['422 /verify/api/documents/tilted']);
+  assert.deepEqual(watch.unexpectedProblems(), []);
+  await context.close();
+}
+
+test(
+  'thickness capture (en): instructions, a flat photo refused, the tilted card taken and reviewed',
+  {
+    timeout: 600_000,
+  },
+  () => walk('en', 'en-US'),
+);
+
+test('thickness capture in Japanese', { timeout: 600_000 }, () => walk('ja', 'ja-JP'));
+
+/**
+ * The capture step's face pre-check in the browser (web/verify/capture/face-in-photo.ts): the
+ * corpus's backs raise nothing (the detector finds no portrait on them), and the front sent as the
+ * back is told — by the browser when its detector is ready in time, else by the server.
+ */
+test('backs pass the browser face pre-check; the front as the back is told', {
+  timeout: 600_000,
+}, async () => {
+  const m = MESSAGES.en;
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const created = await fetch(`${origin}/v1/verification-sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ callbackUrl: `${callbackBase}/done`, clientIpAddress: '127.0.0.1' }),
+  });
+  const { verificationUrl } = (await created.json()) as { verificationUrl: string };
+  await page.goto(verificationUrl);
+  await page.getByRole('checkbox', { name: m['consent.checkbox'] }).check();
+  await page.getByRole('button', { name: m['consent.submit'] }).click();
+  await page.getByRole('radio', { name: m['docType.drivers_license'] }).check();
+  await page.getByRole('button', { name: m['docType.submit'] }).click();
+  await page.setInputFiles('#file-front', path.join(PHOTOS, 'front.jpg'));
+  await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+  await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor({ timeout: 120_000 });
+  // Give the detector its chance to load, so the pre-check runs rather than times out.
+  await page.waitForTimeout(5000);
+  for (const type of ['drivers_license', 'my_number_card', 'residence_card']) {
+    await page.setInputFiles('#file-back', `test/fixtures/corpus/${type}-genuine-0/back.jpg`);
+    await page.getByText(m['capture.looksGood']).waitFor();
+    await page.getByRole('button', { name: m['capture.retake'] }).click();
+  }
+  await page.setInputFiles('#file-back', path.join(PHOTOS, 'front.jpg'));
+  const browserSays = page.getByText(m['quality.frontAsBack']);
+  const looksGood = page.getByText(m['capture.looksGood']);
+  await browserSays.or(looksGood).waitFor();
+  if (await looksGood.isVisible()) {
+    await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
+    const serverSays = m['capture.refused.DocumentSideMismatch'].replaceAll(
+      '{wanted}',
+      m['docType.drivers_license'],
+    );
+    await page.getByRole('alert').filter({ hasText: serverSays }).waitFor({ timeout: 60_000 });
+  } else {
+    assert.equal(await page.locator('.actions .primary').textContent(), m['capture.retake']);
+  }
+  await page.screenshot({ path: path.join(ARTIFACTS, 'thickness-en-05-front-as-back.png'), fullPage: true });
+  await context.close();
+});
