@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { terminateOcrEngine } from '../src/checks/ocr/ocr-engine.ts';
 import { decodeUploadImage } from '../src/hosted-flow/decode-upload-image.ts';
 import { identifyDocumentCapture } from '../src/hosted-flow/identify-document-capture.ts';
-import { closeInferencePool } from '../src/pipeline/inference-pool.ts';
+import { closeInferencePool } from '../src/inference/index.ts';
 import { warmUpCheckModels } from '../src/pipeline/warm-up.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' } } });

@@ -23,6 +23,7 @@ import {
   tarAtFar,
 } from '../src/checks/face-match/index.ts';
 import type { DocumentType } from '../src/checks/ocr/index.ts';
+import { percentileOf } from '../src/platform/math/percentile.ts';
 import {
   computeFaceDescriptor,
   DEFAULT_FACE_SEARCH,
@@ -63,10 +64,6 @@ const fixturesDir = path.resolve(
 const isQuick = args.includes('--quick');
 const shouldWrite = !args.includes('--no-write');
 
-const quantile = (xs: readonly number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
-};
 const cpuMsSince = (start: NodeJS.CpuUsage) => {
   const d = process.cpuUsage(start);
   return (d.user + d.system) / 1000;
@@ -150,10 +147,10 @@ function summarise(r: RunResult) {
     tar1: tarAtFar(genuine, impostor, 0.01),
     tar01: tarAtFar(genuine, impostor, 0.001),
     margin: Math.min(...impostor) - Math.max(...genuine),
-    p50: quantile(r.timesMs, 0.5),
-    p95: quantile(r.timesMs, 0.95),
-    cpu50: quantile(r.cpuMs, 0.5),
-    cpu95: quantile(r.cpuMs, 0.95),
+    p50: percentileOf(r.timesMs, 50),
+    p95: percentileOf(r.timesMs, 95),
+    cpu50: percentileOf(r.cpuMs, 50),
+    cpu95: percentileOf(r.cpuMs, 95),
   };
 }
 
@@ -533,7 +530,7 @@ async function main() {
     `descriptors: ${fixtures.length - main.missed.length}/${fixtures.length} faces found; per image p50 ${s.p50.toFixed(0)} ms, p95 ${s.p95.toFixed(0)} ms wall; CPU p50 ${s.cpu50.toFixed(0)} ms, p95 ${s.cpu95.toFixed(0)} ms`,
   );
   console.log(
-    `check (2 pictures): p50 ${quantile(checkTimes, 0.5).toFixed(0)} ms wall, CPU p50 ${quantile(checkCpu, 0.5).toFixed(0)} ms; RSS ${rssMb.toFixed(0)} MB`,
+    `check (2 pictures): p50 ${percentileOf(checkTimes, 50).toFixed(0)} ms wall, CPU p50 ${percentileOf(checkCpu, 50).toFixed(0)} ms; RSS ${rssMb.toFixed(0)} MB`,
   );
   console.log(
     `genuine n=${genuine.length} mean ${f3(mean(genuine))} sd ${f3(sd(genuine))} max ${f3(Math.max(...genuine))} (${main.pairs.farthestGenuine.a}–${main.pairs.farthestGenuine.b})`,
@@ -650,8 +647,8 @@ similarity(d) = 1 / (1 + exp((d − ${cal.midpoint}) / ${cal.scale}))
   point that separates the fixtures' genuine and impostor pairs.
 - **scale ${cal.scale}**: (impostor median − genuine median) / (2·ln 9), so that medians lying
   halfway either side of the midpoint would map to similarities 0.9 and 0.1. On the fixtures the
-  genuine median (${f3(quantile(genuine, 0.5))}) maps to ${f3(similarityFromDistance(quantile(genuine, 0.5)))} and the impostor median (${f3(quantile(impostor, 0.5))}) to
-  ${f3(similarityFromDistance(quantile(impostor, 0.5)))}.
+  genuine median (${f3(percentileOf(genuine, 50))}) maps to ${f3(similarityFromDistance(percentileOf(genuine, 50)))} and the impostor median (${f3(percentileOf(impostor, 50))}) to
+  ${f3(similarityFromDistance(percentileOf(impostor, 50)))}.
 - Fitted by \`fitSimilarityCalibration\` (\`src/checks/face-match/similarity-calibration.ts\`); this
   run refits to midpoint ${f3(fit.midpoint)}, scale ${fit.scale.toFixed(4)}. The constants in use are stored
   with every result (\`calibration\`), with the raw \`distance\`, so any similarity can be re-derived.
@@ -681,8 +678,8 @@ ${impostor.length} impostor pairs. Faces found: ${fixtures.length - main.missed.
 
 | pairs | n | min | mean | median | max | sd |
 |---|---|---|---|---|---|---|
-| genuine | ${genuine.length} | ${f3(Math.min(...genuine))} | ${f3(mean(genuine))} | ${f3(quantile(genuine, 0.5))} | ${f3(Math.max(...genuine))} | ${f3(sd(genuine))} |
-| impostor | ${impostor.length} | ${f3(Math.min(...impostor))} | ${f3(mean(impostor))} | ${f3(quantile(impostor, 0.5))} | ${f3(Math.max(...impostor))} | ${f3(sd(impostor))} |
+| genuine | ${genuine.length} | ${f3(Math.min(...genuine))} | ${f3(mean(genuine))} | ${f3(percentileOf(genuine, 50))} | ${f3(Math.max(...genuine))} | ${f3(sd(genuine))} |
+| impostor | ${impostor.length} | ${f3(Math.min(...impostor))} | ${f3(mean(impostor))} | ${f3(percentileOf(impostor, 50))} | ${f3(Math.max(...impostor))} | ${f3(sd(impostor))} |
 
 - **EER ${pct(s.eer.eer)}** (target: 0 on the fixtures). Gap between the farthest genuine pair
   (${main.pairs.farthestGenuine.a}–${main.pairs.farthestGenuine.b}, ${f3(main.pairs.farthestGenuine.distance)}) and the closest impostor pair
@@ -746,8 +743,8 @@ both sides, which the face match cannot tell from a genuine pair; the document c
   image after warm-up: **CPU p50 ${s.cpu50.toFixed(0)} ms, p95 ${s.cpu95.toFixed(0)} ms** (wall p50 ${s.p50.toFixed(0)} ms,
   p95 ${s.p95.toFixed(0)} ms). A tight crop costs 2–3 detector passes
   (as given, then bordered); a picture whose face is clear of the frame costs one.
-- The whole check (two pictures, described in turn): **CPU p50 ${quantile(checkCpu, 0.5).toFixed(0)} ms** (wall p50
-  ${quantile(checkTimes, 0.5).toFixed(0)} ms) over 8 runs. Process RSS after the run:
+- The whole check (two pictures, described in turn): **CPU p50 ${percentileOf(checkCpu, 50).toFixed(0)} ms** (wall p50
+  ${percentileOf(checkTimes, 50).toFixed(0)} ms) over 8 runs. Process RSS after the run:
   ${rssMb.toFixed(0)} MB (${(memBefore / 2 ** 20).toFixed(0)} MB before loading).
 - Threads: tfjs-backend-wasm 4.22 sets \`WASM_HAS_MULTITHREAD_SUPPORT\` to false whenever it
   runs in Node (tfjs issue 3830), so \`tf.env()\` reports no thread support and the

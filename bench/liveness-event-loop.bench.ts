@@ -7,6 +7,7 @@
 // Frames are rendered from one of the corpus's people (faces cut from an installed package's photos).
 import sharp from 'sharp';
 import type { LivenessStep } from '../src/liveness/index.ts';
+import { percentile, percentileOf } from '../src/platform/math/percentile.ts';
 import { packagedFacePeople } from '../src/synth/index.ts';
 import { enterFlow, issueChallenge, request, sendAttempt, startFlowServer } from './lib/flow-bench.ts';
 import { noisyChallengeCapture } from './lib/noisy-challenge-capture.ts';
@@ -39,11 +40,9 @@ async function captureFor(steps: string[], seed: number) {
   };
 }
 
-const quantile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
 const summary = (ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
-  return `p50 ${quantile(s, 0.5).toFixed(1)} ms, p99 ${quantile(s, 0.99).toFixed(1)} ms, max ${quantile(s, 1).toFixed(1)} ms (${s.length} requests)`;
+  return `p50 ${percentile(s, 50).toFixed(1)} ms, p99 ${percentile(s, 99).toFixed(1)} ms, max ${percentile(s, 100).toFixed(1)} ms (${s.length} requests)`;
 };
 
 /** /healthz every 20 ms until `until` settles: each request's own time. */
@@ -98,10 +97,7 @@ try {
   console.log(
     `server event-loop delay (monitorEventLoopDelay): idle ${loop(idleLoop)}; during the attempts ${loop(busyLoop)}`,
   );
-  const p99 = quantile(
-    [...busy].sort((a, b) => a - b),
-    0.99,
-  );
+  const p99 = percentileOf(busy, 99);
   console.log(`target p99 ≤ ${TARGET_P99_MS} ms: ${p99 <= TARGET_P99_MS ? 'met' : 'NOT met'}`);
 } finally {
   await server.stop();

@@ -19,6 +19,7 @@ import {
   type OcrCheckResult,
 } from '../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../src/checks/ocr/ocr-engine.ts';
+import { percentile } from '../src/platform/math/percentile.ts';
 import { drawCaptureParameters, QUALITIES, type Quality } from '../src/synth/capture-parameters.ts';
 import {
   createDocumentRecord,
@@ -113,11 +114,6 @@ interface Row {
   birthDate: boolean;
   documentNumber: boolean;
   address: boolean;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)} %`);

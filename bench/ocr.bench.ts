@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { createOcrEngine, type OcrEngine } from '../src/checks/ocr/ocr-engine.ts';
 import { findJapaneseDates, normalizeJapaneseText } from '../src/japanese/index.ts';
+import { percentile } from '../src/platform/math/percentile.ts';
 import { renderTextImage } from '../test/checks/ocr/render-text-image.ts';
 import { compact, levenshtein } from '../test/checks/ocr/text-accuracy.ts';
 
@@ -85,8 +86,6 @@ async function degrade(png: Buffer, seed: number): Promise<Buffer> {
   return sharp(data, { raw: info }).jpeg({ quality: 60 }).toBuffer();
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 async function measure(engine: OcrEngine, cards: Card[], mode: 'page' | 'lines') {

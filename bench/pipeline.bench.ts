@@ -24,8 +24,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { percentile } from '../src/platform/math/percentile.ts';
 import { startMimotoServer, submitGenuineVerification } from './lib/bench-servers.ts';
-import { percentile } from './lib/latency-summary.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({

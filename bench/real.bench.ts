@@ -7,7 +7,7 @@
 //
 // The checks run as the pipeline runs them (src/main/inspect.ts): OCR beside the document's face,
 // then documentSpoofCheck on the OCR's facts, the face and spoof work in the pipeline's worker
-// threads (src/pipeline/inference-pool.ts), one document at a time, so the time per document and
+// threads (src/inference/index.ts), one document at a time, so the time per document and
 // the process's peak RSS are a worker's. The specimens are long expired: each document is judged
 // on a day it was valid (30 days before its printed expiry), so the expiry cue (measured on the
 // synthetic corpus) does not decide every verdict here.
@@ -22,13 +22,6 @@ import { decideFaceMatch, tarAtFar } from '../src/checks/face-match/index.ts';
 import { OCR_CONFIDENCE_THRESHOLD } from '../src/checks/ocr/index.ts';
 import { terminateOcrEngine } from '../src/checks/ocr/ocr-engine.ts';
 import { DEFAULT_THRESHOLDS } from '../src/decision/thresholds.ts';
-import { normalizeAddress, parseJapaneseDate } from '../src/japanese/index.ts';
-import {
-  type CheckEngines,
-  type DocumentInspectionDetail,
-  type DocumentType,
-  inspectDocument,
-} from '../src/main/inspect.ts';
 import {
   closeInferencePool,
   describeDocumentFaceInWorker,
@@ -37,7 +30,15 @@ import {
   runDocumentSpoofInWorker,
   runSelfieSpoofInWorker,
   warmUpInferencePool,
-} from '../src/pipeline/inference-pool.ts';
+} from '../src/inference/index.ts';
+import { normalizeAddress, parseJapaneseDate } from '../src/japanese/index.ts';
+import {
+  type CheckEngines,
+  type DocumentInspectionDetail,
+  type DocumentType,
+  inspectDocument,
+} from '../src/main/inspect.ts';
+import { percentileOf } from '../src/platform/math/percentile.ts';
 import type { FaceDescription } from '../src/platform/ml/face-api.ts';
 import { drawCaptureParameters } from '../src/synth/capture-parameters.ts';
 import { photographDocument } from '../src/synth/photograph-document.ts';
@@ -103,11 +104,6 @@ const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFi
 const frac = (n: number, d: number) => `${n}/${d} (${pct(n, d)})`;
 const squash = (s: string | null | undefined) => (s ?? '').normalize('NFKC').replace(/\s+/g, '');
 const mark = (ok: boolean | null) => (ok === null ? '–' : ok ? '✓' : '✗');
-function quantile(xs: number[], q: number): number {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
-}
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000);
 function peakRssMb(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -515,10 +511,10 @@ const summary = {
   },
   time: {
     documents: documentMs.length,
-    p50Ms: Math.round(quantile(documentMs, 0.5)),
-    p95Ms: Math.round(quantile(documentMs, 0.95)),
-    cpuP50Ms: Math.round(quantile(documentCpuMs, 0.5)),
-    cpuP95Ms: Math.round(quantile(documentCpuMs, 0.95)),
+    p50Ms: Math.round(percentileOf(documentMs, 50)),
+    p95Ms: Math.round(percentileOf(documentMs, 95)),
+    cpuP50Ms: Math.round(percentileOf(documentCpuMs, 50)),
+    cpuP95Ms: Math.round(percentileOf(documentCpuMs, 95)),
     loadAverage: Number(os.loadavg()[0]?.toFixed(1)),
   },
   peakRssMb: Math.round(documentPeakRss),

@@ -24,6 +24,7 @@ import { selfieSpoofCheck } from '../src/checks/selfie-spoof/index.ts';
 import { NO_VERDICT } from '../src/checks/spoof-cues.ts';
 import type { LivenessStep } from '../src/liveness/index.ts';
 import { verifyLivenessFrames } from '../src/liveness/index.ts';
+import { percentileOf } from '../src/platform/math/percentile.ts';
 
 const DOCUMENT_ATTACKS = [
   'screen_replay',
@@ -224,10 +225,6 @@ for (const dir of values.corpus ?? []) {
   }
 }
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-};
 function table(title: string, map: Map<string, Tally>, ms: number[], cpuMs: number[]) {
   console.log(`\n${title}`);
   console.log('| presentations | n | no verdict | detected | APCER | BPCER | isDisplayAttack |');
@@ -242,8 +239,8 @@ function table(title: string, map: Map<string, Tally>, ms: number[], cpuMs: numb
   }
   if (ms.length)
     console.log(
-      `time per check: wall p50 ${percentile(ms, 0.5).toFixed(0)} ms, p95 ${percentile(ms, 0.95).toFixed(0)} ms; ` +
-        `CPU p50 ${percentile(cpuMs, 0.5).toFixed(0)} ms, p95 ${percentile(cpuMs, 0.95).toFixed(0)} ms (n=${ms.length})`,
+      `time per check: wall p50 ${percentileOf(ms, 50).toFixed(0)} ms, p95 ${percentileOf(ms, 95).toFixed(0)} ms; ` +
+        `CPU p50 ${percentileOf(cpuMs, 50).toFixed(0)} ms, p95 ${percentileOf(cpuMs, 95).toFixed(0)} ms (n=${ms.length})`,
     );
 }
 table('documentSpoofCheck', doc, docMs, docCpuMs);

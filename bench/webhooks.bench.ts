@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { parseConfig } from '../src/config.ts';
 import { type OpenPlatform, openPlatform } from '../src/main/open-platform.ts';
+import { percentile } from '../src/platform/math/percentile.ts';
 import { createSession } from '../src/sessions/create-session.ts';
 import { createTenant } from '../src/tenants/index.ts';
 import type { AutomaticDecisionEventInput } from '../src/webhooks/index.ts';
@@ -394,15 +395,15 @@ async function measureIsolation(
       healthyDeliveredFirstTry: delays.length,
       hangingEvents: chosen.reduce((sum, r) => sum + r.hangingEvents, 0),
       delayMs: {
-        p50: percentile(delays, 0.5),
-        p95: percentile(delays, 0.95),
-        p99: percentile(delays, 0.99),
+        p50: percentileOrNull(delays, 50),
+        p95: percentileOrNull(delays, 95),
+        p99: percentileOrNull(delays, 99),
         max: delays.at(-1) ?? null,
       },
       perRoundP50: chosen.map((r) =>
-        percentile(
+        percentileOrNull(
           [...r.delays].sort((a, b) => a - b),
-          0.5,
+          50,
         ),
       ),
     };
@@ -420,10 +421,8 @@ async function measureIsolation(
   };
 }
 
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-}
+/** A percentile, null when there is none (JSON has no NaN). */
+const percentileOrNull = (sorted: number[], p: number) => (sorted.length ? percentile(sorted, p) : null);
 
 function round(value: number, digits: number): number {
   return Number(value.toFixed(digits));

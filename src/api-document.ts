@@ -9,8 +9,8 @@ import {
   SESSION_MEDIA_TYPES,
   SESSION_OPTIONAL_BODIES,
   SESSION_SCHEMA_NAMES,
-} from './sessions/session-api-examples.ts';
-import { webhookOperations, webhookPayloadComponents } from './webhooks/webhook-openapi.ts';
+} from './sessions/index.ts';
+import { webhookOperations, webhookPayloadComponents } from './webhooks/index.ts';
 
 const GUIDES_DIR = fileURLToPath(new URL('../docs/guides/', import.meta.url));
 

@@ -15,7 +15,7 @@ import { parseJsonBody } from './platform/http/parse-json-body.ts';
 import { installUnreadBodyGuard } from './platform/http/unread-body.ts';
 import type { Platform } from './platform/platform.ts';
 import { registerReviewApiRoutes } from './review/index.ts';
-import { registerSessionRoutes } from './sessions/session.routes.ts';
+import { registerSessionRoutes } from './session-api/index.ts';
 import { publishedWebhookPayloadSchema, WEBHOOK_PAYLOAD_SCHEMA_ID } from './webhooks/index.ts';
 
 /** Issue 3: JSON bodies over 64 KB are refused with 413. */

@@ -1,2 +1,2 @@
 // The package's public entry (package.json exports "."): what a tenant's code may import.
-export { verifyWebhookSignature } from './webhooks/verify-webhook-signature.ts';
+export { verifyWebhookSignature } from './webhooks/index.ts';

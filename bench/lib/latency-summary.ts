@@ -1,5 +1,6 @@
 // Exact percentiles from every response time recorded (autocannon's own histogram keeps whole
 // milliseconds, too coarse for a bare server whose median is well under 1 ms).
+import { percentile } from '../../src/platform/math/percentile.ts';
 
 export interface LatencySummary {
   count: number;
@@ -8,13 +9,6 @@ export interface LatencySummary {
   p90Ms: number;
   p99Ms: number;
   maxMs: number;
-}
-
-/** Nearest-rank percentile of an ascending array. */
-export function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] as number;
 }
 
 /** A growable list of response times in milliseconds. */

@@ -1,15 +1,10 @@
 // The shape every background check has (style.md: checks are plain functions behind a small
 // interface, so a test can run one on a fixture without a server).
 
-/** The check names are the keys of `results` (interface §2.9) and the reprocess queue names (design.md). */
-export const CHECK_IDS = [
-  'ocr',
-  'documentSpoofCheck',
-  'selfieSpoofCheck',
-  'faceMatch',
-  'fraudSignalAnalysis',
-] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
+import type { CheckId } from '../domain/index.ts';
+
+// The vocabulary of checks is the domain's; named here too for the checks' own code.
+export { CHECK_IDS, type CheckId, PROVIDER } from '../domain/index.ts';
 
 export interface Check<Input, Result> {
   readonly id: CheckId;
@@ -17,6 +12,3 @@ export interface Check<Input, Result> {
   readonly version: string;
   run(input: Input): Promise<Result>;
 }
-
-/** Every result records who produced it (interface §2.6 and §2.9: provider, model). */
-export const PROVIDER = 'mimoto';

@@ -1,6 +1,8 @@
 // Tenant setup and key management with their audit rows: the service functions of src/tenants and
 // src/api-keys run in one transaction with the row that records them. The console's routes and the
 // CLI (actor 'cli') both call these, so every path that changes these things leaves a record.
+
+import { type Actor, recordAudit } from '../actors/index.ts';
 import { createApiKey, disableTenantApiKey } from '../api-keys/index.ts';
 import { inTransaction } from '../platform/db/in-transaction.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -12,7 +14,6 @@ import {
   showTenant,
   type TenantView,
 } from '../tenants/index.ts';
-import { type Actor, recordAudit } from './audit-log.ts';
 
 export function createTenantAudited(
   platform: Platform,

@@ -4,6 +4,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { listAuditRows, onlyRoles, recordAudit, requestActor, requireRole } from '../actors/index.ts';
 import { type ApiKeyView, listTenantApiKeys } from '../api-keys/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { ApiKeyId, TenantId, WebhookEventId } from '../platform/http/id-schemas.ts';
@@ -32,9 +33,6 @@ import {
   disableApiKeyAudited,
   rotateWebhookSecretAudited,
 } from './admin-actions.ts';
-import { recordAudit, requestActor } from './audit-log.ts';
-import { listAuditRows } from './audit-log-repository.ts';
-import { onlyRoles, requireRole } from './console-auth.ts';
 import { Text } from './console-schemas.ts';
 import { LOGO_MAX_BYTES, setTenantLogo } from './tenant-logo.ts';
 import { readTenantSettings, TenantSettingsSchema, writeTenantSettings } from './tenant-settings.ts';

@@ -1,13 +1,13 @@
 // Console accounts (docs/console-api.md "Accounts"): creation with a one-time password link,
 // setting the password, signing in with lockout, sessions with idle and absolute expiry.
 import { randomBytes } from 'node:crypto';
+import type { ConsoleRole, ConsoleUser } from '../actors/index.ts';
+import { type Actor, recordAudit } from '../actors/index.ts';
 import { newId, randomBase62, sha256Hex } from '../platform/crypto/random-id.ts';
 import { inTransaction } from '../platform/db/in-transaction.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findTenant } from '../tenants/index.ts';
-import { type Actor, recordAudit } from './audit-log.ts';
-import type { ConsoleRole, ConsoleUser } from './console-auth.ts';
 import {
   type ConsoleSessionRow,
   type ConsoleUserRow,

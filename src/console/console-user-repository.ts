@@ -1,7 +1,7 @@
 // Console accounts, password links and sign-in sessions (migration 0005).
 import { sql } from 'kysely';
+import type { ConsoleRole, ConsoleUser } from '../actors/index.ts';
 import type { Db } from '../platform/db/open-database.ts';
-import type { ConsoleRole, ConsoleUser } from './console-auth.ts';
 
 export interface ConsoleUserRow extends ConsoleUser {
   passwordHash: string | null;

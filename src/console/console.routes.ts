@@ -6,6 +6,14 @@ import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CONSOLE_ROLES,
+  type ConsoleRole,
+  consoleUser,
+  onlyRoles,
+  requestActor,
+  requireRole,
+} from '../actors/index.ts';
 import type { Config } from '../config.ts';
 import { sha256Hex } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
@@ -13,7 +21,6 @@ import { ConsoleUserId, TenantId } from '../platform/http/id-schemas.ts';
 import type { Platform } from '../platform/platform.ts';
 import { registerReviewConsoleRoutes } from '../review/index.ts';
 import { registerAdminRoutes } from './admin.routes.ts';
-import { requestActor } from './audit-log.ts';
 import {
   createConsoleUser,
   disableUser,
@@ -25,7 +32,6 @@ import {
   signOut,
   toUserView,
 } from './console-accounts.ts';
-import { CONSOLE_ROLES, type ConsoleRole, consoleUser, onlyRoles, requireRole } from './console-auth.ts';
 import { registerConsolePages } from './console-pages.ts';
 import { Text } from './console-schemas.ts';
 import { findConsoleUser, listConsoleUsers } from './console-user-repository.ts';

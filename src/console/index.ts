@@ -4,30 +4,28 @@ import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform/platform.ts';
 
 export {
+  type Actor,
+  type AuditEntry,
+  CLI_ACTOR,
+  CONSOLE_ROLES,
+  type ConsoleRole,
+  type ConsoleUser,
+  consoleUser,
+  onlyRoles,
+  recordAudit,
+  redactSecrets,
+  requestActor,
+  requireRole,
+} from '../actors/index.ts';
+export { DEFAULT_RETENTION_DAYS } from '../domain/index.ts';
+export {
   changeCallbackPrefixAudited,
   createApiKeyAudited,
   createTenantAudited,
   disableApiKeyAudited,
   rotateWebhookSecretAudited,
 } from './admin-actions.ts';
-export {
-  type Actor,
-  type AuditEntry,
-  CLI_ACTOR,
-  recordAudit,
-  redactSecrets,
-  requestActor,
-} from './audit-log.ts';
 export { createConsoleUser } from './console-accounts.ts';
-export {
-  CONSOLE_ROLES,
-  type ConsoleRole,
-  type ConsoleUser,
-  consoleUser,
-  onlyRoles,
-  requireRole,
-} from './console-auth.ts';
-export { DEFAULT_RETENTION_DAYS } from './tenant-settings.ts';
 
 /**
  * Loaded on use: the routes pull in the review pages and through them the models, which the CLI's

@@ -4,12 +4,12 @@
 // our own origin under its SHA-256 (the flow's CSP loads images from nowhere else).
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { type Actor, recordAudit } from '../actors/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { inTransaction } from '../platform/db/in-transaction.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findTenant, tenantLogoBlobKey, updateTenantSettings } from '../tenants/index.ts';
-import { type Actor, recordAudit } from './audit-log.ts';
 
 export const LOGO_MAX_BYTES = 200 * 1024;
 export const LOGO_MAX_SIDE = 1024;

@@ -3,7 +3,9 @@
 // (resolveThresholds), allowedDocumentTypes at the top (the hosted flow), and the console's own
 // keys beside it (secondReviewForRejectedApproval is read by the review service).
 import { type Static, Type } from '@sinclair/typebox';
+import { type Actor, recordAudit } from '../actors/index.ts';
 import { resolveThresholds } from '../decision/index.ts';
+import { DEFAULT_RETENTION_DAYS } from '../domain/index.ts';
 import {
   allowedDocumentTypes,
   DOCUMENT_TYPES,
@@ -21,9 +23,6 @@ import {
   thicknessCaptureRequired,
   updateTenantSettings,
 } from '../tenants/index.ts';
-import { type Actor, recordAudit } from './audit-log.ts';
-
-export const DEFAULT_RETENTION_DAYS = 365;
 
 const unit = Type.Number({ minimum: 0, maximum: 1 });
 export const TenantSettingsSchema = Type.Object(

@@ -9,12 +9,8 @@
 // On a capture too poor to read, a low face similarity is not taken as a different person, nor is
 // user input that differs only in fields the OCR read below the OCR threshold a user's mistake.
 
-import { NO_VERDICT } from '../checks/spoof-cues.ts';
-import type {
-  DecisionMetadata,
-  DecisionReasonCode,
-  DecisionStatus,
-} from '../webhooks/webhook-payload.schema.ts';
+import { NO_VERDICT } from '../checks/index.ts';
+import type { DecisionMetadata, DecisionReasonCode, DecisionStatus } from '../domain/index.ts';
 import { type DecisionThresholds, riskRank } from './thresholds.ts';
 
 /** A stored result as the decision sees it: absent (never ran), unavailable (no implementation) or there. */

@@ -2,7 +2,7 @@
 // A tenant overrides any of them in tenants.settings.thresholds; the values applied are stored with
 // every decision, so a decision can be explained and reproduced later.
 import { FACE_MATCH_DEFAULTS } from '../checks/face-match/index.ts';
-import { OCR_CONFIDENCE_THRESHOLD } from '../checks/ocr/ocr.check.ts';
+import { OCR_CONFIDENCE_THRESHOLD } from '../checks/ocr/index.ts';
 
 export type SpoofRisk = 'low' | 'medium' | 'high';
 export type FraudSensitivity = 'low' | 'normal' | 'high';

@@ -1,8 +1,7 @@
 // Everything the browser does in the flow after entering (issue 5 item 2), one function per step.
 // Each takes the flow context (the session the cookie holds) and returns what the JSON API answers.
 import { randomBytes } from 'node:crypto';
-import { CHECK_IDS } from '../checks/check.ts';
-import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/check-queues.ts';
+import { CHECK_IDS, CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/index.ts';
 import { CHALLENGE_VALIDITY_MS, drawChallengeSteps, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { decryptJson, encryptJson } from '../platform/crypto/encryption.ts';

@@ -4,7 +4,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../platform/db/open-database.ts';
 import type { LivenessChallengesTable, SessionDocumentsTable } from '../platform/db/schema.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
+import type { SessionRow } from '../sessions/index.ts';
 
 export type DocumentRow = Selectable<SessionDocumentsTable>;
 export type ChallengeRow = Selectable<LivenessChallengesTable>;

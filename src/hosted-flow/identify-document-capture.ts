@@ -13,7 +13,7 @@ import {
   OCR_CONFIDENCE_THRESHOLD,
   type OcrCheckResult,
 } from '../checks/ocr/index.ts';
-import { describeReferenceFaceInWorker, documentGeometryInWorker } from '../pipeline/inference-pool.ts';
+import { describeReferenceFaceInWorker, documentGeometryInWorker } from '../inference/index.ts';
 import { PORTRAIT_MIN_SHARE, SELFIE_FACE_SHARE } from './identify-document-capture-rules.ts';
 
 export { PORTRAIT_MIN_SHARE, SELFIE_FACE_SHARE };

@@ -8,8 +8,8 @@
 // a challenge can never be answered twice, even by concurrent requests.
 import { randomBytes } from 'node:crypto';
 import type { Multipart } from '@fastify/multipart';
+import { verifyLivenessInWorker } from '../inference/index.ts';
 import { isLivenessStep, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
-import { verifyLivenessInWorker } from '../pipeline/inference-pool.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { type MultipartLimits, readFile } from '../platform/http/multipart.ts';

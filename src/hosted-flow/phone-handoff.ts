@@ -13,7 +13,7 @@ import qrcode from 'qrcode-generator';
 import { randomBase62, sha256Hex } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findSession } from '../sessions/session-repository.ts';
+import { findSession } from '../sessions/index.ts';
 import { type FlowContext, flowCookieHash, newFlowCookieValue, requireOpenFlow } from './flow-session.ts';
 import { callbackRedirect } from './flow-steps.ts';
 import {

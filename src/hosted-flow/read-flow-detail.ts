@@ -3,7 +3,7 @@
 // the live face check's outcome.
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
+import type { SessionRow } from '../sessions/index.ts';
 import { hasBackSide } from './document-types.ts';
 import { listDocuments } from './hosted-flow-repository.ts';
 import { sessionImageUrl } from './session-images.routes.ts';

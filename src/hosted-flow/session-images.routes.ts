@@ -8,9 +8,8 @@ import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { API_KEY_ERRORS, errorResponses, SESSION_ID_ERRORS } from '../platform/http/openapi.ts';
 import type { Platform } from '../platform/platform.ts';
-import { SessionIdParams } from '../sessions/session.schemas.ts';
-import { loadCallerSession } from '../sessions/session-access.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
+import type { SessionRow } from '../sessions/index.ts';
+import { loadCallerSession, SessionIdParams } from '../sessions/index.ts';
 import { findLastFrameBlobs, listDocuments } from './hosted-flow-repository.ts';
 
 // 'tilted': the thickness capture (tenants/capture-options.ts), for reviewers; not in the detail.

@@ -6,7 +6,7 @@
 // documentSpoofCheck reads that from the stored photo, and a missing edge sends the verification
 // to review.
 import { type TiltedCaptureProblem, tiltedCaptureProblem } from '../checks/document-spoof/card-thickness.ts';
-import { measureCardThicknessInWorker } from '../pipeline/inference-pool.ts';
+import { measureCardThicknessInWorker } from '../inference/index.ts';
 
 export type TiltedCheck = (
   tilted: Buffer,

@@ -3,8 +3,8 @@
 // check objects are exactly what the API returns (interface §2.6, §2.9).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
-import { resolveThresholds } from '../decision/thresholds.ts';
+import { terminateOcrEngine } from '../checks/ocr/index.ts';
+import { resolveThresholds } from '../decision/index.ts';
 import {
   assertReadableImage,
   DOCUMENT_TYPES,

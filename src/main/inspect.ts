@@ -29,9 +29,9 @@ import {
   type SelfieSpoofResult,
   selfieSpoofCheck,
 } from '../checks/selfie-spoof/index.ts';
-import { DEFAULT_THRESHOLDS } from '../decision/thresholds.ts';
+import { DEFAULT_THRESHOLDS } from '../decision/index.ts';
+import type { OcrResult, SpoofCheck } from '../domain/index.ts';
 import { type FaceDescription, loadFaceApi } from '../platform/ml/face-api.ts';
-import type { OcrResult, SpoofCheck } from '../webhooks/webhook-payload.schema.ts';
 
 export { DOCUMENT_TYPES, type DocumentType };
 

@@ -1,6 +1,6 @@
 // Opens what one process needs, in order: database, migrations, keys, job queue.
 
-import { PIPELINE_QUEUES } from '../checks/check-queues.ts';
+import { PIPELINE_QUEUES } from '../checks/index.ts';
 import type { Config } from '../config.ts';
 import { rehashLegacyIdentityKeys } from '../pipeline/identity-hashes.ts';
 import { type Keyring, loadOrCreateDevelopmentKeyring, parseKeyring } from '../platform/crypto/encryption.ts';

@@ -3,8 +3,7 @@
 import { buildApp } from '../app.ts';
 import type { Config, Role } from '../config.ts';
 import { startPipelineWorkers, warmUpCheckModels } from '../pipeline/index.ts';
-import { startExpirySweep } from '../sessions/expire-sessions.ts';
-import { startRetentionSweep } from '../sessions/retention-sweep.ts';
+import { startExpirySweep, startRetentionSweep } from '../sessions/index.ts';
 import { startWebhookDeliveryWorker } from '../webhooks/index.ts';
 import { openPlatform } from './open-platform.ts';
 

@@ -5,9 +5,8 @@ import { listDocuments, type UserInput, userInputContext } from '../hosted-flow/
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import { preRegisteredInfoContext } from '../sessions/create-session.ts';
-import type { PreRegisteredInfo } from '../sessions/session.schemas.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
+import type { PreRegisteredInfo, SessionRow } from '../sessions/index.ts';
+import { preRegisteredInfoContext } from '../sessions/index.ts';
 
 /** A stored input is missing: the submission promised it, so retrying will not bring it back. */
 export class MissingInputError extends Error {

@@ -2,11 +2,12 @@
 // Every check id has a real implementation wired here. `unavailable(id)` remains for a check that
 // cannot run in a build (a clearly labelled result, never a faked pass: the decision sends such a
 // verification to review, src/decision/decide.ts).
-import type { CheckId } from '../checks/check.ts';
-import { PROVIDER } from '../checks/check.ts';
+
 import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
 import { decideFaceMatch, type FaceMatchResult, faceMatchCheck } from '../checks/face-match/index.ts';
 import { analyzeFraudSignals, FRAUD_SIGNALS_VERSION } from '../checks/fraud-signals/index.ts';
+import type { CheckId } from '../checks/index.ts';
+import { PROVIDER } from '../checks/index.ts';
 import {
   createOcrCheck,
   DOCUMENT_TYPES,
@@ -16,11 +17,18 @@ import {
 } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
+import type { OcrResult } from '../domain/index.ts';
+import {
+  describeDocumentFaceInWorker,
+  describeReferenceFaceInWorker,
+  documentGeometryInWorker,
+  runDocumentSpoofInWorker,
+  runSelfieSpoofInWorker,
+} from '../inference/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
-import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
+import type { SessionRow } from '../sessions/index.ts';
 import {
   loadDocumentImages,
   loadReferenceImage,
@@ -29,13 +37,6 @@ import {
   sha256Of,
 } from './check-inputs.ts';
 import { gatherFraudFacts } from './gather-fraud-facts.ts';
-import {
-  describeDocumentFaceInWorker,
-  describeReferenceFaceInWorker,
-  documentGeometryInWorker,
-  runDocumentSpoofInWorker,
-  runSelfieSpoofInWorker,
-} from './inference-pool.ts';
 import { findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
 import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
 
@@ -113,7 +114,7 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
       inputHashes: { documentPortrait: sha256Of(front) },
     };
   }
-  // Both pictures at once, in two worker threads (inference-pool.ts); the document's face from
+  // Both pictures at once, in two worker threads (inference/inference-pool.ts); the document's face from
   // its printed portrait when the card is found (document-portrait.ts).
   const [documentSide, selfieSide] = await Promise.all([
     describeDocumentFaceInWorker(front, chosenDocumentType(session)),

@@ -9,13 +9,13 @@ import {
   type SameDocumentSession,
   type SameFaceSession,
 } from '../checks/fraud-signals/index.ts';
-import { checkDigitsVerdict, type OcrExtras } from '../checks/ocr/ocr.check.ts';
+import { checkDigitsVerdict, type OcrExtras } from '../checks/ocr/index.ts';
+import type { OcrResult } from '../domain/index.ts';
 import type { UserInput } from '../hosted-flow/index.ts';
 import { normalizeJapaneseText } from '../japanese/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
-import type { OcrResult } from '../webhooks/webhook-payload.schema.ts';
+import type { SessionRow } from '../sessions/index.ts';
 import { comparableWithDocument } from './check-inputs.ts';
 import { identityKeyCandidates, identityKeyHash } from './identity-hashes.ts';
 import {

@@ -81,19 +81,6 @@ export async function findCheckResult(db: Db, sessionId: string, checkId: string
     .executeTakeFirst();
 }
 
-export async function lockSession(db: Db, sessionId: string) {
-  return db
-    .selectFrom('verification_sessions')
-    .selectAll()
-    .where('id', '=', sessionId)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
-export async function findSessionRow(db: Db, sessionId: string) {
-  return db.selectFrom('verification_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
-}
-
 export async function findTenantSettings(db: Db, tenantId: string): Promise<Record<string, unknown>> {
   const row = await db.selectFrom('tenants').select('settings').where('id', '=', tenantId).executeTakeFirst();
   return row?.settings ?? {};

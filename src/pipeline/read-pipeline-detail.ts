@@ -1,13 +1,14 @@
 // What the pipeline adds to GET /v1/verification-sessions/{id} (interface §2.6–2.10): ocrResult,
 // and verification.decision / results / preRegisteredInfoMatch / userInputMatch.
-import type { Platform } from '../platform/platform.ts';
+
 import type {
   DecisionMetadata,
   FaceMatch,
   FraudSignalAnalysis,
   OcrResult,
   SpoofCheck,
-} from '../webhooks/webhook-payload.schema.ts';
+} from '../domain/index.ts';
+import type { Platform } from '../platform/platform.ts';
 import { findLatestDecision, listCheckResults } from './pipeline-repository.ts';
 import { openEnvelope } from './stored-results.ts';
 

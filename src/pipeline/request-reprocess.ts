@@ -2,8 +2,8 @@
 // the session's next pipeline generation naming the checks, and enqueue one job per check. The
 // named checks run again (their results of an earlier generation are replaced), then the decision
 // is taken again. A reviewer's decision is final: DecisionFinal (409).
-import type { CheckId } from '../checks/check.ts';
-import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/check-queues.ts';
+import type { CheckId } from '../checks/index.ts';
+import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/index.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';

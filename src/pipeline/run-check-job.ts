@@ -3,17 +3,22 @@
 // before (a retry after a crash, a duplicate) and it does not run again — then enqueue what became
 // runnable (documentSpoofCheck once ocr exists, fraudSignalAnalysis once ocr and faceMatch exist,
 // the decision once all five exist).
-import { CHECK_IDS, type CheckId } from '../checks/check.ts';
-import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
+import {
+  CHECK_IDS,
+  CHECK_JOB_OPTIONS,
+  type CheckId,
+  type CheckJobData,
+  checkQueue,
+  DECISION_QUEUE,
+} from '../checks/index.ts';
 import { resolveThresholds } from '../decision/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
+import { findSession, type SessionRow } from '../sessions/index.ts';
 import { CHECK_DEPENDENCIES, DependencyNotReady, RUNNERS } from './check-runners.ts';
 import {
   type CheckResultRow,
   failSession,
-  findSessionRow,
   findTenantSettings,
   listCheckResults,
   saveCheckResult,
@@ -51,7 +56,7 @@ export async function runCheckJob(
   data: CheckJobData,
 ): Promise<CheckJobOutcome> {
   const db = platform.database.db;
-  const session = await findSessionRow(db, data.sessionId);
+  const session = await findSession(db, data.sessionId);
   if (!session || session.submitted_at === null) return 'skipped';
   // The session already failed permanently: its remaining submission jobs need not spend CPU
   // (a reprocess — which always carries reprocessReason — still runs).
@@ -100,7 +105,7 @@ export async function runCheckJob(
  */
 export async function advancePipeline(platform: Platform, sessionId: string): Promise<void> {
   const db = platform.database.db;
-  const session = await findSessionRow(db, sessionId);
+  const session = await findSession(db, sessionId);
   if (!session) return;
   const results = await listCheckResults(db, sessionId);
   const current = currentIn(session, results);

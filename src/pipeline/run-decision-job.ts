@@ -2,14 +2,15 @@
 // generation. Under the session's row lock it checks that no decision exists for the generation
 // and that every result is stored (else it ends quietly: the last check to finish enqueues it
 // again), decides, completes the session and records the webhook event — all in one transaction.
-import { CHECK_IDS, type CheckId } from '../checks/check.ts';
-import type { OcrExtras } from '../checks/ocr/ocr.check.ts';
+import { CHECK_IDS, type CheckId } from '../checks/index.ts';
+import type { OcrExtras } from '../checks/ocr/index.ts';
 import { type CheckOutcome, type DecisionInput, decide, resolveThresholds } from '../decision/index.ts';
+import type { CheckResults, OcrResult } from '../domain/index.ts';
 import { compareIdentityFields, type IdentityFieldComparison } from '../japanese/index.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
+import { findSession } from '../sessions/index.ts';
 import { recordDecisionEvent } from '../webhooks/index.ts';
-import type { OcrResult, WebhookResults } from '../webhooks/webhook-payload.schema.ts';
 import { comparableWithDocument, readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
 import {
   completeSession,
@@ -19,7 +20,6 @@ import {
   hasReviewDecision,
   insertDecision,
   listCheckResults,
-  lockSession,
 } from './pipeline-repository.ts';
 import type { DecisionJobData } from './run-check-job.ts';
 import { isCurrent } from './run-check-job.ts';
@@ -34,7 +34,7 @@ const fieldsOf = (c: IdentityFieldComparison) => {
 
 export async function runDecisionJob(platform: Platform, data: DecisionJobData): Promise<DecisionJobOutcome> {
   return platform.database.db.transaction().execute(async (trx) => {
-    const session = await lockSession(trx, data.sessionId);
+    const session = await findSession(trx, data.sessionId, true);
     if (!session || session.pipeline_generation !== data.generation) return 'superseded';
     if (await hasReviewDecision(trx, session.id)) return 'final';
     if (await findAutomaticDecision(trx, session.id, data.generation)) return 'already_decided';
@@ -112,7 +112,7 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
     await completeSession(trx, session.id, decision.status, now);
     // design.md "Reprocess queues": a webhook goes out when the decision's status or reason changes.
     if (!previous || previous.status !== decision.status || previous.reason !== decision.reason) {
-      const results: WebhookResults = {};
+      const results: CheckResults = {};
       for (const id of CHECK_IDS)
         (results as Record<string, unknown>)[id] = envelopes.get(id)!.envelope.result;
       await recordDecisionEvent(trx, platform, {

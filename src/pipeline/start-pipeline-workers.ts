@@ -6,16 +6,15 @@
 // the lease runs out (30 s) and pg-boss retries the job elsewhere.
 //
 // Face inference, the spoof checks and the OCR's document finding and warps run in piscina worker
-// threads (inference-pool.ts); tesseract.js runs its own worker threads; this event loop only
+// threads (inference/inference-pool.ts); tesseract.js runs its own worker threads; this event loop only
 // hands work out and stores results. Workers never run in an api-only process.
 import type { Job } from 'pg-boss';
-import { CHECK_IDS, type CheckId } from '../checks/check.ts';
-import { type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/check-queues.ts';
-import { terminateOcrEngine } from '../checks/ocr/ocr-engine.ts';
+import { CHECK_IDS, type CheckId, type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/index.ts';
+import { terminateOcrEngine } from '../checks/ocr/index.ts';
+import { closeInferencePool } from '../inference/index.ts';
 import { startJobHeartbeat } from '../platform/jobs/job-lease.ts';
 import { JOBS_CHANNEL } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
-import { closeInferencePool } from './inference-pool.ts';
 import { type DecisionJobData, recordPermanentFailure, runCheckJob } from './run-check-job.ts';
 import { runDecisionJob } from './run-decision-job.ts';
 import { type WarmUpReport, warmUpCheckModels } from './warm-up.ts';

@@ -1,6 +1,6 @@
 // Stored results: the interface object (§2.6 / §2.9, exactly what GET detail and the webhook show)
 // plus the numbers behind it (extras, never sent), encrypted together (OCR carries personal data).
-import type { CheckId } from '../checks/check.ts';
+import type { CheckId } from '../checks/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import { type CheckResultRow, findCheckResult } from './pipeline-repository.ts';

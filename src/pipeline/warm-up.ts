@@ -3,8 +3,8 @@
 // the rest instead of paying seconds of loading: in each inference thread the face nets (run once
 // on blank input) and Human's detector, mesh and antispoof/liveness nets; Tesseract with its
 // Japanese, English and MRZ data.
-import { getOcrEngineFor } from '../checks/ocr/ocr-engine.ts';
-import { warmUpInferencePool } from './inference-pool.ts';
+import { getOcrEngineFor } from '../checks/ocr/index.ts';
+import { warmUpInferencePool } from '../inference/index.ts';
 
 export interface WarmUpReport {
   ms: number;

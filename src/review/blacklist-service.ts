@@ -1,6 +1,8 @@
 // Tenant blacklist administration (docs/console-api.md; issue 6 item 2): tenant admins create, edit
 // and delete entries; each change writes an audit row that names the conditions but never their
 // values (the audit log is not encrypted; the entries are).
+
+import { recordAudit } from '../actors/index.ts';
 import {
   type BlacklistConditions,
   type BlacklistEntry,
@@ -14,14 +16,13 @@ import {
   sealBlacklistEntry,
   updateBlacklistRow,
 } from '../checks/fraud-signals/index.ts';
-import { recordAudit } from '../console/index.ts';
 import { descriptorContext, findDescriptor } from '../pipeline/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findSession } from '../sessions/session-repository.ts';
+import { findSession } from '../sessions/index.ts';
 import type { BlacklistBody } from './review.schemas.ts';
 
 export interface Admin {

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { listSessionImages, readSessionImage } from '../hosted-flow/index.ts';
 import { readStoredResult } from '../pipeline/index.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/session-repository.ts';
+import type { SessionRow } from '../sessions/index.ts';
 
 export const FACE_CROP_NAMES = ['document-face', 'selfie-face'] as const;
 export type FaceCropName = (typeof FACE_CROP_NAMES)[number];

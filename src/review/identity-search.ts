@@ -7,7 +7,7 @@ import { userInputContext } from '../hosted-flow/index.ts';
 import { normalizeJapaneseText, parseJapaneseDate } from '../japanese/index.ts';
 import { identityKeyCandidates, resultContext } from '../pipeline/index.ts';
 import { decryptJson, type Keyring } from '../platform/crypto/encryption.ts';
-import { preRegisteredInfoContext } from '../sessions/create-session.ts';
+import { preRegisteredInfoContext } from '../sessions/index.ts';
 
 export interface IdentityQuery {
   name?: string | undefined;

@@ -10,8 +10,8 @@ import {
   SESSION_ID_ERRORS,
 } from '../platform/http/openapi.ts';
 import type { Platform } from '../platform/platform.ts';
-import { getSessionDetail } from '../sessions/get-session-detail.ts';
-import { SessionDetail, SessionIdParams } from '../sessions/session.schemas.ts';
+import { getSessionDetail } from '../session-api/index.ts';
+import { SessionDetail, SessionIdParams } from '../sessions/index.ts';
 import { ApiReviewBody } from './review.schemas.ts';
 import { submitReview } from './submit-review.ts';
 

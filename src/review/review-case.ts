@@ -6,8 +6,8 @@ import { listSessionImages } from '../hosted-flow/index.ts';
 import { compareIdentityFields, type IdentityFields } from '../japanese/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import { getSessionDetail } from '../sessions/get-session-detail.ts';
-import { findSession, type SessionRow } from '../sessions/session-repository.ts';
+import { getSessionDetail } from '../session-api/index.ts';
+import { findSession, type SessionRow } from '../sessions/index.ts';
 import { listSessionWebhookEvents } from '../webhooks/index.ts';
 import { faceCropUrls } from './face-crops.ts';
 import {

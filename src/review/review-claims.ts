@@ -1,10 +1,10 @@
 // Review claims (docs/console-api.md): a reviewer's 15-minute lock on a case so that two reviewers
 // never decide the same one. Re-claiming by the holder extends it; an expired claim is free.
-import { recordAudit } from '../console/index.ts';
-import { lockSession } from '../pipeline/index.ts';
+import { recordAudit } from '../actors/index.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
+import { findSession } from '../sessions/index.ts';
 import { deleteClaim, findClaim, listReviews, saveClaim } from './review-repository.ts';
 
 export const CLAIM_MINUTES = 15;
@@ -30,7 +30,7 @@ export const claimView = (c: { reviewer_email: string; claimed_at: Date; expires
 
 /** 404 unknown or another tenant's (a console user sees only their tenant), under the row lock. */
 async function lockCase(trx: Db, tenantId: string, sessionId: string) {
-  const session = await lockSession(trx, sessionId);
+  const session = await findSession(trx, sessionId, true);
   if (!session || session.tenant_id !== tenantId)
     throw new AppError('NotFound', 'No verification session with that id');
   return session;

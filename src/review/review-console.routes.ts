@@ -5,7 +5,7 @@
 // reviewer; claim and decide: reviewer; blacklist: tenant_admin.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ConsoleRole, recordAudit, requestActor, requireRole } from '../console/index.ts';
+import { type ConsoleRole, recordAudit, requestActor, requireRole } from '../actors/index.ts';
 import { readSessionImage, type SessionImageName } from '../hosted-flow/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';

@@ -1,9 +1,10 @@
 // Request and response schemas of the review, session-search and blacklist routes
 // (docs/console-api.md): one source for validation, types and the OpenAPI document.
 import { type Static, Type } from '@sinclair/typebox';
+import { SESSION_STATUSES, VERIFICATION_STATUSES } from '../domain/index.ts';
 import { DOCUMENT_TYPES } from '../hosted-flow/index.ts';
 import { BlacklistEntryId, ReviewId, TenantId } from '../platform/http/id-schemas.ts';
-import { SESSION_STATUSES, SessionIdParams } from '../sessions/session.schemas.ts';
+import { SessionIdParams } from '../sessions/index.ts';
 import { REASON_CODES } from './review-reasons.ts';
 
 /** No C0/C1 control characters in free text (as the session endpoints). */
@@ -85,9 +86,7 @@ const listFilters = {
 export const SessionQuery = Type.Object(
   {
     status: Type.Optional(enumOf(SESSION_STATUSES)),
-    verificationStatus: Type.Optional(
-      enumOf(['processing', 'approved', 'rejected', 'pending_review'] as const),
-    ),
+    verificationStatus: Type.Optional(enumOf(VERIFICATION_STATUSES)),
     ...listFilters,
   },
   { additionalProperties: false },

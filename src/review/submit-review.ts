@@ -3,12 +3,12 @@
 // decision row (kind = 'review', which makes reprocess answer DecisionFinal), the verification
 // status, the webhook event with the review field, the audit row and the end of the claim commit
 // together or not at all; a second reviewer racing for the same case finds the first one's work.
-import { NO_VERDICT } from '../checks/spoof-cues.ts';
-import { recordAudit } from '../console/index.ts';
+
+import { recordAudit } from '../actors/index.ts';
+import { NO_VERDICT } from '../checks/index.ts';
 import {
   findTenantSettings,
   insertDecision,
-  lockSession,
   type PipelineDetail,
   readPipelineDetail,
 } from '../pipeline/index.ts';
@@ -16,6 +16,7 @@ import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
+import { findSession } from '../sessions/index.ts';
 import { recordDecisionEvent } from '../webhooks/index.ts';
 import type { ReasonCode } from './review-reasons.ts';
 import {
@@ -96,7 +97,7 @@ const samePerson = (review: ReviewRow, email: string, userId: string | undefined
 
 /** Loads the session for a tenant's caller: 404 unknown, 403 another tenant's (interface §7). */
 async function lockTenantSession(trx: Db, tenantId: string, sessionId: string) {
-  const session = await lockSession(trx, sessionId);
+  const session = await findSession(trx, sessionId, true);
   if (!session) throw new AppError('NotFound', 'No verification session with that id');
   if (session.tenant_id !== tenantId) throw new AppError('Forbidden');
   return session;

@@ -2,8 +2,9 @@
 // submitted. It becomes `expired` (interface §3.1 has no other end for an unfinished session) with
 // cancelledAt set; the link and the flow cookie stop working at once, since the hosted flow lets
 // no one into an expired session (enter-flow.ts, flow-session.ts). Cancelling again is a no-op.
+
+import { recordAudit } from '../actors/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import { recordAudit } from '../console/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { effectiveStatus, loadCallerSession } from './session-access.ts';

@@ -2,8 +2,9 @@
 // images on the tenant's request, exactly as the retention sweep does when the retention period
 // ends (retention-repository.ts): the row, statuses, decisions and audit trail stay. A session still
 // being processed or waiting for review is refused (409): its checks or its reviewer need the data.
+
+import { recordAudit } from '../actors/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import { recordAudit } from '../console/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';

@@ -4,7 +4,8 @@
 // decisions and audit trail, so GET still answers (personal fields null) and statistics hold.
 // Batches run in one transaction each with the sessions locked SKIP LOCKED: two workers never
 // erase the same session, and an erased session (data_erased_at) is never picked again.
-import { DEFAULT_RETENTION_DAYS, recordAudit } from '../console/index.ts';
+import { recordAudit } from '../actors/index.ts';
+import { DEFAULT_RETENTION_DAYS } from '../domain/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import type { Platform } from '../platform/platform.ts';
 import { eraseSessionData, listSessionBlobKeys, lockErasableSessions } from './retention-repository.ts';

@@ -1,24 +1,20 @@
 // Request and response schemas of the session endpoints (interface §2, §4): one source for
 // validation, TypeScript types and the OpenAPI document.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { CHECK_IDS, type CheckId } from '../checks/check.ts';
-import { SessionId } from '../platform/http/id-schemas.ts';
 import {
+  CHECK_IDS,
+  type CheckId,
   DecisionMetadataSchema,
   FaceMatchSchema,
   FraudSignalAnalysisSchema,
   OcrResultSchema,
+  SESSION_STATUSES,
   SpoofCheckSchema,
-} from '../webhooks/index.ts';
+  VERIFICATION_STATUSES,
+} from '../domain/index.ts';
+import { SessionId } from '../platform/http/id-schemas.ts';
 
-export const SESSION_STATUSES = [
-  'pending',
-  'in_progress',
-  'liveness_success',
-  'completed',
-  'expired',
-  'failed',
-] as const;
+export { SESSION_STATUSES, VERIFICATION_STATUSES };
 
 /** No C0/C1 control characters: they have no place in names, addresses or opaque state. */
 const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
@@ -171,8 +167,6 @@ export const ReprocessResult = Type.Object({
   queued: Type.Array(Type.Object({ queue: Type.String(), queuedAt: Timestamp })),
 });
 export type ReprocessResult = Static<typeof ReprocessResult>;
-
-export const VERIFICATION_STATUSES = ['processing', 'approved', 'rejected', 'pending_review'] as const;
 
 const enumOf = <T extends string>(values: readonly T[], description: string) =>
   Type.Unsafe<T>(Type.String({ enum: [...values], description }));

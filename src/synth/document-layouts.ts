@@ -6,7 +6,7 @@
 // TD3: portrait in zone V at the left, the MRZ's two lines of 44 in the bottom band) at the positions
 // the OCR reads them. Values in the forms each document prints its dates. No official emblem, seal,
 // mascot or copied artwork: the background patterns are our own.
-import { DRIVERS_LICENSE, MY_NUMBER_CARD, type Region } from '../documents/document-types.ts';
+import { DRIVERS_LICENSE, MY_NUMBER_CARD, type Region } from '../documents/index.ts';
 import type { DocumentRecord } from './document-record.ts';
 import { addYears, formatEraDate, formatPassportDate, formatWesternDate, toEra } from './japanese-date.ts';
 import { measureText, type TextStyle, textPath } from './text-paths.ts';

@@ -1,6 +1,6 @@
 // Which callback URLs a tenant may use (interface §1, §4.1; design.md "Environments", "Allow list").
 import type { Environment } from '../config.ts';
-import { hostRefusal } from '../webhooks/ssrf-guard.ts';
+import { hostRefusal } from '../platform/net/ssrf-guard.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 

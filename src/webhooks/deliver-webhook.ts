@@ -5,14 +5,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { signWebhookBody } from './sign-webhook.ts';
 import {
   type ResolveHost,
   resolveWithSystemDns,
   type VettedAddress,
   vetWebhookUrl,
   type WebhookEnvironment,
-} from './ssrf-guard.ts';
+} from '../platform/net/ssrf-guard.ts';
+import { signWebhookBody } from './sign-webhook.ts';
 import type { EXPIRED_EVENT, WebhookEvent } from './webhook-payload.schema.ts';
 
 /** Interface §6.5 rule 1 / §8: connect plus the complete response within 5 seconds. */

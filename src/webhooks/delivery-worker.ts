@@ -15,12 +15,12 @@
 import { randomBytes } from 'node:crypto';
 import { decryptBytes } from '../platform/crypto/encryption.ts';
 import type { WebhookEventState } from '../platform/db/schema.ts';
+import type { ResolveHost } from '../platform/net/ssrf-guard.ts';
 import type { Platform } from '../platform/platform.ts';
 import { readWebhookSecret } from '../tenants/index.ts';
 import { DELIVERY_TIMEOUT_MS, type DeliveryResult, deliverWebhook } from './deliver-webhook.ts';
 import { eventBodyContext } from './record-decision-event.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, type RetrySchedule } from './retry-schedule.ts';
-import type { ResolveHost } from './ssrf-guard.ts';
 import {
   type ClaimedEvent,
   claimDueEvents,

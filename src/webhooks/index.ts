@@ -1,5 +1,12 @@
 // What other capabilities use of webhooks (style.md: through the folder's index.ts). Deciding code
 // calls recordDecisionEvent inside its own transaction; the worker role runs the delivery worker.
+
+export {
+  type ResolveHost,
+  type UrlVetting,
+  vetWebhookUrl,
+  type WebhookEnvironment,
+} from '../platform/net/ssrf-guard.ts';
 export {
   type AutomaticDecisionEventInput,
   buildWebhookPayload,
@@ -58,8 +65,8 @@ export {
   type TestWebhookOutcome,
 } from './send-test-webhook.ts';
 export { signWebhookBody } from './sign-webhook.ts';
-export { type ResolveHost, type UrlVetting, vetWebhookUrl, type WebhookEnvironment } from './ssrf-guard.ts';
 export { verifyWebhookSignature } from './verify-webhook-signature.ts';
+export { webhookOperations, webhookPayloadComponents } from './webhook-openapi.ts';
 export {
   DECISION_REASON_CODES,
   DecisionMetadataSchema,

@@ -4,10 +4,10 @@
 // is stored and nothing is retried: it answers "does my receiver get and verify our webhooks?".
 // Receivers must tolerate unknown event kinds (interface §6.5 rule 4), so the kind names itself.
 import { newId } from '../platform/crypto/random-id.ts';
+import type { ResolveHost } from '../platform/net/ssrf-guard.ts';
 import type { Platform } from '../platform/platform.ts';
 import { readWebhookSecret } from '../tenants/index.ts';
 import { type DeliveryResult, deliverWebhook, RESPONSE_SNIPPET_BYTES } from './deliver-webhook.ts';
-import type { ResolveHost } from './ssrf-guard.ts';
 
 export const TEST_WEBHOOK_EVENT = 'webhook.test';
 

@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.ts';
 import { insertChallenge, recordLivenessAttempt } from '../../src/hosted-flow/hosted-flow-repository.ts';
-import { closeInferencePool } from '../../src/pipeline/inference-pool.ts';
+import { closeInferencePool } from '../../src/inference/index.ts';
 import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
 import { updateTenantSettings } from '../../src/tenants/index.ts';
 import en from '../../web/verify/messages/en.json' with { type: 'json' };

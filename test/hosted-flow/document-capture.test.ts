@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import type { OcrCheckResult } from '../../src/checks/ocr/index.ts';
 import { judgeCapture, readingOf } from '../../src/hosted-flow/identify-document-capture.ts';
-import { closeInferencePool } from '../../src/pipeline/inference-pool.ts';
+import { closeInferencePool } from '../../src/inference/index.ts';
 import { useTestApi } from '../helpers/api-client.ts';
 import { dataDirEnv, FlowClient } from './flow-helpers.ts';
 

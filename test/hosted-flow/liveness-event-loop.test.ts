@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, test } from 'node:test';
-import { closeInferencePool } from '../../src/pipeline/inference-pool.ts';
+import { closeInferencePool } from '../../src/inference/index.ts';
 import { useTestApi } from '../helpers/api-client.ts';
 import { dataDirEnv, FlowClient } from './flow-helpers.ts';
 

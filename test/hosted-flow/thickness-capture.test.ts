@@ -12,7 +12,7 @@ import {
   tiltedCaptureProblem,
 } from '../../src/checks/document-spoof/card-thickness.ts';
 import { documentSpoofCheck } from '../../src/checks/document-spoof/index.ts';
-import { closeInferencePool } from '../../src/pipeline/inference-pool.ts';
+import { closeInferencePool } from '../../src/inference/index.ts';
 import { findTenant, updateTenantSettings } from '../../src/tenants/index.ts';
 import { useTestApi } from '../helpers/api-client.ts';
 import { dataDirEnv, FlowClient } from './flow-helpers.ts';

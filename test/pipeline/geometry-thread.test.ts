@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { CARD_LAYOUT, PASSPORT_LAYOUT } from '../../src/checks/ocr/document-regions.ts';
 import { geometryInThisThread } from '../../src/checks/ocr/find-document.ts';
-import { closeInferencePool, documentGeometryInWorker } from '../../src/pipeline/inference-pool.ts';
+import { closeInferencePool, documentGeometryInWorker } from '../../src/inference/index.ts';
 
 after(closeInferencePool);
 

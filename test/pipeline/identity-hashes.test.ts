@@ -13,11 +13,12 @@ import {
   legacyIdentityDigest,
   rehashLegacyIdentityKeys,
 } from '../../src/pipeline/identity-hashes.ts';
-import { findSessionRow, saveFaceDescriptor } from '../../src/pipeline/pipeline-repository.ts';
+import { saveFaceDescriptor } from '../../src/pipeline/pipeline-repository.ts';
 import { descriptorContext } from '../../src/pipeline/stored-results.ts';
 import { encryptJson, type Keyring, parseKeyring } from '../../src/platform/crypto/encryption.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createSession } from '../../src/sessions/create-session.ts';
+import { findSession } from '../../src/sessions/index.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 import {
   createTestPlatform,
@@ -69,7 +70,7 @@ async function newSession(on: Platform, face: number[] | null = null): Promise<s
 
 /** The fraud check's facts for a session whose document read `person` and `documentNumber`. */
 async function factsFor(on: Platform, sessionId: string, person = PERSON, documentNumber = DOCUMENT_NUMBER) {
-  const session = await findSessionRow(on.database.db, sessionId);
+  const session = await findSession(on.database.db, sessionId);
   assert.ok(session);
   return gatherFraudFacts(on, session, {
     ocr: {

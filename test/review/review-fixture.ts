@@ -2,8 +2,8 @@
 // a session created through the API whose automatic decisions are written with the pipeline's own
 // repository function (the pipeline itself is driven in blacklist.test.ts).
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { CLI_ACTOR } from '../../src/actors/index.ts';
 import type { CheckId } from '../../src/checks/check.ts';
-import { CLI_ACTOR } from '../../src/console/audit-log.ts';
 import { createConsoleUser, setPasswordWithLink } from '../../src/console/console-accounts.ts';
 import { insertDecision, saveCheckResult } from '../../src/pipeline/pipeline-repository.ts';
 import { resultContext } from '../../src/pipeline/stored-results.ts';

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findForbiddenAddressReason, parseIPv4 } from '../../src/webhooks/classify-ip-address.ts';
-import { type ResolveHost, vetWebhookUrl, type WebhookEnvironment } from '../../src/webhooks/ssrf-guard.ts';
+import { findForbiddenAddressReason, parseIPv4 } from '../../src/platform/net/classify-ip-address.ts';
+import {
+  type ResolveHost,
+  vetWebhookUrl,
+  type WebhookEnvironment,
+} from '../../src/platform/net/ssrf-guard.ts';
 
 // A fake DNS: no test here touches the network.
 const zone: Record<string, string[]> = {

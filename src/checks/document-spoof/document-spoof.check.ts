@@ -14,9 +14,9 @@
 //   - expiry: the expiry date read by the OCR check before the reference date.
 // Thresholds were chosen on a generated corpus (docs/spoof-checks.md, bench/spoof.bench.ts).
 import type { Static } from '@sinclair/typebox';
-import { DOCUMENT_DEFINITIONS } from '../../documents/document-types.ts';
+import { DOCUMENT_DEFINITIONS } from '../../documents/index.ts';
+import type { SpoofCheckSchema } from '../../domain/index.ts';
 import type { ApparentSex } from '../../platform/ml/face-api.ts';
-import type { SpoofCheckSchema } from '../../webhooks/webhook-payload.schema.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import type { DocumentType } from '../ocr/document-regions.ts';
 import {

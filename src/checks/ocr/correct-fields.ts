@@ -69,7 +69,7 @@ export function readDigits(text: string, length: number): string | undefined {
 }
 
 // The My Number check digit is part of the card's definition.
-export { isValidMyNumber } from '../../documents/document-types.ts';
+export { isValidMyNumber } from '../../documents/index.ts';
 
 /** Residence card number AB12345678CD: letters, eight digits, letters, by position. */
 /** The 12 characters of a residence card number, or extra ones read around it (then ambiguous). */

@@ -10,7 +10,7 @@ import {
   DOCUMENT_TYPES,
   type DocumentType,
   type Region,
-} from '../../documents/document-types.ts';
+} from '../../documents/index.ts';
 
 export { DOCUMENT_TYPES, type DocumentType, type Region };
 

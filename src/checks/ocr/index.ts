@@ -20,4 +20,5 @@ export {
   type OcrExtras,
   ocrCheck,
 } from './ocr.check.ts';
+export { getOcrEngineFor, terminateOcrEngine } from './ocr-engine.ts';
 export { mrzFailureKind } from './read-mrz.ts';

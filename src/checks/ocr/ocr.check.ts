@@ -11,12 +11,12 @@
 import { createHash } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import sharp from 'sharp';
+import type { OcrResultSchema } from '../../domain/index.ts';
 import { editDistance } from '../../platform/text/edit-distance.ts';
-import type { OcrResultSchema } from '../../webhooks/webhook-payload.schema.ts';
 
 type OcrResult = Static<typeof OcrResultSchema>;
 
-import { MY_NUMBER_CARD } from '../../documents/document-types.ts';
+import { MY_NUMBER_CARD } from '../../documents/index.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import {
   cleanAddress,

@@ -7,9 +7,13 @@ import { readPipelineDetail } from '../pipeline/index.ts';
 import { decryptJson, decryptText } from '../platform/crypto/encryption.ts';
 import { inTransaction } from '../platform/db/in-transaction.ts';
 import type { Platform } from '../platform/platform.ts';
-import { preRegisteredInfoContext, verificationUrlContext } from './create-session.ts';
-import type { PreRegisteredInfo, SessionDetail } from './session.schemas.ts';
-import { effectiveStatus, loadCallerSession } from './session-access.ts';
+import type { PreRegisteredInfo, SessionDetail } from '../sessions/index.ts';
+import {
+  effectiveStatus,
+  loadCallerSession,
+  preRegisteredInfoContext,
+  verificationUrlContext,
+} from '../sessions/index.ts';
 
 export async function getSessionDetail(
   platform: Platform,

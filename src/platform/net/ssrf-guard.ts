@@ -1,7 +1,7 @@
 // Decides whether a webhook may be sent to a URL, and to which addresses (issue 7 "SSRF guard").
 //
 // The host is resolved once here and the delivery connects to exactly the addresses returned
-// (deliver-webhook.ts pins them), so a DNS answer that changes between check and connect (DNS
+// (webhooks/deliver-webhook.ts pins them), so a DNS answer that changes between check and connect (DNS
 // rebinding) cannot redirect the request. Every resolved address must be public: one private answer
 // among public ones refuses the URL.
 //

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/open-database.ts';
 import { insertAuditRow } from './audit-log-repository.ts';
-import { consoleUser } from './console-auth.ts';
+import { consoleUser } from './console-roles.ts';
 
 export interface AuditEntry {
   /** email, 'api_key:<keyId>' or 'cli' */

@@ -11,23 +11,23 @@ import {
   SESSION_ID_ERRORS,
 } from '../platform/http/openapi.ts';
 import type { Platform } from '../platform/platform.ts';
-import { cancelSession } from './cancel-session.ts';
-import { createSession } from './create-session.ts';
-import { getSessionDetail } from './get-session-detail.ts';
-import { listSessions } from './list-sessions.ts';
-import { redactSession } from './redact-session.ts';
-import { reprocessSession } from './reprocess-session.ts';
 import {
   CreatedSession,
   CreateSessionBody,
+  cancelSession,
+  createSession,
   EmptyBody,
   ListSessionsQuery,
+  listSessions,
   ReprocessBody,
   ReprocessResult,
+  redactSession,
   SessionDetail,
   SessionIdParams,
   SessionList,
-} from './session.schemas.ts';
+} from '../sessions/index.ts';
+import { getSessionDetail } from './get-session-detail.ts';
+import { reprocessSession } from './reprocess-session.ts';
 
 const security = [{ bearerAuth: [] }];
 

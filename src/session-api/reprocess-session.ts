@@ -1,11 +1,11 @@
 // POST /v1/verification-sessions/{sessionId}/reprocess (interface §4.3; design.md "Reprocess queues").
 import type { ApiCaller } from '../api-keys/index.ts';
-import { CHECK_IDS, type CheckId } from '../checks/check.ts';
+import { CHECK_IDS, type CheckId } from '../checks/index.ts';
 import { requestReprocess } from '../pipeline/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { ReprocessBody, ReprocessResult } from './session.schemas.ts';
-import { loadCallerSession } from './session-access.ts';
+import type { ReprocessBody, ReprocessResult } from '../sessions/index.ts';
+import { loadCallerSession } from '../sessions/index.ts';
 
 export async function reprocessSession(
   platform: Platform,

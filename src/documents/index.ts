@@ -1,0 +1,10 @@
+// The document types (document-types.ts): the bottom of the capability layer with the domain.
+export {
+  DOCUMENT_DEFINITIONS,
+  DOCUMENT_TYPES,
+  type DocumentType,
+  DRIVERS_LICENSE,
+  isValidMyNumber,
+  MY_NUMBER_CARD,
+  type Region,
+} from './document-types.ts';

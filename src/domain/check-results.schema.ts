@@ -1,0 +1,151 @@
+// The result objects of the checks (interface §2.6, §2.8, §2.9, §2.10) as TypeBox definitions: one
+// source for the checks' types, the session detail, the webhook payload and the OpenAPI document.
+// Closed (additionalProperties: false), as the webhook payload that embeds them.
+import { type Static, Type } from '@sinclair/typebox';
+import { closed, Timestamp } from './schema-parts.ts';
+
+/** Interface §2.10. */
+export const SignalSchema = Type.Object(
+  {
+    type: Type.Optional(Type.String()),
+    severity: Type.Optional(Type.String()),
+    message: Type.Optional(Type.String()),
+    code: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'Signal', description: 'API reference §2.10' },
+);
+
+/** preRegisteredInfoMatch in webhooks: a boolean per compared field (§2.7, §6.2). */
+export const FieldMatchSchema = Type.Record(Type.String(), Type.Boolean(), {
+  description: 'true/false per compared field (lastName, firstName, birthDate, address)',
+});
+
+const BlacklistMatchSchema = Type.Object(
+  {
+    id: Type.Optional(Type.String()),
+    label: Type.Optional(Type.String()),
+    matchMode: Type.Optional(Type.String()),
+    action: Type.Optional(Type.String()),
+    conditionCount: Type.Optional(Type.Number()),
+  },
+  closed,
+);
+
+/** decision.metadata, interface §2.8: every field optional; which appear depends on the decision. */
+export const DecisionMetadataSchema = Type.Object(
+  {
+    faceMatchSimilarity: Type.Optional(Type.Number()),
+    livenessConfidence: Type.Optional(Type.Number()),
+    documentSpoofRisk: Type.Optional(Type.String()),
+    ocrConfidence: Type.Optional(Type.Number()),
+    threshold: Type.Optional(Type.Number()),
+    blacklistAction: Type.Optional(Type.String()),
+    blacklistMatches: Type.Optional(Type.Array(BlacklistMatchSchema)),
+    blacklistCheckedAt: Type.Optional(Timestamp),
+    detail: Type.Optional(Type.String()),
+    confidence: Type.Optional(Type.Number()),
+    documentStatus: Type.Optional(Type.String()),
+    selfieStatus: Type.Optional(Type.String()),
+    score: Type.Optional(Type.Number()),
+    similarity: Type.Optional(Type.Number()),
+    documentSpoofCheckRisk: Type.Optional(Type.String()),
+    expectedDocumentType: Type.Optional(Type.String()),
+    detectedDocumentType: Type.Optional(Type.String()),
+    detectedDocumentTypeConfidence: Type.Optional(Type.Number()),
+    riskScore: Type.Optional(Type.Number()),
+    signals: Type.Optional(Type.Array(SignalSchema)),
+    fraudScore: Type.Optional(Type.Number()),
+    mismatchedFields: Type.Optional(Type.Array(Type.String())),
+    userInputMatch: Type.Optional(Type.Boolean()),
+    preRegisteredInfoMatch: Type.Optional(FieldMatchSchema),
+  },
+  { ...closed, title: 'DecisionMetadata', description: 'API reference §2.8' },
+);
+export type DecisionMetadata = Static<typeof DecisionMetadataSchema>;
+
+/** Interface §2.6, used as results.ocr. */
+export const OcrResultSchema = Type.Object(
+  {
+    success: Type.Optional(Type.Boolean()),
+    confidence: Type.Optional(Type.Number()),
+    payload: Type.Optional(
+      Type.Object(
+        {
+          lastName: Type.Optional(Type.String()),
+          firstName: Type.Optional(Type.String()),
+          birthDate: Type.Optional(Type.String()),
+          address: Type.Optional(Type.String()),
+        },
+        closed,
+      ),
+    ),
+    reason: Type.Optional(Type.String()),
+    status: Type.Optional(Type.String({ description: 'values seen: success, low_confidence' })),
+    provider: Type.Optional(Type.String()),
+    model: Type.Optional(Type.String()),
+    detectedDocumentType: Type.Optional(Type.String()),
+    detectedDocumentTypeConfidence: Type.Optional(Type.Number()),
+    unsupportedDocumentType: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'OcrResult', description: 'API reference §2.6' },
+);
+
+/** The spoof check object of interface §2.9 (documentSpoofCheck, selfieSpoofCheck). */
+export const SpoofCheckSchema = Type.Object(
+  {
+    risk: Type.Optional(
+      Type.String({ description: 'low, medium or high; unknown when the check gives no verdict' }),
+    ),
+    score: Type.Optional(Type.Number()),
+    confidence: Type.Optional(Type.Number()),
+    details: Type.Optional(Type.String()),
+    status: Type.Optional(
+      Type.String({
+        description:
+          'success, or insufficient_quality: the capture too poor for the check to judge (risk unknown; the verification goes to review)',
+      }),
+    ),
+    provider: Type.Optional(Type.String()),
+    model: Type.Optional(Type.String()),
+    isDisplayAttack: Type.Optional(Type.Boolean()),
+    isForgedOrTampered: Type.Optional(Type.Boolean()),
+  },
+  { ...closed, title: 'SpoofCheck', description: 'API reference §2.9' },
+);
+
+export const FaceMatchSchema = Type.Object(
+  {
+    similarity: Type.Optional(Type.Number()),
+    isSamePerson: Type.Optional(Type.Boolean()),
+    status: Type.Optional(Type.String()),
+    reason: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'FaceMatch', description: 'API reference §2.9' },
+);
+
+export const FraudSignalAnalysisSchema = Type.Object(
+  {
+    riskScore: Type.Optional(Type.Number()),
+    signals: Type.Optional(Type.Array(SignalSchema)),
+  },
+  { ...closed, title: 'FraudSignalAnalysis', description: 'API reference §2.9' },
+);
+
+/** A subset of interface §2.9; may be empty after manual review (§6.2). */
+export const CheckResultsSchema = Type.Object(
+  {
+    ocr: Type.Optional(OcrResultSchema),
+    documentSpoofCheck: Type.Optional(SpoofCheckSchema),
+    selfieSpoofCheck: Type.Optional(SpoofCheckSchema),
+    faceMatch: Type.Optional(FaceMatchSchema),
+    fraudSignalAnalysis: Type.Optional(FraudSignalAnalysisSchema),
+  },
+  { ...closed, title: 'Results', description: 'Subset of API reference §2.9; may be {} after manual review' },
+);
+export type CheckResults = Static<typeof CheckResultsSchema>;
+
+/** Result objects of interface §2.9 as the checks produce them. */
+export type OcrResult = Static<typeof OcrResultSchema>;
+export type SpoofCheck = Static<typeof SpoofCheckSchema>;
+export type FaceMatch = Static<typeof FaceMatchSchema>;
+export type FraudSignalAnalysis = Static<typeof FraudSignalAnalysisSchema>;

@@ -1,0 +1,76 @@
+// The service's vocabulary: the statuses a session and its verification go through, the checks and
+// the reason codes of their decisions, and the kinds of event a tenant is sent. Every capability
+// speaks it (checks, decision, sessions, webhooks, console), so it lives below them all and imports
+// nothing of mimoto.
+
+/** Session statuses, interface §3.1. */
+export const SESSION_STATUSES = [
+  'pending',
+  'in_progress',
+  'liveness_success',
+  'completed',
+  'expired',
+  'failed',
+] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/** Verification statuses, interface §3.2. */
+export const VERIFICATION_STATUSES = ['processing', 'approved', 'rejected', 'pending_review'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** The check names are the keys of `results` (interface §2.9) and the reprocess queue names (design.md). */
+export const CHECK_IDS = [
+  'ocr',
+  'documentSpoofCheck',
+  'selfieSpoofCheck',
+  'faceMatch',
+  'fraudSignalAnalysis',
+] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+/** Every result records who produced it (interface §2.6 and §2.9: provider, model). */
+export const PROVIDER = 'mimoto';
+
+/** Event kinds, interface §6.1. */
+export const WEBHOOK_EVENTS = [
+  'verification.approved',
+  'verification.rejected',
+  'verification.pending_review',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Sent only to tenants who turned it on (settings webhookExpiredEvent): §6.1 defines three events. */
+export const EXPIRED_EVENT = 'verification.expired';
+
+/** Final verification statuses, interface §3.2 (processing never produces a webhook). */
+export const DECISION_STATUSES = ['approved', 'rejected', 'pending_review'] as const;
+export type DecisionStatus = (typeof DECISION_STATUSES)[number];
+
+/** A reviewer decides only approved or rejected (§3.2; design.md: a reviewer's decision is final). */
+export const REVIEW_DECISIONS = ['approved', 'rejected'] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+
+/** Machine reason codes of automatic decisions (design.md "Reason codes"; §6.2 rule 3). */
+export const DECISION_REASON_CODES = [
+  'all_checks_passed',
+  'face_mismatch',
+  'face_similarity_near_threshold',
+  'low_ocr_confidence',
+  'document_spoof_detected',
+  'document_spoof_suspected',
+  'selfie_spoof_detected',
+  'selfie_spoof_suspected',
+  'liveness_failed',
+  'fraud_detected',
+  'fraud_suspected',
+  'blacklist_match',
+  'pre_registered_info_mismatch',
+  'user_input_mismatch',
+  'document_type_mismatch',
+  'unsupported_document_type',
+  'document_expired',
+] as const;
+export type DecisionReasonCode = (typeof DECISION_REASON_CODES)[number];
+
+/** How long a session's personal data is kept when the tenant has not chosen (tenant settings). */
+export const DEFAULT_RETENTION_DAYS = 365;
