@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createApiKey } from '../../src/api-keys/index.ts';
 import { openPlatform } from '../../src/main/open-platform.ts';
 import { gatherFraudFacts } from '../../src/pipeline/gather-fraud-facts.ts';
 import {
@@ -36,6 +37,7 @@ const IDENTITY = `${PERSON.lastName}|${PERSON.firstName}|${PERSON.birthDate}`;
 
 let platform: TestPlatform;
 let tenantId: string;
+let keyId: string;
 
 before(async () => {
   platform = await createTestPlatform();
@@ -43,6 +45,7 @@ before(async () => {
     name: 'Identity tenant',
     callbackUrlPrefixes: ['https://tenant.example/cb'],
   }));
+  ({ keyId } = await createApiKey(platform, tenantId, 'identity tests'));
 });
 after(async () => {
   await platform?.close();
@@ -53,7 +56,7 @@ const withKeyring = (keyring: Keyring): Platform => ({ ...platform, keyring });
 async function newSession(on: Platform, face: number[] | null = null): Promise<string> {
   const { sessionId } = await createSession(
     on,
-    { tenantId, keyId: 'key_test' },
+    { tenantId, keyId },
     { callbackUrl: 'https://tenant.example/cb/done' },
   );
   if (face) {
@@ -192,9 +195,10 @@ describe('rows written before keyed hashes (migration 0008)', () => {
         name: 'Old rows',
         callbackUrlPrefixes: ['https://tenant.example/cb'],
       });
+      const key = await createApiKey(opened, tenant.tenantId, 'identity tests');
       ({ sessionId } = await createSession(
         opened,
-        { tenantId: tenant.tenantId, keyId: 'key_test' },
+        { tenantId: tenant.tenantId, keyId: key.keyId },
         { callbackUrl: 'https://tenant.example/cb/x' },
       ));
       await opened.database.db

@@ -2,6 +2,7 @@
 // functions the API and the pipeline use, on a real database.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
+import { createApiKey } from '../../src/api-keys/index.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createSession } from '../../src/sessions/create-session.ts';
 import { createTenant } from '../../src/tenants/index.ts';
@@ -24,7 +25,9 @@ export async function createTenantWithSession(
 }
 
 export async function addSession(platform: Platform, tenantId: string, callbackUrl: string): Promise<string> {
-  const { sessionId } = await createSession(platform, { tenantId, keyId: 'key_test' }, { callbackUrl });
+  // A session is created only under an enabled key of its tenant, as the API does.
+  const { keyId } = await createApiKey(platform, tenantId, 'event tests');
+  const { sessionId } = await createSession(platform, { tenantId, keyId }, { callbackUrl });
   return sessionId;
 }
 
