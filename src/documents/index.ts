@@ -2,6 +2,7 @@
 export {
   DOCUMENT_DEFINITIONS,
   DOCUMENT_TYPES,
+  type DocumentField,
   type DocumentType,
   DRIVERS_LICENSE,
   isValidMyNumber,

@@ -6,7 +6,7 @@
 // licence's 有効期限), the band's tint gone behind it (a patch of paper colour pasted over).
 // Stroke weight is measured relative to the glyphs' height, so values printed at different sizes
 // compare; each field is compared with the median of the card's other regular values.
-import { DOCUMENT_DEFINITIONS, type DocumentField, type Region } from '../../documents/document-types.ts';
+import { DOCUMENT_DEFINITIONS, type DocumentField, type Region } from '../../documents/index.ts';
 import type { GreyImage } from '../ocr/find-document.ts';
 
 export type IssuerTextType = 'drivers_license' | 'my_number_card';
