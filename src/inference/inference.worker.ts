@@ -1,4 +1,4 @@
-// A piscina worker thread running the checks' image work (issue 6 item 1: inference in worker
+// A piscina worker thread running the checks' image work (inference in worker
 // threads so one process uses every core, and the worker's event loop — which in `mimoto start`
 // also serves the API — is not held up by it): describing a face picture (docs/face-match.md:
 // tfjs-wasm runs one thread per process, so two threads describe the document's face — its

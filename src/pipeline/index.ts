@@ -1,4 +1,4 @@
-// The verification pipeline: check jobs, the decision job, stored results (issue 6).
+// The verification pipeline: check jobs, the decision job, stored results.
 export { type CheckRun, RUNNERS } from './check-runners.ts';
 export { identityKeyCandidates } from './identity-hashes.ts';
 export { findDescriptor, findTenantSettings, insertDecision } from './pipeline-repository.ts';

@@ -1,4 +1,4 @@
-// One check job (issue 6 item 1): load the inputs, run the check, store the result keyed by
+// One check job: load the inputs, run the check, store the result keyed by
 // (session, check) — idempotent: a result of this generation already stored means the job ran
 // before (a retry after a crash, a duplicate) and it does not run again — then enqueue what became
 // runnable (documentSpoofCheck once ocr exists, fraudSignalAnalysis once ocr and faceMatch exist,

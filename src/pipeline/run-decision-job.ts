@@ -1,4 +1,4 @@
-// The decision job (issue 6 item 3; interface §3.2): exactly one automatic decision per pipeline
+// The decision job (interface §3.2): exactly one automatic decision per pipeline
 // generation. Under the session's row lock it checks that no decision exists for the generation
 // and that every result is stored (else it ends quietly: the last check to finish enqueues it
 // again), decides, completes the session and records the webhook event — all in one transaction.

@@ -1,4 +1,4 @@
-// Pipeline workers (issue 6 item 1), started in the worker and all roles only (src/main/server.ts):
+// Pipeline workers, started in the worker and all roles only (src/main/server.ts):
 // one pg-boss worker per check queue plus the decision queue. A handler that throws is retried by
 // pg-boss with backoff (CHECK_JOB_OPTIONS); on a permanent error, or when the last retry fails,
 // the session is marked failed with the cause and the job completes. Each running job's lease is

@@ -1,5 +1,5 @@
-// A worker process loads every model the checks use before it takes its first job (issue 6 item 1:
-// models load once per worker process), so the first verification after a start is as quick as
+// A worker process loads every model the checks use before it takes its first job (models
+// load once per worker process), so the first verification after a start is as quick as
 // the rest instead of paying seconds of loading: in each inference thread the face nets (run once
 // on blank input) and Human's detector, mesh and antispoof/liveness nets; Tesseract with its
 // Japanese, English and MRZ data.

@@ -1,4 +1,4 @@
-// documentSpoofCheck (issue 6 item 2; result shape: interface §2.9 SpoofCheck). Cues:
+// documentSpoofCheck (docs/spoof-checks.md; result shape: interface §2.9 SpoofCheck). Cues:
 //   - screen replay: isolated peaks in the power spectrum of the card (pixel grid, moiré), the
 //     colour fringes a screen's RGB stripes leave, and a display's dark bezel around the
 //     document (image-cues.ts);

@@ -1,4 +1,4 @@
-// A small radix-2 FFT, enough for the power spectra of the spoof cues (issue 6 item 2:
+// A small radix-2 FFT, enough for the power spectra of the spoof cues (docs/spoof-checks.md:
 // frequency-domain moiré and pixel-grid cues). No dependency: a 128×128 transform is a few
 // hundred microseconds in plain JavaScript.
 

@@ -1,4 +1,4 @@
-// Image measurements behind the document spoof cues (issue 6 item 2). Each function takes the
+// Image measurements behind the document spoof cues. Each function takes the
 // decoded photo and returns plain numbers; the thresholds that turn them into cues live in
 // document-spoof.check.ts with the calibration that chose them (docs/spoof-checks.md).
 import sharp from 'sharp';

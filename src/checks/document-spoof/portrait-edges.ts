@@ -1,4 +1,4 @@
-// A portrait swapped on a real card (issue 6 item 2, "portrait consistency"): the issued portrait
+// A portrait swapped on a real card (docs/spoof-checks.md): the issued portrait
 // is printed into its box by the card's printer, edge for edge on the box; a print of another face
 // glued over it is cut by hand, so its edges stand off the box, turned by a degree or two, and
 // where it is cut smaller than the box or put off centre the issued portrait shows beside it (two

@@ -1,4 +1,4 @@
-// Tampering of printed values (issue 6 item 2, "text-region consistency"): a value re-typed over
+// Tampering of printed values (docs/spoof-checks.md): a value re-typed over
 // the original leaves a pasted patch. On a card the background under every value carries the
 // security pattern (fine guilloche lines) or a flat tinted band; a patch is flat where the pattern
 // should run on, or a different tone from the band around it. For each value line the layout

@@ -1,7 +1,7 @@
-// faceMatch (interface §2.9, issue 6 item 2): is the person in the document portrait the person of
-// the liveness reference image? face-api finds each face and its landmarks, a 512-d ArcFace-style
-// embedding describes it (face-embedding.ts), Euclidean distance, a documented distance→similarity
-// calibration (docs/face-match.md), the tenant's similarity threshold.
+// faceMatch (interface §2.9, docs/face-match.md): is the person in the document portrait the person
+// of the liveness reference image? face-api finds each face and its landmarks, a 512-d
+// ArcFace-style embedding describes it (face-embedding.ts), Euclidean distance, a documented
+// distance→similarity calibration (docs/face-match.md), the tenant's similarity threshold.
 import {
   type ApparentSex,
   computeFaceDescriptor,
@@ -31,8 +31,8 @@ import {
  * - approve line (threshold + band) 0.72: 0.05 above the closest real impostor (0.670; at 0.5 ± 0.05,
  *   7 impostor pairs were approved), so an impostor a little closer than any seen here still goes to
  *   a person; one real genuine pair (0.652) goes to review too;
- * - reject line (threshold − band) 0.44: below the former 0.45 (0.5 ± 0.05, the fixtures' EER
- *   point), so no pair it sent to review or approved is now rejected;
+ * - reject line (threshold − band) 0.44: below 0.45 (0.5 ± 0.05 around the fixtures' EER point),
+ *   so no pair that band sends to review or approves is rejected;
  * - threshold 0.58 between them (isSamePerson): every real genuine pair clears it (TAR 100 %); the
  *   impostor pairs that reach it are all inside the band. On the 0.01 grid the console's settings
  *   form uses; a tenant's own threshold keeps this band.
@@ -84,7 +84,7 @@ export interface FaceMatchResult {
   isSamePerson: boolean;
   status: FaceMatchStatus;
   reason: FaceMatchReason;
-  // provenance and the numbers behind the result (issue 6: explainable)
+  // provenance and the numbers behind the result, so a reviewer can see why it scored as it did
   provider: typeof PROVIDER;
   model: string;
   version: string;

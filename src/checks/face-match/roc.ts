@@ -1,6 +1,6 @@
 // ROC figures of a distance-based matcher (smaller distance = more alike), in ISO/IEC 19795 terms:
-// FAR = share of impostor pairs accepted, TAR = share of genuine pairs accepted (1 − FRR).
-// Used by the face-match bench and the accuracy report (issue 6 item 5: EER, TAR at FAR 1 % / 0.1 %).
+// FAR = share of impostor pairs accepted, TAR = share of genuine pairs accepted (1 − FRR). Used by
+// the face-match bench and the accuracy report (docs/accuracy.md: EER, TAR at FAR 1 % / 0.1 %).
 
 export interface RocPoint {
   /** Pairs with distance ≤ threshold are accepted as the same person. */

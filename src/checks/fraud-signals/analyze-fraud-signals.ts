@@ -1,4 +1,4 @@
-// fraudSignalAnalysis (interface §2.9, §2.10; issue 6 item 2): signals {type, severity, message,
+// fraudSignalAnalysis (interface §2.9, §2.10): signals {type, severity, message,
 // code} and a riskScore 0–100 from facts the pipeline gathers (gather-fraud-facts.ts). Pure, so
 // every signal is tested on plain values.
 import { compareIdentityFields, type IdentityFields } from '../../japanese/index.ts';
@@ -28,7 +28,7 @@ export interface SameDocumentSession {
   faceSimilarity: number | null;
 }
 
-/** A blacklist hit (extension point: no blacklist store exists yet, issue 6 item 2). */
+/** A tenant blacklist entry the session matched (found by blacklist.ts). */
 export interface BlacklistHit {
   id: string;
   matchMode: 'exact' | 'fuzzy';

@@ -1,4 +1,4 @@
-// Field-aware correction of OCR text (issue 6 item 2, ocr: "field-aware digit correction"): each
+// Field-aware correction of OCR text (docs/ocr.md): each
 // field has a known shape (12 digits, AB12345678CD, an era date...), so characters Tesseract
 // confuses (O/0, I/1, S/5, B/8...) are mapped to the class the position must hold, and a value
 // that still does not fit its shape is reported as invalid instead of passed on.

@@ -1,4 +1,4 @@
-// Finding the document in a phone photo and flattening it (issue 6 item 2, ocr): the card is the
+// Finding the document in a phone photo and flattening it (docs/ocr.md): the card is the
 // largest region clearly brighter than the surface it lies on, once the photo's lighting gradient
 // is divided out; its outline is fitted with four straight sides (the rounded corners and glare
 // would bias a corner-point estimate), and the quadrilateral is warped to a canonical rectangle

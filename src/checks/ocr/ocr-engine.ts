@@ -404,9 +404,9 @@ export async function createOcrEngine(options: CreateOcrEngineOptions = {}): Pro
 const shared = new Map<string, { loading: Promise<OcrEngine>; engine?: OcrEngine }>();
 
 /**
- * The process-wide engine (issue 6: models load once per worker process). The first call loads
- * it; later calls get the same engine. A failed load is not kept, so the next call retries; an
- * engine that lost a worker thread is replaced by a fresh one.
+ * The process-wide engine (models load once per worker process: loading costs seconds). The first
+ * call loads it; later calls get the same engine. A failed load is not kept, so the next call
+ * retries; an engine that lost a worker thread is replaced by a fresh one.
  */
 export function getOcrEngine(): Promise<OcrEngine> {
   return getOcrEngineFor(['jpn', 'eng']);

@@ -1,4 +1,4 @@
-// The ocr check (issue 6 item 2; result shape: interface §2.6). Pipeline:
+// The ocr check (docs/ocr.md; result shape: interface §2.6). Pipeline:
 // 1. find the document in the photo and flatten it (find-document.ts);
 // 2. tell the document type from its printed title (or a passport's MRZ);
 // 3. read each field from where our layouts print it (document-regions.ts), one Tesseract

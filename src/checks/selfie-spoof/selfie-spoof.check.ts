@@ -1,4 +1,4 @@
-// selfieSpoofCheck (issue 6 item 2; result shape: interface §2.9 SpoofCheck). Cues, strongest first:
+// selfieSpoofCheck (docs/spoof-checks.md; result: interface §2.9 SpoofCheck). Cues, strongest first:
 //   - the server liveness verification (src/liveness): a failed challenge is a presentation
 //     attack (a photo or a replayed recording cannot answer a random pose order; a face that
 //     changes mid-capture is a swap);
