@@ -1,4 +1,4 @@
-// What each simulated person brings to the hosted flow (issue 5 item 7): a made-up identity, the
+// What each simulated person brings to the hosted flow: a made-up identity, the
 // photographs of its document and the face shown to the camera, all drawn from the synthetic
 // corpus generator with one seeded generator per persona and seed, so a run is repeatable.
 import sharp from 'sharp';

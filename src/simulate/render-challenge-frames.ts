@@ -1,4 +1,4 @@
-// Frames that answer a server-issued liveness challenge (issue 5 items 3, 7 and 9), rendered by
+// Frames that answer a server-issued liveness challenge (docs/hosted-flow-api.md), rendered by
 // the synthetic corpus generator's 3D head: a frontal start, each step held and released in the
 // issued order, a frontal end — the capture the hosted flow asks the browser for
 // (docs/hosted-flow-api.md "liveness/attempts"). Shared by `mimoto simulate` and bench:liveness.

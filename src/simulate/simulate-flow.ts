@@ -1,4 +1,4 @@
-// `mimoto simulate` as a function (issue 5 item 7): one session's hosted flow, completed through
+// `mimoto simulate` as a function: one session's hosted flow, completed through
 // the same HTTP endpoints the browser app uses (docs/hosted-flow-api.md "Order of steps"), by a
 // persona whose media come from the synthetic corpus generator. The server decides everything:
 // a refused step ends the run with FlowStepRefused; a failed face check goes on as the server

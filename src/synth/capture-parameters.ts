@@ -1,4 +1,4 @@
-// How a phone photographs a document at each quality level (issue 4 item 4). The ranges here are
+// How a phone photographs a document at each quality level. The ranges here are
 // the ones docs/corpus.md publishes; every drawn value is written to the truth.
 import type { Random } from './random.ts';
 

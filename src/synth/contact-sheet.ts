@@ -1,4 +1,4 @@
-// Contact sheets for docs/corpus.md (issue 4 item 9): one PNG per document type (its genuine
+// Contact sheets for docs/corpus.md: one PNG per document type (its genuine
 // bundles) and one per attack type, each row a bundle: document sides, selfie, liveness stills.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,8 +1,8 @@
-// Presentation attacks on the document image (issue 4 item 6): a document shown on a screen and
-// photographed, and a paper copy photographed. Both return a new flat "object" that the virtual
-// camera then photographs like a card. A portrait swap glues a print over the card's portrait
-// (drawPastedPrint here, drawn by render-document.ts). Record-level attacks (text edit, expiry,
-// check digit) change the DocumentRecord instead; see generate-corpus.ts.
+// Presentation attacks on the document image (docs/corpus.md "Attacks"): a document shown on a
+// screen and photographed, and a paper copy photographed. Both return a new flat "object" that the
+// virtual camera then photographs like a card. A portrait swap glues a print over the card's
+// portrait (drawPastedPrint here, drawn by render-document.ts). Record-level attacks (text edit,
+// expiry, check digit) change the DocumentRecord instead; see generate-corpus.ts.
 import type { RgbImage } from './photograph-document.ts';
 import { Random } from './random.ts';
 import type { FlatImage, PastedPrint } from './render-document.ts';

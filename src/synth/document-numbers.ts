@@ -1,4 +1,4 @@
-// Numbers printed on the documents, in their real formats (issue 4 item 3).
+// Numbers printed on the documents, in their real formats (docs/corpus.md "Documents").
 import type { Random } from './random.ts';
 
 /**

@@ -1,4 +1,4 @@
-// What one identity document says: the person, its numbers and dates (issue 4 item 3).
+// What one identity document says: the person, its numbers and dates (docs/corpus.md "Documents").
 import {
   generateLicenceNumber,
   generateMyNumber,

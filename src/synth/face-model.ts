@@ -1,6 +1,7 @@
 // A textured 3D face built from Human's face mesh of a photo, re-rendered at other head poses
-// (issue 4 item 5). The 468 landmarks carry depth (z); two rings around the face oval stand in
-// for hair, ears and neck and fade into the static background, so the head turns in front of it.
+// (docs/corpus.md "Liveness captures"). The 468 landmarks carry depth (z); two rings around the
+// face oval stand in for hair, ears and neck and fade into the static background, so the head turns
+// in front of it.
 
 import type { Point } from '../platform/image/homography.ts';
 import { detectFaceMesh, faceMeshTriangulation, type MeshPoint } from '../platform/ml/human.ts';

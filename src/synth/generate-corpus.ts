@@ -1,5 +1,5 @@
 // `mimoto synth`: write bundles of document photos, selfies and liveness captures, genuine and
-// attacked, with their truth in DIR/manifest.json (issue 4). Each sample draws from its own
+// attacked, with their truth in DIR/manifest.json (docs/corpus.md). Each sample draws from its own
 // generator seeded by (seed, sample id), so the same arguments give the same bytes and any
 // subset of samples can be regenerated alone.
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Liveness captures (issue 4 item 5): the head turns, nods and comes closer, rendered from a
+// Liveness captures (docs/corpus.md): the head turns, nods and comes closer, rendered from a
 // textured 3D face; frames carry timestamps and the pose they show, and a 4:2:0 .y4m of the
 // whole capture feeds Chromium's fake camera. Face attacks change what is rendered, not how.
 import sharp from 'sharp';

@@ -1,6 +1,6 @@
 // The virtual camera: a flat document placed on a textured surface, seen through a pinhole
 // camera with tilt and rotation, then lit unevenly, glared, blurred, noised and JPEG-compressed
-// (issue 4 item 4). All randomness comes from the recorded CaptureParameters.
+// (docs/corpus.md "Capture quality"). All randomness comes from the recorded CaptureParameters.
 import sharp from 'sharp';
 import { applyHomography, homographyBetween, type Point } from '../platform/image/homography.ts';
 import type { CaptureParameters } from './capture-parameters.ts';

@@ -1,6 +1,7 @@
 // Seeded pseudo-random numbers for every choice the generator makes, so the same seed gives the
-// same corpus byte for byte (issue 4: "same arguments → the same bytes"). sfc32 is small, fast
-// and passes PractRand far enough for test data; Math.random is never used in src/synth.
+// same corpus byte for byte (docs/corpus.md "Determinism and the committed sample"). sfc32 is
+// small, fast and passes PractRand far enough for test data; Math.random is never used in
+// src/synth.
 
 export class Random {
   private a: number;

@@ -7,10 +7,10 @@ import type { DocumentRecord } from './document-record.ts';
 export type FlatImage = { data: Buffer; width: number; height: number };
 
 /**
- * A portrait swap as it is done to a real card (issue 6): the attacker prints a photo of their own
- * face, cuts it to about the portrait's size and glues it over the issued portrait. The print sits
- * a little off the box, turned, larger or smaller, toned by a home printer, with a paper edge and
- * a shadow where it stands off the card. Lengths in card units.
+ * A portrait swap as it is done to a real card (docs/spoof-checks.md): the attacker prints a photo
+ * of their own face, cuts it to about the portrait's size and glues it over the issued portrait.
+ * The print sits a little off the box, turned, larger or smaller, toned by a home printer, with a
+ * paper edge and a shadow where it stands off the card. Lengths in card units.
  */
 export type PastedPrint = {
   photoFile: string;

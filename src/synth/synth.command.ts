@@ -1,5 +1,5 @@
 // `mimoto synth --out DIR [--seed N] --count K [--faces DIR] [--no-video] [--capture-width PX]`
-// (issue 4 item 1). Usage errors go to stderr with exit code 2.
+// (docs/corpus.md). Usage errors go to stderr with exit code 2.
 import { parseArgs } from 'node:util';
 import { generateCorpus } from './generate-corpus.ts';
 

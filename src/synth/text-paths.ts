@@ -1,5 +1,5 @@
 // Text drawn as SVG paths from Noto Sans JP (SIL OFL, shipped by @expo-google-fonts/noto-sans-jp),
-// so the output does not depend on fonts installed on the machine (issue 4 item 1).
+// so the output does not depend on fonts installed on the machine.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
