@@ -1,5 +1,5 @@
-// Server-side quality gate for document photos (issue 5 items 2 and 4: "blurred, glare, too
-// small, no card found — computed in the browser and checked again on the server"). Simple,
+// Server-side quality gate for document photos (blurred, glare, too
+// small, no card found — computed in the browser and checked again on the server). Simple,
 // explainable measures on a greyscale copy about 640 px wide; thresholds measured on the synthetic
 // corpus (docs/hosted-flow-api.md "Quality checks").
 import type { ErrorCode } from '../platform/http/errors.ts';

@@ -1,11 +1,11 @@
-// Every uploaded picture goes through here (issue 5 item 4): the type comes from the content
+// Every uploaded picture goes through here: the type comes from the content
 // (magic bytes), never from the name or the declared type; sharp decodes under a pixel limit so a
 // decompression bomb is refused before it is expanded; the picture is auto-oriented and
 // re-encoded, which drops EXIF/XMP/ICC metadata (location, device) along the way.
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../platform/http/app-error.ts';
 
-/** Issue 5 item 4. */
+/** Interface §8: at most 10 MB per image. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** 50 megapixels: more than any phone camera, far less than a bomb expands to. */
 export const MAX_IMAGE_PIXELS = 50_000_000;

@@ -1,5 +1,5 @@
 // design.md "Document types": four kinds; a passport has no back side. A tenant may narrow the
-// list (settings.allowedDocumentTypes); by default all four are offered (issue 5 item 2).
+// list (settings.allowedDocumentTypes); by default all four are offered.
 export const DOCUMENT_TYPES = ['drivers_license', 'my_number_card', 'residence_card', 'passport'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 

@@ -1,6 +1,7 @@
-// What the end user reads when the server refuses something (issue 5 items 4 and 6: "a clear 4xx
-// and a message in the user's language"). The browser UI has its own message files; these are the
-// server's, keyed by the stable error code, which the UI may use as its message key instead.
+// What the end user reads when the server refuses something (docs/hosted-flow-api.md "Error body":
+// a clear 4xx and a message in the user's language). The browser UI has its own message files;
+// these are the server's, keyed by the stable error code, which the UI may use as its message key
+// instead.
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../platform/http/errors.ts';
 

@@ -1,5 +1,6 @@
-// Everything the browser does in the flow after entering (issue 5 item 2), one function per step.
-// Each takes the flow context (the session the cookie holds) and returns what the JSON API answers.
+// Everything the browser does in the flow after entering (docs/hosted-flow-api.md), one function
+// per step. Each takes the flow context (the session the cookie holds) and returns what the JSON
+// API answers.
 import { randomBytes } from 'node:crypto';
 import { CHECK_IDS, CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/index.ts';
 import { CHALLENGE_VALIDITY_MS, drawChallengeSteps, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
@@ -184,7 +185,7 @@ export type CaptureCheck = (
 const readingContext = (sessionId: string) => `session_documents.reading_enc:${sessionId}`;
 
 /**
- * Issue 5 item 4: checked, re-encoded, then stored encrypted; the row is written only after the
+ * Checked, re-encoded, then stored encrypted; the row is written only after the
  * blob is durable, and the blob is removed again if the row cannot be written (nothing half-stored).
  */
 export async function uploadDocumentImage(
@@ -314,7 +315,7 @@ export async function savePersonalData(
 }
 
 /**
- * Issue 5 item 5: the submission and one job per check commit together (enqueueInTransaction),
+ * The submission and one job per check commit together (enqueueInTransaction),
  * so there is never a submitted session without its jobs, nor jobs for an unsubmitted session.
  * Submitting twice is harmless: the second call only answers the redirect again.
  */

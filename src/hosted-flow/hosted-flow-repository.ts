@@ -36,7 +36,7 @@ export async function startFlow(
     .updateTable('verification_sessions')
     .set({
       link_used_at: values.now,
-      // The fraud check compares it with clientIpAddress (issue 6).
+      // The fraud check compares it with clientIpAddress.
       first_access_ip: values.firstAccessIp,
       status: 'in_progress',
       flow_cookie_hash: values.cookieHash,
@@ -128,10 +128,10 @@ export async function insertChallenge(
 }
 
 /**
- * Uses the challenge up (single use, issue 5 item 3) and counts the attempt: the challenge must
- * be the session's, unused and unexpired, and an attempt must be left. Returns the challenge, or
- * a reason it cannot be used — then the caller rolls the transaction back, so a refused upload
- * neither uses the challenge nor costs an attempt.
+ * Uses the challenge up (single use, so a capture cannot be replayed) and counts the attempt: the
+ * challenge must be the session's, unused and unexpired, and an attempt must be left. Returns the
+ * challenge, or a reason it cannot be used — then the caller rolls the transaction back, so a
+ * refused upload neither uses the challenge nor costs an attempt.
  */
 /** The session's challenge when it can still be answered (unused, unexpired); changes nothing. */
 export async function findOpenChallenge(

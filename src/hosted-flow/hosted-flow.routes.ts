@@ -1,4 +1,4 @@
-// The hosted flow's HTTP surface (issue 5; docs/hosted-flow-api.md): the one-time link, the
+// The hosted flow's HTTP surface (docs/hosted-flow-api.md): the one-time link, the
 // server-rendered pages, and the JSON API the browser app uses under /verify/api. Its own scope:
 // cookies, multipart and form parsers, no-store and CSP on every answer, and error bodies in the
 // user's language.
@@ -161,7 +161,7 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     return reply.code(appError.statusCode).send(localizedError(request, appError));
   });
 
-  // Personal data and one-time secrets pass through here: never cached, never framed (issue 5 item 1).
+  // Personal data and one-time secrets pass through here: never cached, never framed.
   scope.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
     reply.header('referrer-policy', 'no-referrer');

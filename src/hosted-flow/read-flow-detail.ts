@@ -1,6 +1,6 @@
-// What the hosted flow adds to GET /v1/verification-sessions/{id} (interface §2.3–2.5; issue 5
-// item 5): the typed user input, the document flags with image URLs (which need the API key), and
-// the live face check's outcome.
+// What the hosted flow adds to GET /v1/verification-sessions/{id} (interface §2.3–2.5): the typed
+// user input, the document flags with image URLs (which need the API key), and the live face
+// check's outcome.
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/index.ts';

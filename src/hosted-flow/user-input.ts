@@ -1,4 +1,4 @@
-// The personal data form (interface §2.3; issue 5 item 2): names, kana (hiragana or katakana
+// The personal data form (interface §2.3): names, kana (hiragana or katakana
 // accepted, stored as full-width katakana), a real birth date, an address. A tenant chooses which
 // of them are required (settings.requiredUserInputFields, all six by default); an optional field
 // may be left empty, and is then not stored, but when given it is checked like a required one.

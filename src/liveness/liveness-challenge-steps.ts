@@ -1,4 +1,5 @@
-// The live face check's movements (issue 5 item 3): the server draws 3 of 5, in a random order.
+// The live face check's movements (docs/hosted-flow-api.md): the server draws 3 of 5, in a random
+// order.
 import { randomInt } from 'node:crypto';
 
 export const LIVENESS_STEPS = ['turn_left', 'turn_right', 'look_up', 'look_down', 'move_closer'] as const;
@@ -7,7 +8,7 @@ export type LivenessStep = (typeof LIVENESS_STEPS)[number];
 export const CHALLENGE_LENGTH = 3;
 /** From issue to upload: long enough for a person on a phone, short enough to stop a prepared replay. */
 export const CHALLENGE_VALIDITY_MS = 120_000;
-/** Issue 5 item 3. */
+/** Liveness attempts per session (docs/hosted-flow-api.md "Order of steps", step 6). */
 export const MAX_LIVENESS_ATTEMPTS = 3;
 
 export function isLivenessStep(value: string): value is LivenessStep {

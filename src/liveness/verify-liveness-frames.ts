@@ -1,5 +1,6 @@
-// Server verification of a live face capture (issue 5 item 3). The browser's own reading is not
-// trusted: Human's face mesh runs again on every frame here, and the check passes only when
+// Server verification of a live face capture (docs/hosted-flow-api.md). The browser's own
+// reading is not trusted: Human's face mesh runs again on every frame here, and the check passes
+// only when
 //   1. a face is in every frame,
 //   2. it is the same person throughout (face-api descriptors of the frontal reference frame and
 //      of a frontal frame before the first and after every movement, and of the last frame,

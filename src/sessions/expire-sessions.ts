@@ -1,4 +1,4 @@
-// The periodic sweep that writes `expired` (issue 3 item 6). GET already shows the right status
+// The periodic sweep that writes `expired` (interface §3.1). GET already shows the right status
 // before it runs (session-access.ts); the sweep makes it true in the table for lists and exports.
 // Tenants who turned on verification.expired (settings webhookExpiredEvent) get it for each
 // session the sweep expires, in the same transaction; a cancelled session sends none (the tenant

@@ -1,6 +1,7 @@
-// Builds the §6.2 payload of one decision event and serialises it once (issue 7: the bytes are stored
-// with the event and sent byte-identical on every attempt). Every payload is checked against the
-// published schema before it leaves this module, so the schema and what we send cannot drift apart.
+// Builds the §6.2 payload of one decision event and serialises it once (interface §6.4: the bytes
+// are stored with the event and sent byte-identical on every attempt). Every payload is checked
+// against the published schema before it leaves this module, so the schema and what we send cannot
+// drift apart.
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import {
   type AutomaticWebhookPayload,

@@ -17,7 +17,7 @@ import type { EXPIRED_EVENT, WebhookEvent } from './webhook-payload.schema.ts';
 
 /** Interface §6.5 rule 1 / §8: connect plus the complete response within 5 seconds. */
 export const DELIVERY_TIMEOUT_MS = 5_000;
-/** Issue 7: the first 1 KB of the response is recorded with the attempt. */
+/** The first 1 KB of the response is recorded with the attempt, to show why a receiver refused. */
 export const RESPONSE_SNIPPET_BYTES = 1024;
 
 export type DeliveryOutcome = 'success' | 'failure' | 'gone';

@@ -1,4 +1,4 @@
-// Delivers due webhook events (issue 7 items 2 and 4; design.md "Webhooks").
+// Delivers due webhook events (interface §6.5; design.md "Webhooks").
 //
 // Why a claim query on the events table rather than one pg-boss job per event: the isolation rule
 // needs "at most N deliveries in flight per endpoint, across every worker process", which is a count

@@ -1,5 +1,5 @@
 // Caps how many deliveries run at once to one endpoint, so a slow or dead receiver holds at most
-// that many connections while deliveries to every other endpoint go on (issue 7 "Isolation").
+// that many connections while deliveries to every other endpoint go on.
 //
 // This limiter is per process. Across processes (several `--role worker`), the database query that
 // claims due deliveries must also cap in-flight deliveries per endpoint; this class then only stops

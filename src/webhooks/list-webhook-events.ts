@@ -1,4 +1,4 @@
-// `mimoto webhooks list --session ID` (issue 7 item 5): a session's events, every attempt and its
+// `mimoto webhooks list --session ID`: a session's events, every attempt and its
 // outcome, for an operator answering "did the tenant get it?".
 import { decryptBytes } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';

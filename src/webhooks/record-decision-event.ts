@@ -1,5 +1,5 @@
-// Turns a decision into its one webhook event (issue 7 item 1). Called by the deciding code — the
-// automatic decision (issue 6) or a reviewer's outcome (issue 8) — INSIDE the transaction that
+// Turns a decision into its one webhook event (interface §6). Called by the deciding code — the
+// automatic decision or a reviewer's outcome — INSIDE the transaction that
 // writes the decision, so the decision and its event commit together or not at all. The event row
 // is the delivery job: once committed, a delivery worker picks it up (delivery-worker.ts).
 import { createHash } from 'node:crypto';

@@ -26,7 +26,7 @@ export const ERRORS = {
   UnsupportedMediaType: { status: 415, message: 'The request body must be application/json' },
   CallbackUrlNotAllowed: { status: 422, message: "callbackUrl is not on the tenant's allow list" },
   TooManyRequests: { status: 429, message: 'Too many requests' },
-  // Hosted flow (issue 5): the end user's browser, not the tenant's server.
+  // Hosted flow (docs/hosted-flow-api.md): the end user's browser, not the tenant's server.
   FlowSessionRequired: { status: 401, message: 'Open the verification link again to continue' },
   CsrfTokenInvalid: { status: 403, message: 'The request did not carry a valid CSRF token' },
   SessionExpired: { status: 410, message: 'This verification session has expired' },
@@ -53,7 +53,7 @@ export const ERRORS = {
     status: 409,
     message: 'A face check attempt of this session is being verified; wait for its answer',
   },
-  // Console and review (issue 8, docs/console-api.md).
+  // Console and review (docs/console-api.md).
   ConsoleLoginRequired: { status: 401, message: 'Sign in to the console to continue' },
   ConsoleLoginFailed: { status: 401, message: 'The e-mail address or password is wrong' },
   ConsoleAccountLocked: { status: 429, message: 'Too many failed sign-ins; try again later' },

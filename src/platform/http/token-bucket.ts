@@ -1,6 +1,6 @@
-// Per-key rate limit as a token bucket: `perSecond` sustained with bursts up to `burst`
-// (issue 3: 100 requests/s, bursts up to 200). Kept in process memory: with N API processes a key
-// can reach N times the rate, which the docs state.
+// Per-key rate limit as a token bucket: `perSecond` sustained with bursts up to `burst` (interface
+// §8: 100 requests/s, bursts up to 200). Kept in process memory: with N API processes a key can
+// reach N times the rate, which the docs state.
 export interface TakeResult {
   allowed: boolean;
   /** Seconds until a request would be allowed (when refused). */

@@ -1,4 +1,4 @@
-// Says whether an IP address is one a webhook must never be sent to (issue 7 "SSRF guard"), and why.
+// Says whether an IP address is one a webhook must never be sent to (interface §6.5), and why.
 // Ranges follow the IANA IPv4/IPv6 special-purpose registries plus known cloud metadata endpoints.
 // Addresses are parsed to bytes here rather than matched as text, so every notation of the same
 // address (decimal 2130706433, octal 0177.0.0.1, hex 0x7f.1, 127.1, ::ffff:7f00:1, 64:ff9b::7f00:1,

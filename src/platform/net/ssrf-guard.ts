@@ -1,4 +1,4 @@
-// Decides whether a webhook may be sent to a URL, and to which addresses (issue 7 "SSRF guard").
+// Decides whether a webhook may be sent to a URL, and to which addresses (interface §6.5).
 //
 // The host is resolved once here and the delivery connects to exactly the addresses returned
 // (webhooks/deliver-webhook.ts pins them), so a DNS answer that changes between check and connect (DNS
