@@ -18,7 +18,7 @@ import { registerReviewApiRoutes } from './review/index.ts';
 import { registerSessionRoutes } from './session-api/index.ts';
 import { publishedWebhookPayloadSchema, WEBHOOK_PAYLOAD_SCHEMA_ID } from './webhooks/index.ts';
 
-/** Issue 3: JSON bodies over 64 KB are refused with 413. */
+/** Interface §8: JSON bodies over 64 KB are refused with 413. */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
 export async function buildApp(platform: Platform): Promise<FastifyInstance> {

@@ -1,4 +1,4 @@
-// Build of the hosted flow's browser app (issue 5 items 2 and 6): Vite + Preact, served by the
+// Build of the hosted flow's browser app: Vite + Preact, served by the
 // server at /verify/flow (index.html) and /verify/assets/* (everything else), under a strict CSP —
 // so no inline script: the entry is an external module and the preload polyfill is off.
 import { readFileSync } from 'node:fs';

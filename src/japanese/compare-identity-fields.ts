@@ -1,6 +1,6 @@
 // Field-by-field comparison of identity data, for verification.preRegisteredInfoMatch
 // (interface §2.7: "its properties are booleans per compared field (lastName, firstName,
-// birthDate)") and userInputMatch (issue 6: per-field booleans after Japanese normalisation).
+// birthDate)") and userInputMatch (per-field booleans after Japanese normalisation).
 
 import { matchesOcrAddress } from './match-ocr-address.ts';
 import { normalizeJapaneseText } from './normalize-japanese.ts';

@@ -1,4 +1,4 @@
-// Address against an OCR reading of the document (issue 6: the address compared as a partial
+// Address against an OCR reading of the document (interface §2.2: the address compared as a partial
 // match). OCR misreads a character here and there in a long address — ポ for ボ, 答 for 鴨, a
 // stray bracket, the end of the line cut off — and an exact partial match turns each of those into
 // a "mismatch" that sends a genuine person to review. The numbers are what tell two addresses

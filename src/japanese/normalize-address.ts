@@ -1,5 +1,5 @@
 // Japanese address normalisation and partial matching (interface §2.2: "A partial address is
-// acceptable for matching"; issue 6: 丁目・番・号 vs hyphens, kanji vs Arabic numerals).
+// acceptable for matching": 丁目・番・号 vs hyphens, kanji vs Arabic numerals).
 //
 // 東京都千代田区霞が関１丁目２番３号, 東京都千代田区霞ヶ関1-2-3 and 東京都千代田区霞が関一丁目二番三号
 // all normalise to 東京都千代田区霞ケ関1-2-3.

@@ -1,5 +1,5 @@
 // Normalisation of Japanese identity data so that two renderings of the same name compare equal
-// (issue 6, "preRegisteredInfo / userInput match"; interface §2.2 and §2.7).
+// (interface §2.2 and §2.7).
 //
 // The comparison key is deliberately lossy: it is only ever compared with another key built the
 // same way, never shown or stored.

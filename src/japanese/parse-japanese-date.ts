@@ -1,5 +1,5 @@
 // Dates as printed on Japanese identity documents → YYYY-MM-DD (interface §2.2 and §2.6:
-// birthDate "Format YYYY-MM-DD"; issue 6: "Japanese eras converted").
+// birthDate "Format YYYY-MM-DD"; Japanese eras converted).
 //
 // Read: 平成2年4月1日 (and 平成元年…, kanji numerals 平成二年四月一日, spaces anywhere),
 // H2.4.1 / S63.12.31 / R5.1.1 (also with / or -), 1990年4月1日, 1990/04/01, 1990.4.1, 1990-04-01,

@@ -1,4 +1,4 @@
-// Operator commands (issue 3 item 4). They open the database like the server does; with the
+// Operator commands. They open the database like the server does; with the
 // embedded database that works only while the server is stopped (lock-data-directory.ts).
 import { parseArgs } from 'node:util';
 import { listTenantApiKeys } from '../api-keys/index.ts';
@@ -191,7 +191,9 @@ export async function keyCommand(config: Config, args: string[]): Promise<number
   });
 }
 
-/** `mimoto webhooks list --session ID [--json]` and `mimoto webhooks redeliver --event ID [--json]` (issue 7). */
+/**
+ * `mimoto webhooks list --session ID [--json]` and `mimoto webhooks redeliver --event ID [--json]`.
+ */
 export async function webhooksCommand(config: Config, args: string[], out = print): Promise<number> {
   const [action, ...rest] = args;
   const flags = parse(rest, {

@@ -1,4 +1,4 @@
-// `mimoto user create --email E --role R [--tenant ID] [--json]` (issue 8 item 1): a console
+// `mimoto user create --email E --role R [--tenant ID] [--json]` (docs/console-api.md): a console
 // account and the one-time link (24 h) its owner opens to set a password.
 import type { Config } from '../config.ts';
 import { CLI_ACTOR, CONSOLE_ROLES, type ConsoleRole, createConsoleUser } from '../console/index.ts';

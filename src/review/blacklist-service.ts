@@ -1,4 +1,4 @@
-// Tenant blacklist administration (docs/console-api.md; issue 6 item 2): tenant admins create, edit
+// Tenant blacklist administration (docs/console-api.md): tenant admins create, edit
 // and delete entries; each change writes an audit row that names the conditions but never their
 // values (the audit log is not encrypted; the entries are).
 

@@ -1,4 +1,4 @@
-// POST /v1/verification-sessions/{sessionId}/review (issue 8 item 3; docs/console-api.md "Review
+// POST /v1/verification-sessions/{sessionId}/review (docs/console-api.md "Review
 // through the tenant API"): the tenant's own back office decides a pending_review case.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';

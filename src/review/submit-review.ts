@@ -1,4 +1,4 @@
-// A reviewer's decision on a pending_review verification (issue 8; interface §3.2, §6.2), shared by
+// A reviewer's decision on a pending_review verification (interface §3.2, §6.2), shared by
 // the console and the tenant API. One transaction under the session's row lock: the review, the
 // decision row (kind = 'review', which makes reprocess answer DecisionFinal), the verification
 // status, the webhook event with the review field, the audit row and the end of the claim commit

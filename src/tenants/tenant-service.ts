@@ -1,4 +1,4 @@
-// Tenant setup for operators (issue 3 item 4: the CLI; the console reuses these functions).
+// Tenant setup for operators (the CLI; the console reuses these functions).
 import { decryptText, encryptText } from '../platform/crypto/encryption.ts';
 import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
@@ -110,7 +110,7 @@ function newWebhookSecret(): string {
 }
 
 /**
- * `mimoto tenant rotate-webhook-secret` (issue 7 item 5): a new secret, returned once. Every
+ * `mimoto tenant rotate-webhook-secret` (interface §6.4): a new secret, returned once. Every
  * delivery attempt reads the current secret when it is sent, so attempts from now on — retries of
  * older events included — are signed with the new one.
  */

@@ -1,4 +1,4 @@
-// All text of the console lives in messages/{ja,en}.json (issue 8 item 5); this picks the
+// All text of the console lives in messages/{ja,en}.json; this picks the
 // language's string and fills {placeholders}. Server error codes have their own keys (error.<Code>),
 // so an error reads in the user's language; the server's English message is the fallback.
 import { type Language, type Messages, makeTranslator } from '../shared/translator.ts';

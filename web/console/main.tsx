@@ -1,4 +1,4 @@
-// Entry of the console's browser app (issue 8 item 5), loaded by /console and its page paths.
+// Entry of the console's browser app, loaded by /console and its page paths.
 import { render } from 'preact';
 import { ConsoleApp } from './console-app.tsx';
 import './styles.css';

@@ -1,4 +1,4 @@
-// Build of the console's browser app (issue 8 item 5): Vite + Preact, served by the server at
+// Build of the console's browser app: Vite + Preact, served by the server at
 // /console and every page path below it (index.html) and /console/assets/* (everything else), under
 // the same strict CSP as the hosted flow — no inline script, so the preload polyfill is off.
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,7 @@
-// The hosted flow's screens in order (issue 5 item 2): consent → document type → front (→ back)
-// (→ the card tilted, when the tenant asks for its thickness) → live face check → personal data → review and submit → the tenant's callback. A reload
-// resumes at the first step the server's state says is not done.
+// The hosted flow's screens in order (docs/hosted-flow-api.md "Order of steps"): consent → document
+// type → front (→ back) (→ the card tilted, when the tenant asks for its thickness) → live face
+// check → personal data → review and submit → the tenant's callback. A reload resumes at the first
+// step the server's state says is not done.
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { FlowApi, FlowApiError, type FlowState } from './flow-api.ts';
 import { type Language, translator } from './i18n.ts';

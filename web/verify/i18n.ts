@@ -1,5 +1,5 @@
-// All text of the app lives in messages/{ja,en}.json (issue 5 item 6); this picks the language's
-// string and fills {placeholders}.
+// All text of the app lives in messages/{ja,en}.json, so every screen reads in the user's
+// language; this picks the language's string and fills {placeholders}.
 import { type Language, makeTranslator } from '../shared/translator.ts';
 import en from './messages/en.json';
 import ja from './messages/ja.json';

@@ -1,4 +1,4 @@
-// Entry of the hosted flow's browser app (issue 5 item 2), loaded by /verify/flow.
+// Entry of the hosted flow's browser app, loaded by /verify/flow.
 import { render } from 'preact';
 import { FlowApp } from './flow-app.tsx';
 import './styles.css';

@@ -1,4 +1,4 @@
-// The tenant's API keys (issue 8 item 4, interface §5 item 2): issue one (the key is shown once),
+// The tenant's API keys (interface §5 item 2): issue one (the key is shown once),
 // its label, when it was last used, and disable.
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';

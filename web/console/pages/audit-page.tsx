@@ -1,4 +1,4 @@
-// The audit log (issue 8 item 1): who did what, when, with before and after, newest first; the
+// The audit log (docs/console-api.md): who did what, when, with before and after, newest first; the
 // operator can narrow it to one tenant, a tenant admin sees their own.
 import { useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';

@@ -1,4 +1,4 @@
-// The tenant's blacklist (issue 8 item 4): entries with their conditions, created, edited and
+// The tenant's blacklist (docs/console-api.md): entries with their conditions, created, edited and
 // deleted here; the server checks that an entry has at least one condition.
 import { useState } from 'preact/hooks';
 import { ConsoleApiError } from '../console-api.ts';

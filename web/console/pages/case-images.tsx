@@ -1,4 +1,4 @@
-// The case's pictures (issue 8 item 2): document front and back, the reference selfie and the
+// The case's pictures: document front and back, the reference selfie and the
 // liveness frames. Each opens in a viewer that zooms (buttons or +/−) and closes with Escape.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';

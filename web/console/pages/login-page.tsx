@@ -1,4 +1,4 @@
-// Sign in with e-mail and password (issue 8 item 1); the server's lockout and rate limit come back
+// Sign in with e-mail and password; the server's lockout and rate limit come back
 // as their own messages.
 import { useState } from 'preact/hooks';
 import type { ConsoleUser } from '../console-api.ts';

@@ -1,4 +1,4 @@
-// The tenant's settings form (issue 8 item 4): thresholds, fraud sensitivity, document types,
+// The tenant's settings form (docs/console-api.md): thresholds, fraud sensitivity, document types,
 // required fields, minimum age, retention, second review — validated by the server, whose errors
 // show next to their fields; and the webhook secret's rotation (the new secret is shown once).
 import { useEffect, useState } from 'preact/hooks';

@@ -1,4 +1,4 @@
-// Console users (issue 8 items 1 and 4): the operator sees and creates users of any tenant (and
+// Console users (docs/console-api.md): the operator sees and creates users of any tenant (and
 // operators); a tenant admin those of their own tenant. A new user gets a one-time link to set a
 // password, shown here to pass on.
 import { useState } from 'preact/hooks';

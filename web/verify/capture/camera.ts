@@ -1,4 +1,4 @@
-// Camera access through getUserMedia (issue 5 item 6): the environment camera for documents, the
+// Camera access through getUserMedia: the environment camera for documents, the
 // user camera for the face.
 export async function openCamera(facing: 'environment' | 'user', ideal: { width: number; height: number }) {
   if (!navigator.mediaDevices?.getUserMedia) throw new Error('getUserMedia unavailable');

@@ -1,4 +1,4 @@
-// The document photo's quality, judged in the browser before upload (issue 5 item 2) with the
+// The document photo's quality, judged in the browser before upload with the
 // very measures and limits the server applies (src/hosted-flow/assess-document-quality.ts): a
 // greyscale copy whose longer side is 640 px, variance of Laplacian, glare grid, edge density.
 import {

@@ -1,4 +1,4 @@
-// Human's face mesh in the browser (issue 5 item 3): it tells the user when a pose is held, so
+// Human's face mesh in the browser: it tells the user when a pose is held, so
 // the frames sent are the ones the server will recognise. The pose rules are the server's own
 // (src/liveness/classify-head-pose.ts), with a margin so a frame held here is not borderline
 // there. Models and wasm come from our origin (/verify/assets/models, /verify/assets/wasm).

@@ -1,4 +1,4 @@
-// Steps 3–4: front and back of the document (issue 5 item 2) — a live view of the environment
+// Steps 3–4: front and back of the document — a live view of the environment
 // camera with a card-shaped guide, a file-upload fallback, and quality feedback (too small,
 // blurred, glare, no document) before the picture is sent; the server checks again and its 422
 // message is shown in the user's language.

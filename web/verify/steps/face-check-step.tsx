@@ -1,8 +1,9 @@
-// Step 5: the live face check (issue 5 item 3). The server issues three movements; the browser
-// shows them one by one on the user camera's live view, runs Human's face mesh to see when each
-// pose is held, and captures timestamped frames: frontal first, each held pose in order, frontal
-// last. The server re-runs face mesh on the frames and decides. If Human cannot load (no WebGL
-// nor WebAssembly), each instruction is shown for a fixed time and frames are taken on a timer.
+// Step 5: the live face check (docs/hosted-flow-api.md). The server issues three movements; the
+// browser shows them one by one on the user camera's live view, runs Human's face mesh to see when
+// each pose is held, and captures timestamped frames: frontal first, each held pose in order,
+// frontal last. The server re-runs face mesh on the frames and decides. If Human cannot load (no
+// WebGL nor WebAssembly), each instruction is shown for a fixed time and frames are taken on a
+// timer.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
 import { type FaceReading, loadFaceGuide, readFace } from '../capture/face-guide.ts';
