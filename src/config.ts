@@ -130,7 +130,7 @@ export function parseConfig(
     for (const problem of checkEncryptionKeys(encryptionKeys))
       problems.push(`MIMOTO_ENCRYPTION_KEY: ${problem}`);
   } else if (environment !== 'development') {
-    problems.push(`MIMOTO_ENCRYPTION_KEY is required in ${environment} (design.md: data at rest)`);
+    problems.push(`MIMOTO_ENCRYPTION_KEY is required in ${environment} (docs/decisions.md: data at rest)`);
   }
 
   const perSecond = integer('MIMOTO_RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000);

@@ -1,4 +1,4 @@
-// design.md "API keys": `mmt_live_` (production) or `mmt_test_` (staging, development) + 32 base62.
+// docs/decisions.md "API keys": `mmt_live_` (production) or `mmt_test_` (staging, development) + 32 base62.
 import type { Environment } from '../config.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 

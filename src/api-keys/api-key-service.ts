@@ -1,4 +1,4 @@
-// Issuing, listing, disabling and checking API keys (interface §5, §7; design.md "API keys").
+// Issuing, listing, disabling and checking API keys (interface §5, §7; docs/decisions.md "API keys").
 import { newId, sha256Hex } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';

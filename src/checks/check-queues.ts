@@ -1,4 +1,4 @@
-// pg-boss queue names of the pipeline: one per check (design.md "Reprocess queues") plus the decision.
+// pg-boss queue names of the pipeline: one per check (docs/decisions.md "Reprocess queues") plus the decision.
 import { JOB_LEASE_SECONDS } from '../platform/jobs/job-lease.ts';
 import { CHECK_IDS, type CheckId } from './check.ts';
 

@@ -1,4 +1,4 @@
-// The automatic decision (interface §3.2; design.md "Reason codes"): a pure function of the check
+// The automatic decision (interface §3.2; docs/decisions.md "Reason codes"): a pure function of the check
 // results and the thresholds, so every rule is tested without a database and a stored decision can
 // be recomputed from its stored inputs. Rejections are looked for first, then reasons for review;
 // only when nothing is found is the verification approved. Review reasons, in order: document type

@@ -1,4 +1,4 @@
-// Thresholds of the decision (design.md "Pipeline and decision": per tenant, with service defaults).
+// Thresholds of the decision (docs/decisions.md "Pipeline and decision": per tenant, with service defaults).
 // A tenant overrides any of them in tenants.settings.thresholds; the values applied are stored with
 // every decision, so a decision can be explained and reproduced later.
 import { FACE_MATCH_DEFAULTS } from '../checks/face-match/index.ts';

@@ -18,7 +18,7 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export const VERIFICATION_STATUSES = ['processing', 'approved', 'rejected', 'pending_review'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
-/** The check names are the keys of `results` (interface §2.9) and the reprocess queue names (design.md). */
+/** The check names are the keys of `results` (interface §2.9) and the reprocess queue names (docs/decisions.md). */
 export const CHECK_IDS = [
   'ocr',
   'documentSpoofCheck',
@@ -46,11 +46,11 @@ export const EXPIRED_EVENT = 'verification.expired';
 export const DECISION_STATUSES = ['approved', 'rejected', 'pending_review'] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 
-/** A reviewer decides only approved or rejected (§3.2; design.md: a reviewer's decision is final). */
+/** A reviewer decides only approved or rejected (§3.2; docs/decisions.md: a reviewer's decision is final). */
 export const REVIEW_DECISIONS = ['approved', 'rejected'] as const;
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
 
-/** Machine reason codes of automatic decisions (design.md "Reason codes"; §6.2 rule 3). */
+/** Machine reason codes of automatic decisions (docs/decisions.md "Reason codes"; §6.2 rule 3). */
 export const DECISION_REASON_CODES = [
   'all_checks_passed',
   'face_mismatch',

@@ -1,4 +1,4 @@
-// design.md "Document types": four kinds; a passport has no back side. A tenant may narrow the
+// docs/decisions.md "Document types": four kinds; a passport has no back side. A tenant may narrow the
 // list (settings.allowedDocumentTypes); by default all four are offered.
 export const DOCUMENT_TYPES = ['drivers_license', 'my_number_card', 'residence_card', 'passport'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];

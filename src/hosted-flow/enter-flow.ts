@@ -1,4 +1,4 @@
-// GET /verify?sessionId&token (design.md "verificationUrl"; interface §4.1, §8): the one-time
+// GET /verify?sessionId&token (docs/decisions.md "verificationUrl"; interface §4.1, §8): the one-time
 // link. The first valid use within 10 s from the bound IPv4 address (when one was given) consumes
 // the token, moves the session to in_progress, extends its life to 15 minutes from now, and sets
 // the flow cookie. A reused, late or wrong link changes nothing.

@@ -1,4 +1,4 @@
-// The browser's hold on a session (design.md "verificationUrl"; interface §8): an opaque random
+// The browser's hold on a session (docs/decisions.md "verificationUrl"; interface §8): an opaque random
 // cookie set at the first valid use of the link, whose SHA-256 is stored with the session. A CSRF
 // token is derived from the cookie value (the browser's scripts learn it from GET state; another
 // site can neither read the cookie nor the token), and required on every state-changing request.

@@ -26,7 +26,7 @@ export async function findSessionByCookieHash(db: Db, cookieHash: string): Promi
     .executeTakeFirst();
 }
 
-/** The first valid use of the link (design.md "verificationUrl"). */
+/** The first valid use of the link (docs/decisions.md "verificationUrl"). */
 export async function startFlow(
   db: Db,
   sessionId: string,
@@ -209,7 +209,7 @@ export async function recordLivenessAttempt(
     .where('id', '=', values.sessionId)
     .execute();
   if (values.outcome.status === 'success') {
-    // design.md "Session status": in_progress → liveness_success.
+    // docs/decisions.md "Session status": in_progress → liveness_success.
     await db
       .updateTable('verification_sessions')
       .set({ status: 'liveness_success' })

@@ -90,7 +90,7 @@ export async function registerHostedFlow(app: FastifyInstance, platform: Platfor
   app.addHook('onClose', async () => {
     await Promise.all([terminateOcrEngine(), closeInferencePool()]);
   });
-  // Image URLs of the session detail need the tenant's API key (design.md "Data at rest").
+  // Image URLs of the session detail need the tenant's API key (docs/decisions.md "Data at rest").
   await app.register(async (v1) => {
     requireApiKey(v1, platform);
     registerSessionImageRoutes(v1, platform);

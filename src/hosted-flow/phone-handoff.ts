@@ -1,7 +1,7 @@
 // Continue on a phone: a browser without a usable camera (or a user who prefers the phone) asks for
 // a one-time code, shown as a QR code and a short link; its first use on another browser moves the
 // session there, and the first browser follows the progress to the tenant's callback.
-// It keeps the link's protections (interface §4.1, §8; design.md "verificationUrl"):
+// It keeps the link's protections (interface §4.1, §8; docs/decisions.md "verificationUrl"):
 // - issued only to the holder of the flow cookie, with the CSRF token, before submission;
 // - not guessable: 128+ bits from the CSPRNG, only its SHA-256 stored (a database reader cannot use it);
 // - single use: spent under the row's lock, in the transaction that moves the session; a new code

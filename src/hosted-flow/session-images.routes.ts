@@ -1,4 +1,4 @@
-// GET /v1/verification-sessions/{sessionId}/images/{kind} (design.md "Data at rest": image URLs
+// GET /v1/verification-sessions/{sessionId}/images/{kind} (docs/decisions.md "Data at rest": image URLs
 // in the detail point at API paths that need the tenant's API key; interface §2.4, §2.5).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';

@@ -1,6 +1,6 @@
 // The facts fraudSignalAnalysis judges (src/checks/fraud-signals/), read from this session and the
 // tenant's other sessions. Identity data crosses sessions only as keyed hashes and encrypted face
-// descriptors (design.md "Data at rest").
+// descriptors (docs/decisions.md "Data at rest").
 
 import { faceSimilarity } from '../checks/face-match/index.ts';
 import {

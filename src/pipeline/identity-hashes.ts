@@ -1,6 +1,6 @@
 // The keyed hashes of a session's identity data (session_identity_keys): a document number, and
 // name + birth date, each bound to the tenant, so a tenant's sessions can be compared without the
-// values being stored (design.md "Data at rest"; the keying in platform/crypto/keyed-hash.ts).
+// values being stored (docs/decisions.md "Data at rest"; the keying in platform/crypto/keyed-hash.ts).
 
 import type { Keyring } from '../platform/crypto/encryption.ts';
 import { innerDigest, keyDigest, keyedHash, keyedHashCandidates } from '../platform/crypto/keyed-hash.ts';

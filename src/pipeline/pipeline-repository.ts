@@ -155,7 +155,7 @@ export async function insertDecision(
     .execute();
 }
 
-/** design.md "Session status": a decision makes the session completed. */
+/** docs/decisions.md "Session status": a decision makes the session completed. */
 export async function completeSession(
   db: Db,
   sessionId: string,
@@ -169,7 +169,7 @@ export async function completeSession(
     .execute();
 }
 
-/** design.md "Session status": any non-final → failed when a check failed permanently. */
+/** docs/decisions.md "Session status": any non-final → failed when a check failed permanently. */
 export async function failSession(db: Db, sessionId: string, cause: string, now: Date): Promise<void> {
   await db
     .updateTable('verification_sessions')

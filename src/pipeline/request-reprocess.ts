@@ -1,4 +1,4 @@
-// Reprocess (interface §4.3; design.md "Reprocess queues"): inside the caller's transaction, start
+// Reprocess (interface §4.3; docs/decisions.md "Reprocess queues"): inside the caller's transaction, start
 // the session's next pipeline generation naming the checks, and enqueue one job per check. The
 // named checks run again (their results of an earlier generation are replaced), then the decision
 // is taken again. A reviewer's decision is final: DecisionFinal (409).

@@ -138,7 +138,7 @@ export async function advancePipeline(platform: Platform, sessionId: string): Pr
   }
 }
 
-/** Retries exhausted or a permanent error: the session fails with the cause stored (design.md). */
+/** Retries exhausted or a permanent error: the session fails with the cause stored (docs/decisions.md). */
 export async function recordPermanentFailure(
   platform: Platform,
   checkId: CheckId | 'decision',

@@ -110,7 +110,7 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
       decidedAt: now,
     });
     await completeSession(trx, session.id, decision.status, now);
-    // design.md "Reprocess queues": a webhook goes out when the decision's status or reason changes.
+    // docs/decisions.md "Reprocess queues": a webhook goes out when the decision's status or reason changes.
     if (!previous || previous.status !== decision.status || previous.reason !== decision.reason) {
       const results: CheckResults = {};
       for (const id of CHECK_IDS)

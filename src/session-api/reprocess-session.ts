@@ -1,4 +1,4 @@
-// POST /v1/verification-sessions/{sessionId}/reprocess (interface §4.3; design.md "Reprocess queues").
+// POST /v1/verification-sessions/{sessionId}/reprocess (interface §4.3; docs/decisions.md "Reprocess queues").
 import type { ApiCaller } from '../api-keys/index.ts';
 import { CHECK_IDS, type CheckId } from '../checks/index.ts';
 import { requestReprocess } from '../pipeline/index.ts';
@@ -22,7 +22,7 @@ export async function reprocessSession(
     // The retention sweep deleted the images the checks would read (retention-sweep.ts).
     if (session.data_erased_at) throw new AppError('SessionDataErased');
     // The jobs exist only if this transaction commits, so a failed request leaves nothing queued;
-    // a reviewer's decision is final (DecisionFinal, design.md); the decision runs again afterwards.
+    // a reviewer's decision is final (DecisionFinal, docs/decisions.md); the decision runs again afterwards.
     await requestReprocess(platform, trx, session, queues, body.reason ?? '', now);
   });
   return { sessionId, queuedAt, queued: queues.map((queue) => ({ queue, queuedAt })) };

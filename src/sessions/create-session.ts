@@ -1,4 +1,4 @@
-// POST /v1/verification-sessions (interface §4.1; design.md "verificationUrl", "Allow list").
+// POST /v1/verification-sessions (interface §4.1; docs/decisions.md "verificationUrl", "Allow list").
 import net from 'node:net';
 import { type ApiCaller, confirmApiKey } from '../api-keys/index.ts';
 import { encryptJson, encryptText } from '../platform/crypto/encryption.ts';

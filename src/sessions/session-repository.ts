@@ -4,7 +4,7 @@ import type { Tables, VerificationSessionsTable } from '../platform/db/schema.ts
 
 export type SessionRow = Selectable<VerificationSessionsTable>;
 
-/** Statuses from which a session can still expire (design.md "Session status"). */
+/** Statuses from which a session can still expire (docs/decisions.md "Session status"). */
 export const EXPIRABLE_STATUSES = ['pending', 'in_progress', 'liveness_success'] as const;
 
 export interface NewSession {

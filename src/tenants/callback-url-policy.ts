@@ -1,4 +1,4 @@
-// Which callback URLs a tenant may use (interface §1, §4.1; design.md "Environments", "Allow list").
+// Which callback URLs a tenant may use (interface §1, §4.1; docs/decisions.md "Environments", "Allow list").
 import type { Environment } from '../config.ts';
 import { hostRefusal } from '../platform/net/ssrf-guard.ts';
 
@@ -28,7 +28,7 @@ export function callbackUrlProblem(url: string, env: Environment): string | unde
 }
 
 /**
- * design.md: allowed when scheme, host and port are equal and the path starts with the prefix's
+ * docs/decisions.md: allowed when scheme, host and port are equal and the path starts with the prefix's
  * path at a `/` boundary ("/cb" allows "/cb" and "/cb/x", not "/cbx").
  */
 export function isCallbackUrlAllowed(url: string, prefixes: readonly string[]): boolean {

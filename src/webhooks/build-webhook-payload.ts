@@ -107,7 +107,7 @@ export function buildWebhookPayload(input: DecisionEventInput): WebhookPayload {
   return payload;
 }
 
-/** Serialise once; store these bytes and send them on every attempt (design.md "Webhooks"). */
+/** Serialise once; store these bytes and send them on every attempt (docs/decisions.md "Webhooks"). */
 export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
   return Buffer.from(JSON.stringify(payload), 'utf8');
 }

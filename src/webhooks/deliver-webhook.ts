@@ -1,4 +1,4 @@
-// One delivery attempt of one webhook event (interface §6.3–§6.5, design.md "Webhooks"): vet the
+// One delivery attempt of one webhook event (interface §6.3–§6.5, docs/decisions.md "Webhooks"): vet the
 // URL, POST the stored bytes to the vetted address, and describe what happened so the attempt can be
 // recorded and the next one scheduled (retry-schedule.ts). Never throws: every failure is a result.
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Delivers due webhook events (interface §6.5; design.md "Webhooks").
+// Delivers due webhook events (interface §6.5; docs/decisions.md "Webhooks").
 //
 // Why a claim query on the events table rather than one pg-boss job per event: the isolation rule
 // needs "at most N deliveries in flight per endpoint, across every worker process", which is a count
@@ -230,7 +230,7 @@ async function deliverClaimedEvent(
 }
 
 /**
- * The event's state after an attempt (design.md: 2xx delivered, 410 gone, an address the SSRF guard
+ * The event's state after an attempt (docs/decisions.md: 2xx delivered, 410 gone, an address the SSRF guard
  * refuses failed at once, else retry until the schedule ends).
  */
 function nextStep(

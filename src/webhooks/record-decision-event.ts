@@ -32,7 +32,7 @@ export const eventBodyContext = (eventId: string) => `webhook_events.body_enc:${
 
 /**
  * Builds the §6.2 payload (validated against the published schema), serialises it once, stores the
- * bytes encrypted (the payload carries OCR PII, design.md "Data at rest") and makes the event due
+ * bytes encrypted (the payload carries OCR PII, docs/decisions.md "Data at rest") and makes the event due
  * now. Returns the event id; `created` is false when this decision already had its event.
  */
 export async function recordDecisionEvent(

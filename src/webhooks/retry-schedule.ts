@@ -1,4 +1,4 @@
-// When to try a failed webhook delivery again (design.md "Webhooks"; interface §6.5 rule 3 leaves
+// When to try a failed webhook delivery again (docs/decisions.md "Webhooks"; interface §6.5 rule 3 leaves
 // the numbers open). Pure: the caller stores the returned time with the event, so a process restart
 // in the middle of a schedule loses nothing.
 import type { DeliveryResult } from './deliver-webhook.ts';
@@ -7,7 +7,7 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** Retries at about these offsets after the first try (design.md): 8 retries, 9 attempts in all. */
+/** Retries at about these offsets after the first try (docs/decisions.md): 8 retries, 9 attempts in all. */
 export const RETRY_OFFSETS_MS: readonly number[] = [
   10 * SECOND,
   1 * MINUTE,
@@ -39,12 +39,12 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
 
 /**
  * The time of the next attempt after attempt number `attemptNumber` (1 = first try) ended with
- * `result`, or null when there is none: success, 410 Gone (design.md: stops retrying), or the
+ * `result`, or null when there is none: success, 410 Gone (docs/decisions.md: stops retrying), or the
  * schedule is exhausted.
  *
  * - Attempt n+1 is due at firstTryAt + RETRY_OFFSETS_MS[n-1], scaled by a jitter factor in
  *   [0.9, 1.1) drawn once from `random`.
- * - Retry-After can postpone it, but only up to the following step of the schedule (design.md:
+ * - Retry-After can postpone it, but only up to the following step of the schedule (docs/decisions.md:
  *   "honoured up to the next scheduled step"); it never brings it forward.
  * - It is never sooner than MIN_RETRY_GAP_MS (5 s) after this attempt ended, so attempts that run late
  *   (after downtime) do not burst through several past steps at once.

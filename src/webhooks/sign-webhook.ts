@@ -1,5 +1,5 @@
 // Signs a webhook body as interface §6.3/§6.4 describe: HMAC-SHA256 over the exact raw body bytes,
-// keyed with the tenant's webhook secret (its UTF-8 bytes, design.md), sent as `sha256=<lowercase hex>`.
+// keyed with the tenant's webhook secret (its UTF-8 bytes, docs/decisions.md), sent as `sha256=<lowercase hex>`.
 import { createHmac } from 'node:crypto';
 
 /** The literal prefix of the X-Service-Signature header value (interface §6.4 rule 2). */

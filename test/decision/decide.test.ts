@@ -1,4 +1,4 @@
-// Each decision rule of interface §3.2 / design.md "Reason codes", on plain values.
+// Each decision rule of interface §3.2 / docs/decisions.md "Reason codes", on plain values.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {

@@ -128,7 +128,7 @@ describe('POST /v1/verification-sessions', () => {
     assert.ok(Array.isArray(res.json().details));
   });
 
-  describe('callbackUrl and the allow list (design.md)', () => {
+  describe('callbackUrl and the allow list (docs/decisions.md)', () => {
     const cases: [string, string, number][] = [
       ['the prefix itself', CALLBACK_PREFIX, 201],
       ['a path below the prefix', `${CALLBACK_PREFIX}/step/2?x=1`, 201],

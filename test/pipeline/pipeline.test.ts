@@ -343,7 +343,10 @@ describe('a front photo in which the OCR reads no document type', () => {
 
   test('a card whose outline the OCR cannot find but whose portrait shows goes to review, not rejected', async () => {
     // Glare washes out the card's edge; the face check still finds its portrait, card-sized.
-    const v = await decideWithFront('my_number_card-genuine-0', 'test/fixtures/missed-document-glare/front.jpg');
+    const v = await decideWithFront(
+      'my_number_card-genuine-0',
+      'test/fixtures/missed-document-glare/front.jpg',
+    );
     assert.equal(v.results.ocr.unsupportedDocumentType, 'unknown');
     assert.match(v.results.ocr.reason, /no identity document found/);
     assert.deepEqual([v.decision.status, v.decision.reason], ['pending_review', 'low_ocr_confidence']);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { callbackUrlProblem, isCallbackUrlAllowed } from '../../src/tenants/index.ts';
 
-describe('callback URL allow list (design.md)', () => {
+describe('callback URL allow list (docs/decisions.md)', () => {
   const prefixes = ['https://shop.example/kyc', 'https://app.example:8443/', 'http://localhost:3000/cb/'];
   const cases: [string, boolean][] = [
     ['https://shop.example/kyc', true],

@@ -4,7 +4,7 @@ import { generateApiKey } from '../../src/api-keys/api-key-format.ts';
 import { newId, randomBase62 } from '../../src/platform/crypto/random-id.ts';
 import { TokenBuckets } from '../../src/platform/http/token-bucket.ts';
 
-describe('identifiers and keys (design.md)', () => {
+describe('identifiers and keys (docs/decisions.md)', () => {
   it('makes ids of prefix + 26 Crockford base32 characters, all distinct', () => {
     const ids = Array.from({ length: 2000 }, () => newId('vs'));
     for (const id of ids.slice(0, 50)) assert.match(id, /^vs_[0-9A-HJKMNP-TV-Z]{26}$/);

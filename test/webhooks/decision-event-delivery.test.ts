@@ -64,7 +64,7 @@ after(async () => {
 const requestsTo = (path: string) => receiver.received.filter((r) => r.url === path);
 
 describe('decision events', () => {
-  test('a decision reaches the receiver: signed, schema-valid, headers of design.md, recorded as delivered', async () => {
+  test('a decision reaches the receiver: signed, schema-valid, headers of docs/decisions.md, recorded as delivered', async () => {
     const { tenantId, webhookSecret, sessionId } = await createTenantWithSession(
       platform,
       receiver.url('/first'),

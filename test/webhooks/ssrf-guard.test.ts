@@ -60,7 +60,7 @@ const cases: Case[] = [
   ['https://localhost/hook', 'production', /loopback/],
   ['https://api.localhost/hook', 'production', /loopback/],
   ['https://127.0.0.1/hook', 'production', /loopback/],
-  ['https://127.0.0.2/hook', 'staging', /loopback/], // only the two names of design.md
+  ['https://127.0.0.2/hook', 'staging', /loopback/], // only the two names of docs/decisions.md
   ['https://[::1]/hook', 'development', /loopback/],
   ['https://10.0.0.5/', 'staging', /private/],
   // odd IPv4 notations of 127.0.0.1 and 169.254.169.254

@@ -181,7 +181,7 @@ test('serialisation is deterministic: the same payload gives the same bytes', ()
   assert.ok(serializeWebhookPayload(approved).includes(Buffer.from('山田', 'utf8')));
 });
 
-test('the schema publishes $id, title and the design.md reason codes', () => {
+test('the schema publishes $id, title and the docs/decisions.md reason codes', () => {
   const schema = JSON.parse(JSON.stringify(WebhookPayloadSchema));
   assert.equal(schema.$id, '/schemas/webhook-payload.json');
   assert.equal(typeof schema.title, 'string');

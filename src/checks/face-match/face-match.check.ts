@@ -23,7 +23,7 @@ import {
 } from './similarity-calibration.ts';
 
 /**
- * Service defaults (design.md "Pipeline and decision": per-tenant thresholds with service defaults),
+ * Service defaults (docs/decisions.md "Pipeline and decision": per-tenant thresholds with service defaults),
  * set from real photos (docs/accuracy-real.md, `npm run bench:real`: 61 colour photos of 13 adults,
  * 140 genuine and 1,690 impostor pairs; the tuning set, a held-out set of the same kind judges).
  * There the classes touch: hardest genuine pair 0.652, closest impostors 0.670, 0.666, 0.658 (two

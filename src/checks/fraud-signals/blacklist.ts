@@ -1,6 +1,6 @@
 // Tenant blacklists (docs/console-api.md): entries by name + birth date, document number or face,
 // each with matchMode exact|fuzzy and action reject|review. Conditions are personal data and stay
-// encrypted at rest (design.md "Data at rest"); a tenant's entries are few, so they are decrypted
+// encrypted at rest (docs/decisions.md "Data at rest"); a tenant's entries are few, so they are decrypted
 // and compared in memory. An entry matches when ANY of its conditions does (each one identifies the
 // person on its own); the pipeline hands the hits to analyzeFraudSignals.
 import { normalizeJapaneseText } from '../../japanese/index.ts';

@@ -1,5 +1,5 @@
 // The OCR engine: tesseract.js 7 running Tesseract's LSTM models in wasm worker threads, with
-// jpn + eng loaded from local files only (design.md, "OCR": no network at run time, nothing
+// jpn + eng loaded from local files only (docs/decisions.md, "OCR": no network at run time, nothing
 // written into the cwd).
 //
 // Where the language data comes from:

@@ -6,7 +6,7 @@
 //     frames) and the face must stay one person (the verification's descriptor distance);
 //   - screen cues on the face region: isolated spectral peaks (moiré, pixel grid);
 //   - Human's antispoof / liveness nets on the first frame (or the caller's scores): weak
-//     signals only (design.md), never enough on their own to move the risk past low.
+//     signals only (docs/decisions.md), never enough on their own to move the risk past low.
 import sharp from 'sharp';
 import type { LivenessFailure } from '../../liveness/index.ts';
 import { detectSpoofScores } from '../../platform/ml/human.ts';

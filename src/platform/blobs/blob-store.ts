@@ -1,4 +1,4 @@
-// Where images live (design.md "blob store (encrypted images): local directory by default;
+// Where images live (docs/decisions.md "blob store (encrypted images): local directory by default;
 // S3-compatible for multi-node"). Callers see three verbs. A store only keeps bytes; encryption is a
 // wrapper around any store (encrypted-blob-store.ts), so a local file and an S3 object hold the same
 // sealed bytes.

@@ -1,4 +1,4 @@
-// AES-256-GCM for images and PII at rest (design.md "Data at rest"). Each value carries the id
+// AES-256-GCM for images and PII at rest (docs/decisions.md "Data at rest"). Each value carries the id
 // of its key, so keys can rotate: new values use the first key, old ones decrypt with theirs.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Keyed hashes of identity data (design.md "Data at rest"): equal values give equal hashes, so a
+// Keyed hashes of identity data (docs/decisions.md "Data at rest"): equal values give equal hashes, so a
 // tenant's sessions can be compared on a document number or on name + birth date without either
 // being stored, and without the key a dump gives nothing to test guesses against (a plain digest of
 // a name and a birth date falls to a few thousand guesses).

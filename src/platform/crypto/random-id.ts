@@ -1,4 +1,4 @@
-// Identifiers and secrets (design.md "IDs", "API keys").
+// Identifiers and secrets (docs/decisions.md "IDs", "API keys").
 import { createHash } from 'node:crypto';
 import { pooledRandomBytes } from './random-pool.ts';
 

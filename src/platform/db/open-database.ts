@@ -1,4 +1,4 @@
-// One typed SQL layer over PostgreSQL (DATABASE_URL) or the embedded PGlite (design.md).
+// One typed SQL layer over PostgreSQL (DATABASE_URL) or the embedded PGlite (docs/decisions.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';

@@ -1,4 +1,4 @@
-// The one place that turns any thrown error into an HTTP answer (design.md "Errors").
+// The one place that turns any thrown error into an HTTP answer (docs/decisions.md "Errors").
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorDetail } from './app-error.ts';
 import { ERRORS, type ErrorCode } from './errors.ts';

@@ -1,4 +1,4 @@
-// Every error the API answers with, by stable code (design.md "Errors"). The body is always
+// Every error the API answers with, by stable code (docs/decisions.md "Errors"). The body is always
 // { error: <code>, message: <text> } plus `details` for validation; 401 and 403 bodies are exactly
 // those of interface §7. docs and the OpenAPI document are generated from this table.
 export const ERRORS = {

@@ -1,4 +1,4 @@
-// Prometheus metrics at /metrics (design.md): one registry per app, so tests do not share counters.
+// Prometheus metrics at /metrics (docs/decisions.md): one registry per app, so tests do not share counters.
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 

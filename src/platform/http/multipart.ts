@@ -1,6 +1,6 @@
 // Reading multipart uploads (the hosted flow's document and liveness routes). Everything that
 // goes wrong while parsing is the client's fault and is answered 400/413 with the usual JSON body
-// (design.md "Errors"): no boundary, a body cut off early, broken part headers, too many parts.
+// (docs/decisions.md "Errors"): no boundary, a body cut off early, broken part headers, too many parts.
 // The size is refused from Content-Length before a byte is read; parts are handed over one at a
 // time (the caller reads each file before the next arrives), so nothing is buffered ahead.
 import type { Multipart, MultipartFile } from '@fastify/multipart';

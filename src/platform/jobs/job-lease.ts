@@ -1,4 +1,4 @@
-// How a crashed worker's jobs come back quickly (design.md "Jobs"). pg-boss hands an active job
+// How a crashed worker's jobs come back quickly (docs/decisions.md "Jobs"). pg-boss hands an active job
 // back for retry once `expireInSeconds` has passed since it started, checked by its maintenance
 // loop: with the default 300 s expiry and 120 s maintenance, a killed worker's verifications waited
 // about 7 minutes. A short expiry alone would also hand back jobs that are merely slow (a check

@@ -1,4 +1,4 @@
-// pg-boss on the same database as everything else (design.md), so a job can be enqueued in the
+// pg-boss on the same database as everything else (docs/decisions.md), so a job can be enqueued in the
 // same transaction as the data it is about.
 import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';

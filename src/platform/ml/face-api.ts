@@ -1,4 +1,4 @@
-// Face detection, landmarks and descriptors with @vladmandic/face-api (design.md "faces"), on the
+// Face detection, landmarks and descriptors with @vladmandic/face-api (docs/decisions.md "faces"), on the
 // process's one tfjs runtime (src/platform/ml/tfjs.ts). Nets are loaded once per process (per
 // worker thread: each thread has its own module state) from the model files inside the npm package;
 // nothing is fetched at run time (Node's fetch cannot read file://, so we use face-api's own

@@ -1,4 +1,4 @@
-// @vladmandic/human face mesh in Node, on the shared tfjs wasm runtime (design.md: liveness).
+// @vladmandic/human face mesh in Node, on the shared tfjs wasm runtime (docs/decisions.md: liveness).
 // Human's wasm build is not in its package export map, so its file is resolved by path; its
 // models ship inside the package and are read from disk through a tfjs IO handler, because
 // Node's fetch cannot read file:// URLs and nothing may use the network at run time.
@@ -221,7 +221,7 @@ export async function detectFaceMesh(image: RawImage): Promise<FaceMesh | null> 
 }
 
 /**
- * Human's antispoof and liveness nets on the largest face of a picture (design.md: weak signals
+ * Human's antispoof and liveness nets on the largest face of a picture (docs/decisions.md: weak signals
  * only), or null when no face is found. A fresh detection, like detectFaceMesh.
  */
 export async function detectSpoofScores(

@@ -1,5 +1,5 @@
 // One TensorFlow.js runtime per process, on the WebAssembly backend.
-// design.md: @tensorflow/tfjs-node downloads a binary at install, so we use tfjs-backend-wasm,
+// docs/decisions.md: @tensorflow/tfjs-node downloads a binary at install, so we use tfjs-backend-wasm,
 // whose .wasm files ship inside the npm package (no network at run time).
 import { createRequire } from 'node:module';
 import path from 'node:path';

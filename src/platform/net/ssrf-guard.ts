@@ -5,7 +5,7 @@
 // rebinding) cannot redirect the request. Every resolved address must be public: one private answer
 // among public ones refuses the URL.
 //
-// Environments (design.md "Environments", interface §6.5 rule 5): https only, to public addresses.
+// Environments (docs/decisions.md "Environments", interface §6.5 rule 5): https only, to public addresses.
 // staging and development also allow http or https to `localhost` and `127.0.0.1` (any port), which
 // are pinned to 127.0.0.1. The address rules hold in every environment: staging is a deployed network
 // too.
