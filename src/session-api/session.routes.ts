@@ -135,73 +135,64 @@ export function registerSessionRoutes(fastify: FastifyInstance, platform: Platfo
     async (request) => reprocessSession(platform, apiCaller(request), request.params.sessionId, request.body),
   );
 
-  app.post(
-    '/v1/verification-sessions/:sessionId/cancel',
-    {
-      ...OPTIONAL_BODY,
-      schema: {
-        tags: ['sessions'],
-        operationId: 'cancelSession',
-        summary: 'Cancel a session the user has not submitted',
-        description:
-          'The session becomes expired with cancelledAt set; its link and the browser cookie stop ' +
-          'working at once. Cancelling a cancelled session again answers the same detail. A submitted, ' +
-          'expired or failed session is 409 SessionNotCancellable. No body (or {}).',
-        security,
-        params: SessionIdParams,
-        body: EmptyBody,
-        response: {
-          200: SessionDetail,
-          ...errorResponses(
-            ...API_KEY_ERRORS,
-            ...JSON_BODY_ERRORS,
-            ...SESSION_ID_ERRORS,
-            'SessionNotCancellable',
-          ),
+  // Cancel and redact: an empty body, the session's detail as the answer, one conflict code each.
+  const sessionAction = (
+    action: 'cancel' | 'redact',
+    doc: { operationId: string; summary: string; description: string },
+    conflict: 'SessionNotCancellable' | 'SessionNotRedactable',
+    run: (caller: ReturnType<typeof apiCaller>, sessionId: string) => Promise<unknown>,
+  ) =>
+    app.post(
+      `/v1/verification-sessions/:sessionId/${action}`,
+      {
+        ...OPTIONAL_BODY,
+        schema: {
+          tags: ['sessions'],
+          ...doc,
+          security,
+          params: SessionIdParams,
+          body: EmptyBody,
+          response: {
+            200: SessionDetail,
+            ...errorResponses(...API_KEY_ERRORS, ...JSON_BODY_ERRORS, ...SESSION_ID_ERRORS, conflict),
+          },
         },
+        preValidation: emptyBodyIsEmptyObject,
       },
-      preValidation: emptyBodyIsEmptyObject,
+      async (request) => {
+        const caller = apiCaller(request);
+        await run(caller, request.params.sessionId);
+        return getSessionDetail(platform, caller, request.params.sessionId);
+      },
+    );
+
+  sessionAction(
+    'cancel',
+    {
+      operationId: 'cancelSession',
+      summary: 'Cancel a session the user has not submitted',
+      description:
+        'The session becomes expired with cancelledAt set; its link and the browser cookie stop ' +
+        'working at once. Cancelling a cancelled session again answers the same detail. A submitted, ' +
+        'expired or failed session is 409 SessionNotCancellable. No body (or {}).',
     },
-    async (request) => {
-      const caller = apiCaller(request);
-      await cancelSession(platform, caller, request.params.sessionId);
-      return getSessionDetail(platform, caller, request.params.sessionId);
-    },
+    'SessionNotCancellable',
+    (caller, sessionId) => cancelSession(platform, caller, sessionId),
   );
 
-  app.post(
-    '/v1/verification-sessions/:sessionId/redact',
+  sessionAction(
+    'redact',
     {
-      ...OPTIONAL_BODY,
-      schema: {
-        tags: ['sessions'],
-        operationId: 'redactSession',
-        summary: "Erase a finished session's personal data and images",
-        description:
-          'As the retention period does: images, pre-registered and typed data, OCR and check results, ' +
-          'face descriptors, identity keys and webhook bodies are erased; the session, its statuses, ' +
-          'decision and audit trail stay, and dataErasedAt is set. Only for a decided (approved or ' +
-          'rejected), expired or failed session: 409 SessionNotRedactable while it is processed or ' +
-          'waits for review. Redacting again answers the same detail. No body (or {}).',
-        security,
-        params: SessionIdParams,
-        body: EmptyBody,
-        response: {
-          200: SessionDetail,
-          ...errorResponses(
-            ...API_KEY_ERRORS,
-            ...JSON_BODY_ERRORS,
-            ...SESSION_ID_ERRORS,
-            'SessionNotRedactable',
-          ),
-        },
-      },
-      preValidation: emptyBodyIsEmptyObject,
+      operationId: 'redactSession',
+      summary: "Erase a finished session's personal data and images",
+      description:
+        'As the retention period does: images, pre-registered and typed data, OCR and check results, ' +
+        'face descriptors, identity keys and webhook bodies are erased; the session, its statuses, ' +
+        'decision and audit trail stay, and dataErasedAt is set. Only for a decided (approved or ' +
+        'rejected), expired or failed session: 409 SessionNotRedactable while it is processed or ' +
+        'waits for review. Redacting again answers the same detail. No body (or {}).',
     },
-    async (request) => {
-      const caller = apiCaller(request);
-      await redactSession(platform, caller, request.params.sessionId);
-      return getSessionDetail(platform, caller, request.params.sessionId);
-    },
+    'SessionNotRedactable',
+    (caller, sessionId) => redactSession(platform, caller, sessionId),
   );
 }

@@ -1,7 +1,7 @@
 // All text of the console lives in messages/{ja,en}.json; this picks the
 // language's string and fills {placeholders}. Server error codes have their own keys (error.<Code>),
 // so an error reads in the user's language; the server's English message is the fallback.
-import { type Language, type Messages, makeTranslator } from '../shared/translator.ts';
+import { type Language, type Messages, makeTranslator } from '../common/translator.ts';
 import en from './messages/en.json';
 import ja from './messages/ja.json';
 

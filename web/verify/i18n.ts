@@ -1,6 +1,6 @@
 // All text of the app lives in messages/{ja,en}.json, so every screen reads in the user's
 // language; this picks the language's string and fills {placeholders}.
-import { type Language, makeTranslator } from '../shared/translator.ts';
+import { type Language, makeTranslator } from '../common/translator.ts';
 import en from './messages/en.json';
 import ja from './messages/ja.json';
 
