@@ -74,8 +74,16 @@ function clamp(v: number): number {
   return v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
 }
 
-/** Where the document's four corners land in the photo (pinhole camera, tilted card). */
-export function documentCorners(params: CaptureParameters, docWidth: number, docHeight: number): Point[] {
+/**
+ * Where the document's four corners land in the photo (pinhole camera, tilted card); with `depth`,
+ * those of a plane parallel to its face that many pixels behind it (a card's back face, its edge).
+ */
+export function documentCorners(
+  params: CaptureParameters,
+  docWidth: number,
+  docHeight: number,
+  depth = 0,
+): Point[] {
   const rad = Math.PI / 180;
   const w = params.documentWidth * params.width;
   const h = (w * docHeight) / docWidth;
@@ -94,15 +102,15 @@ export function documentCorners(params: CaptureParameters, docWidth: number, doc
     // untilted width is `w` pixels).
     let x = x0 * Math.cos(az) - y0 * Math.sin(az);
     let y = x0 * Math.sin(az) + y0 * Math.cos(az);
-    let z = 0;
+    let z = depth;
     const y1 = y * Math.cos(ax) - z * Math.sin(ax);
     z = y * Math.sin(ax) + z * Math.cos(ax);
     y = y1;
     const x1 = x * Math.cos(ay) + z * Math.sin(ay);
     z = -x * Math.sin(ay) + z * Math.cos(ay);
     x = x1;
-    const depth = f + z;
-    return [cx + (f * x) / depth, cy + (f * y) / depth] as Point;
+    const d = f + z;
+    return [cx + (f * x) / d, cy + (f * y) / d] as Point;
   });
 }
 

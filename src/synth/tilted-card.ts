@@ -13,7 +13,13 @@ import {
   printCopy,
   showOnScreen,
 } from './document-attacks.ts';
-import { composeCapture, finishCapture, type RgbImage, renderBackground } from './photograph-document.ts';
+import {
+  composeCapture,
+  documentCorners,
+  finishCapture,
+  type RgbImage,
+  renderBackground,
+} from './photograph-document.ts';
 import type { Random } from './random.ts';
 import type { FlatImage } from './render-document.ts';
 
@@ -68,7 +74,7 @@ export function drawTiltParameters(
   // The near edge of a tilted card comes closer to the lens: the card is held where all of it,
   // edge included, stays in the frame (the flow's guide asks for that).
   const inFrame = (p: CaptureParameters) =>
-    cornersAtDepth(p, CARD_WIDTH_MM, 53.98, 0).every(
+    documentCorners(p, CARD_WIDTH_MM, 53.98, 0).every(
       ([x, y]) => x >= p.width * 0.04 && x <= p.width * 0.96 && y >= p.height * 0.05 && y <= p.height * 0.95,
     );
   while (!inFrame(capture) && capture.documentWidth > 0.3)
@@ -85,44 +91,6 @@ export function drawTiltParameters(
     edge,
     thicknessMm: CARD_THICKNESS_MM,
   };
-}
-
-/**
- * Where a plane parallel to the card's face, `depth` pixels behind it, lands in the photo: the
- * projection of documentCorners (photograph-document.ts) with the card's thickness along its normal.
- */
-export function cornersAtDepth(
-  params: CaptureParameters,
-  docWidth: number,
-  docHeight: number,
-  depth: number,
-): Point[] {
-  const rad = Math.PI / 180;
-  const w = params.documentWidth * params.width;
-  const h = (w * docHeight) / docWidth;
-  const f = params.width * 1.1;
-  const [ax, ay, az] = [params.tiltX * rad, params.tiltY * rad, params.rotation * rad];
-  const cx = params.width * (0.5 + params.offset[0]);
-  const cy = params.height * (0.5 + params.offset[1]);
-  const corners: Point[] = [
-    [-w / 2, -h / 2],
-    [w / 2, -h / 2],
-    [w / 2, h / 2],
-    [-w / 2, h / 2],
-  ];
-  return corners.map(([x0, y0]) => {
-    let x = x0 * Math.cos(az) - y0 * Math.sin(az);
-    let y = x0 * Math.sin(az) + y0 * Math.cos(az);
-    let z = depth;
-    const y1 = y * Math.cos(ax) - z * Math.sin(ax);
-    z = y * Math.sin(ax) + z * Math.cos(ax);
-    y = y1;
-    const x1 = x * Math.cos(ay) + z * Math.sin(ay);
-    z = -x * Math.sin(ay) + z * Math.cos(ay);
-    x = x1;
-    const d = f + z;
-    return [cx + (f * x) / d, cy + (f * y) / d] as Point;
-  });
 }
 
 /**
@@ -204,7 +172,7 @@ export async function photographTilted(
     const slices = 12;
     for (let k = slices; k >= 1; k--) {
       const s = k / slices;
-      const at = cornersAtDepth(capture, object.width, object.height, edge.thicknessPx * scale * s);
+      const at = documentCorners(capture, object.width, object.height, edge.thicknessPx * scale * s);
       paintSilhouette(background, object, at, edgeLevel(edge.look, s - 0.5 / slices));
     }
   }
