@@ -15,7 +15,6 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.ts';
-import { insertChallenge, recordLivenessAttempt } from '../../src/hosted-flow/hosted-flow-repository.ts';
 import { closeInferencePool } from '../../src/inference/index.ts';
 import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
 import { updateTenantSettings } from '../../src/tenants/index.ts';
@@ -30,6 +29,7 @@ import {
   clearArtifacts,
   freePort,
   listenOnFreePort,
+  passLiveness,
   watchPage,
 } from '../helpers/e2e-browser.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
@@ -104,30 +104,6 @@ async function newSession(): Promise<{ sessionId: string; verificationUrl: strin
   return (await created.json()) as { sessionId: string; verificationUrl: string };
 }
 
-/** The face check as passed (its own browser walk is in hosted-flow.e2e.test.ts). */
-async function passLiveness(sessionId: string) {
-  const db = platform.database.db;
-  const now = platform.now();
-  const challengeId = `lc_${sessionId.slice(3)}`;
-  await insertChallenge(db, {
-    id: challengeId,
-    sessionId,
-    steps: ['turn_left'],
-    issuedAt: now,
-    expiresAt: new Date(now.getTime() + 60_000),
-  });
-  await recordLivenessAttempt(db, {
-    sessionId,
-    challengeId,
-    passed: true,
-    confidence: 0.95,
-    failures: [],
-    frameBlobs: [],
-    outcome: { status: 'success', referenceBlob: null },
-    now,
-  });
-}
-
 /** A browser whose languages are `locale` opens the tenant's link and walks to the review. */
 async function walk(language: Language, locale: string) {
   const m = MESSAGES[language];
@@ -184,7 +160,7 @@ async function walk(language: Language, locale: string) {
   await shot(page, language, '05-face-intro');
 
   // After the face check (recorded as passed), the form arrives prefilled from the document.
-  await passLiveness(sessionId);
+  await passLiveness(platform, sessionId);
   await page.reload();
   await page.getByRole('heading', { name: m['personal.title'] }).waitFor();
   await page.locator('#prefill-notice').waitFor();
@@ -280,7 +256,7 @@ async function handOff(language: Language, locale: string) {
   await phone.setInputFiles('#file-back', path.join(CORPUS, 'back.jpg'));
   await phone.getByRole('button', { name: m['capture.use'], exact: true }).click();
   await phone.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 120_000 });
-  await passLiveness(sessionId);
+  await passLiveness(platform, sessionId);
   await phone.reload();
   await phone.getByRole('heading', { name: m['personal.title'] }).waitFor();
   await phone.getByLabel(m['personal.lastNameKana']).fill('ふじわら');

@@ -15,7 +15,6 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.ts';
-import { insertChallenge, recordLivenessAttempt } from '../../src/hosted-flow/hosted-flow-repository.ts';
 import { closeInferencePool } from '../../src/inference/index.ts';
 import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
 import { updateTenantSettings } from '../../src/tenants/index.ts';
@@ -30,6 +29,7 @@ import {
   clearArtifacts,
   freePort,
   listenOnFreePort,
+  passLiveness,
   watchPage,
 } from '../helpers/e2e-browser.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
@@ -81,30 +81,6 @@ after(async () => {
 
 async function shot(page: Page, language: Language, name: string) {
   await page.screenshot({ path: path.join(ARTIFACTS, `thickness-${language}-${name}.png`), fullPage: true });
-}
-
-/** The face check as passed (its own browser walk is in hosted-flow.e2e.test.ts). */
-async function passLiveness(sessionId: string) {
-  const db = platform.database.db;
-  const now = platform.now();
-  const challengeId = `lc_${sessionId.slice(3)}`;
-  await insertChallenge(db, {
-    id: challengeId,
-    sessionId,
-    steps: ['turn_left'],
-    issuedAt: now,
-    expiresAt: new Date(now.getTime() + 60_000),
-  });
-  await recordLivenessAttempt(db, {
-    sessionId,
-    challengeId,
-    passed: true,
-    confidence: 0.95,
-    failures: [],
-    frameBlobs: [],
-    outcome: { status: 'success', referenceBlob: null },
-    now,
-  });
 }
 
 async function walk(language: Language, locale: string) {
@@ -166,7 +142,7 @@ async function walk(language: Language, locale: string) {
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
   await page.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 60_000 });
 
-  await passLiveness(sessionId);
+  await passLiveness(platform, sessionId);
   await page.reload();
   await page.getByRole('heading', { name: m['personal.title'] }).waitFor();
   for (const [label, value] of [

@@ -7,6 +7,8 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { insertChallenge, recordLivenessAttempt } from '../../src/hosted-flow/hosted-flow-repository.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve('artifacts/e2e');
@@ -80,4 +82,31 @@ export function watchPage(page: Page) {
     /** Problems other than the browser's own "Failed to load resource" line for each failed response. */
     unexpectedProblems: () => problems.filter((p) => !/^Failed to load resource/.test(p)),
   };
+}
+
+/**
+ * The face check recorded as passed, for browser walks about other steps (the live check's own
+ * browser walk is in hosted-flow.e2e.test.ts).
+ */
+export async function passLiveness(platform: Platform, sessionId: string): Promise<void> {
+  const db = platform.database.db;
+  const now = platform.now();
+  const challengeId = `lc_${sessionId.slice(3)}`;
+  await insertChallenge(db, {
+    id: challengeId,
+    sessionId,
+    steps: ['turn_left'],
+    issuedAt: now,
+    expiresAt: new Date(now.getTime() + 60_000),
+  });
+  await recordLivenessAttempt(db, {
+    sessionId,
+    challengeId,
+    passed: true,
+    confidence: 0.95,
+    failures: [],
+    frameBlobs: [],
+    outcome: { status: 'success', referenceBlob: null },
+    now,
+  });
 }
