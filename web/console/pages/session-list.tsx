@@ -3,6 +3,7 @@
 // type, date range, IP, the person's name, birth date and document number, and (sessions list) a
 // session id or state.
 import { useState } from 'preact/hooks';
+import { SESSION_STATUSES, VERIFICATION_STATUSES } from '../../../src/domain/vocabulary.ts';
 import { DOCUMENT_TYPES } from '../../../src/hosted-flow/document-types.ts';
 import { useConsole } from '../console-context.ts';
 import type { MessageKey } from '../i18n.ts';
@@ -31,16 +32,6 @@ export interface SessionFilter {
   birthDate?: string;
   documentNumber?: string;
 }
-
-export const SESSION_STATUSES = [
-  'pending',
-  'in_progress',
-  'liveness_success',
-  'completed',
-  'expired',
-  'failed',
-];
-export const VERIFICATION_STATUSES = ['processing', 'approved', 'rejected', 'pending_review'];
 
 /** Dates from the form (local days) as the API's timestamps: `to` includes the whole day. */
 export function filterQuery(filter: SessionFilter): Record<string, string | undefined> {
