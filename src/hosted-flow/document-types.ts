@@ -1,10 +1,13 @@
-// docs/decisions.md "Document types": four kinds; a passport has no back side. A tenant may narrow the
-// list (settings.allowedDocumentTypes); by default all four are offered.
-export const DOCUMENT_TYPES = ['drivers_license', 'my_number_card', 'residence_card', 'passport'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+// The hosted flow's view of the document types (defined once in src/documents): which photos each
+// needs, and which a tenant offers (settings.allowedDocumentTypes; by default all four).
+import { DOCUMENT_DEFINITIONS, DOCUMENT_TYPES, type DocumentType } from '../documents/index.ts';
 
+export { DOCUMENT_TYPES, type DocumentType };
+
+/** Whether the type's definition has a back side (a type not defined is asked for both). */
 export function hasBackSide(documentType: string): boolean {
-  return documentType !== 'passport';
+  const type = DOCUMENT_TYPES.find((t) => t === documentType);
+  return type ? DOCUMENT_DEFINITIONS[type].sides.includes('back') : true;
 }
 
 /**
