@@ -5,7 +5,7 @@
 // ended it).
 import { sql } from 'kysely';
 import type { Platform } from '../platform/platform.ts';
-import { recordDecisionEvent } from '../webhooks/index.ts';
+import { recordWebhookEvent } from '../webhooks/index.ts';
 import { expireSessions } from './session-repository.ts';
 
 export const EXPIRY_SWEEP_INTERVAL_MS = 30_000;
@@ -23,15 +23,11 @@ export function sweepExpiredSessions(platform: Platform): Promise<number> {
       .execute();
     const optedIn = new Set(tenants.map((t) => t.id));
     for (const session of expired.filter((s) => optedIn.has(s.tenant_id))) {
-      await recordDecisionEvent(trx, platform, {
-        decisionKey: 'expired',
-        decision: {
-          kind: 'expired',
-          verificationId: session.id,
-          tenantId: session.tenant_id,
-          expiresAt: session.expires_at,
-          processedAt: now,
-        },
+      await recordWebhookEvent(trx, platform, 'expired', {
+        verificationId: session.id,
+        tenantId: session.tenant_id,
+        expiresAt: session.expires_at,
+        processedAt: now,
       });
     }
     return expired.length;
