@@ -10,13 +10,13 @@ import { compareIdentityFields, type IdentityFieldComparison } from '../japanese
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findSession } from '../sessions/index.ts';
+import { findTenantSettings } from '../tenants/index.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
 import { comparableWithDocument, readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
 import {
   completeSession,
   findAutomaticDecision,
   findLatestDecision,
-  findTenantSettings,
   hasReviewDecision,
   insertDecision,
   listCheckResults,

@@ -6,17 +6,13 @@
 
 import { recordAudit } from '../actors/index.ts';
 import { NO_VERDICT } from '../checks/index.ts';
-import {
-  findTenantSettings,
-  insertDecision,
-  type PipelineDetail,
-  readPipelineDetail,
-} from '../pipeline/index.ts';
+import { insertDecision, type PipelineDetail, readPipelineDetail } from '../pipeline/index.ts';
 import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findSession } from '../sessions/index.ts';
+import { findTenantSettings } from '../tenants/index.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
 import type { ReasonCode } from './review-reasons.ts';
 import {

@@ -3,8 +3,8 @@
 // Tenants who turned on verification.expired (settings webhookExpiredEvent) get it for each
 // session the sweep expires, in the same transaction; a cancelled session sends none (the tenant
 // ended it).
-import { sql } from 'kysely';
 import type { Platform } from '../platform/platform.ts';
+import { tenantsWithSettingOn } from '../tenants/index.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
 import { expireSessions } from './session-repository.ts';
 
@@ -15,13 +15,11 @@ export function sweepExpiredSessions(platform: Platform): Promise<number> {
     const now = platform.now();
     const expired = await expireSessions(trx, now);
     if (expired.length === 0) return 0;
-    const tenants = await trx
-      .selectFrom('tenants')
-      .select('id')
-      .where('id', 'in', [...new Set(expired.map((s) => s.tenant_id))])
-      .where(sql<boolean>`settings->>'webhookExpiredEvent' = 'true'`)
-      .execute();
-    const optedIn = new Set(tenants.map((t) => t.id));
+    const optedIn = await tenantsWithSettingOn(
+      trx,
+      [...new Set(expired.map((s) => s.tenant_id))],
+      'webhookExpiredEvent',
+    );
     for (const session of expired.filter((s) => optedIn.has(s.tenant_id))) {
       await recordWebhookEvent(trx, platform, 'expired', {
         verificationId: session.id,

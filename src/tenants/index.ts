@@ -9,7 +9,12 @@ export {
   type TenantLogo,
   tenantLogoBlobKey,
 } from './tenant-branding.ts';
-export { findTenant, updateTenantSettings } from './tenant-repository.ts';
+export {
+  findTenant,
+  findTenantSettings,
+  tenantsWithSettingOn,
+  updateTenantSettings,
+} from './tenant-repository.ts';
 export {
   allowCallbackPrefix,
   createTenant,
