@@ -10,6 +10,7 @@ export {
   tenantLogoBlobKey,
 } from './tenant-branding.ts';
 export {
+  callbackPrefixAllowedCondition,
   findTenant,
   findTenantSettings,
   tenantsWithSettingOn,

@@ -53,6 +53,14 @@ export async function tenantsWithSettingOn(
   return new Set(rows.map((row) => row.id));
 }
 
+/**
+ * For a statement of another capability that may run only while a callback prefix is allowed (the
+ * create-session insert): SQL true when tenant `tenantParam` lists `prefixParam` among its callback
+ * URL prefixes, at the statement's snapshot. The arguments are the caller's placeholders.
+ */
+export const callbackPrefixAllowedCondition = (tenantParam: string, prefixParam: string) =>
+  `EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${tenantParam} AND ${prefixParam} = ANY (t.callback_url_prefixes))`;
+
 const toTenantRow = (row: Selectable<TenantsTable>): TenantRow => ({
   id: row.id,
   name: row.name,
