@@ -99,6 +99,12 @@ export interface DocumentSpoofOcrFacts {
   sex?: 'M' | 'F';
   /** Whose layout the front is printed in (OcrExtras.layout): the issuer's, or mimoto's synthetic one. */
   layout?: 'official' | 'synthetic';
+  /**
+   * The front's outline as the OCR check's document finder returned it on the same photo
+   * (OcrExtras.documentOutline; null: none found). Given, the front's outline is not looked for
+   * again: the same finder on the same decoded pixels gives the same outline.
+   */
+  documentOutline?: DocumentOutline | null;
 }
 
 /** The facts this check reads, picked from the OCR check's extras (the pipeline and the bench). */
@@ -114,6 +120,7 @@ export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoof
     ...(extras.addressOutsideIssuer ? { addressOutsideIssuer: extras.addressOutsideIssuer } : {}),
     ...(extras.sex ? { sex: extras.sex } : {}),
     ...(extras.layout ? { layout: extras.layout } : {}),
+    ...(extras.documentOutline !== undefined ? { documentOutline: extras.documentOutline } : {}),
   };
 }
 
@@ -316,7 +323,11 @@ function ramp(value: number, { from, to }: { from: number; to: number }): number
   return Math.max(0, Math.min(1, t));
 }
 
-async function measureSide(image: Buffer): Promise<{
+/** `known`: the side's outline found already on the same photo (null: none); undefined, it is looked for. */
+async function measureSide(
+  image: Buffer,
+  known?: DocumentOutline | null,
+): Promise<{
   side: SideMeasurements;
   grey: GreyImage;
   outline: DocumentOutline | undefined;
@@ -326,7 +337,7 @@ async function measureSide(image: Buffer): Promise<{
   const region = centralRegion(photo);
   // The OCR check's own greyscale decode: its outline search was tuned on it.
   const grey = await decodePhoto(image);
-  const outline = findDocumentOutline(grey);
+  const outline = known === undefined ? findDocumentOutline(grey) : (known ?? undefined);
   return {
     side: {
       luma: measureSpectralPeaks(photo, region, 'luma'),
@@ -557,7 +568,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
     id: 'documentSpoofCheck',
     version: DOCUMENT_SPOOF_VERSION,
     async run(input) {
-      const measuredFront = await measureSide(input.front);
+      const measuredFront = await measureSide(input.front, input.ocr?.documentOutline);
       const front = measuredFront.side;
       const back = input.back ? (await measureSide(input.back)).side : undefined;
       const cues: SpoofCue[] = [];

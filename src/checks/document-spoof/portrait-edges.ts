@@ -80,13 +80,22 @@ const withinSearch = (l: EdgeLine) => Math.abs(l.offset) < SEARCH_OFFSET && Math
  * The gradient across lines of one orientation: for vertical lines (left, right) the x gradient
  * averaged over three rows, for horizontal ones the y gradient averaged over three columns.
  */
-function gradient(page: GreyImage, vertical: boolean): Float32Array {
+/**
+ * The gradient within `window` (x0, y0, x1, y1, pixels; the whole page by default): the sides'
+ * searches read it only around the portrait box, and the rest stays 0.
+ */
+function gradient(
+  page: GreyImage,
+  vertical: boolean,
+  window: [number, number, number, number] = [0, 0, page.width, page.height],
+): Float32Array {
   const { data, width: w, height: h } = page;
   const g = new Float32Array(w * h);
   const along = vertical ? w : 1;
   const across = vertical ? 1 : w;
-  for (let y = 1; y < h - 1; y++)
-    for (let x = 1; x < w - 1; x++) {
+  const [wx0, wy0, wx1, wy1] = window;
+  for (let y = Math.max(1, wy0); y < Math.min(h - 1, wy1); y++)
+    for (let x = Math.max(1, wx0); x < Math.min(w - 1, wx1); x++) {
       const i = y * w + x;
       let sum = 0;
       for (let k = -1; k <= 1; k++) {
@@ -118,35 +127,38 @@ function searchSide(
   const { width: w, height: h } = page;
   const acrossLimit = vertical ? w : h;
   const alongLimit = vertical ? h : w;
-  /** The gradient at (along, across): linear across the line, nearest along it. */
-  const sample = (along: number, across: number): number => {
-    const a = Math.round(along);
-    const c = Math.floor(across);
-    if (c < 1 || c + 2 >= acrossLimit || a < 1 || a + 1 >= alongLimit) return Number.NaN;
-    const f = across - c;
-    const i0 = vertical ? a * w + c : c * w + a;
-    const i1 = vertical ? i0 + 1 : i0 + w;
-    return (grad[i0] as number) * (1 - f) + (grad[i1] as number) * f;
-  };
+  // The gradient at (along, across) is read linearly across the line, nearest along it; per point
+  // of the span, its row (or column) along, and where a step across lands.
+  const nearest = Int32Array.from(ts, (t) => Math.round(t));
+  const alongOk = Uint8Array.from(nearest, (a) => (a < 1 || a + 1 >= alongLimit ? 0 : 1));
+  const alongIndex = Int32Array.from(nearest, (a) => (vertical ? a * w : a));
+  const acrossStride = vertical ? 1 : w;
+  const rise = new Float64Array(ts.length);
   // The searched angle is the line's slope in (along, across); reported clockwise on every side
   // (turning the print clockwise moves its left side's lower end left: a negative dx/dy).
   const clockwise = (angle: number) => (vertical ? 0 - angle : angle);
-  const lineStrength = (offset: number, angle: number): number => {
-    const slope = tanOf(angle);
+  const lineStrength = (offset: number): number => {
+    const at = across0 + outwards * offset;
     let sum = 0;
     let n = 0;
-    for (const t of ts) {
-      const v = sample(t, across0 + outwards * offset + slope * (t - mid));
-      if (Number.isNaN(v)) continue;
-      sum += Math.abs(v);
+    for (let k = 0; k < ts.length; k++) {
+      const across = at + (rise[k] as number);
+      const c = Math.floor(across);
+      if (c < 1 || c + 2 >= acrossLimit || !alongOk[k]) continue;
+      const f = across - c;
+      const i0 = (alongIndex[k] as number) + c * acrossStride;
+      sum += Math.abs((grad[i0] as number) * (1 - f) + (grad[i0 + acrossStride] as number) * f);
       n++;
     }
     return n > ts.length / 2 ? sum / n : 0;
   };
   const lines: EdgeLine[] = [];
-  for (let angle = -SEARCH_ANGLE; angle <= SEARCH_ANGLE + 1e-9; angle += ANGLE_STEP)
+  for (let angle = -SEARCH_ANGLE; angle <= SEARCH_ANGLE + 1e-9; angle += ANGLE_STEP) {
+    const slope = tanOf(angle);
+    for (let k = 0; k < ts.length; k++) rise[k] = slope * ((ts[k] as number) - mid);
     for (let offset = -SEARCH_OFFSET; offset <= SEARCH_OFFSET + 1e-9; offset += OFFSET_STEP)
-      lines.push({ offset, angle, strength: lineStrength(offset, angle) });
+      lines.push({ offset, angle, strength: lineStrength(offset) });
+  }
   const strongest = (candidates: EdgeLine[]) =>
     candidates.reduce((a, b) => (b.strength > a.strength ? b : a), { offset: 0, angle: 0, strength: 0 });
   const best = strongest(lines);
@@ -182,10 +194,23 @@ function searchSide(
  * The strongest straight edges along each side of the portrait box, on the front rectified to the
  * layout's units (1 px per unit); offsets are from where a genuine card's edge runs.
  */
+/**
+ * The part of the page the sides' searches read (pixels): the portrait box, widened by the search's
+ * offset, the rise of its steepest line over half a side, and the sample's neighbours.
+ */
+export function portraitSearchWindow(
+  box: readonly [number, number, number, number],
+): [number, number, number, number] {
+  const [x0, y0, x1, y1] = box;
+  const margin = Math.ceil(SEARCH_OFFSET + tanOf(SEARCH_ANGLE) * Math.max(x1 - x0, y1 - y0) + 4);
+  return [Math.floor(x0) - margin, Math.floor(y0) - margin, Math.ceil(x1) + margin, Math.ceil(y1) + margin];
+}
+
 export function measurePortraitEdges(page: GreyImage, documentType: DocumentType): PortraitEdge[] {
-  const gx = gradient(page, true);
-  const gy = gradient(page, false);
   const box = portraitBoxFor(documentType) as [number, number, number, number];
+  const window = portraitSearchWindow(box);
+  const gx = gradient(page, true, window);
+  const gy = gradient(page, false, window);
   return SIDES.map((side) =>
     searchSide(
       page,

@@ -41,23 +41,38 @@ export async function decodePhoto(image: Buffer): Promise<GreyImage> {
 const WORK_WIDTH = 400;
 
 export function downscale(src: GreyImage, width: number): GreyImage {
-  // Box filter: each output pixel averages the source pixels it covers.
+  // Box filter: each output pixel averages the source pixels it covers. The source columns of each
+  // output column are worked out once (they are the same on every row).
   const scale = src.width / width;
   const height = Math.max(1, Math.round(src.height / scale));
   const out = new Uint8Array(width * height);
+  const xFrom = new Int32Array(width);
+  const xTo = new Int32Array(width);
+  for (let x = 0; x < width; x++) {
+    const sx0 = Math.floor(x * scale);
+    xFrom[x] = sx0;
+    xTo[x] = Math.min(src.width, Math.max(sx0 + 1, Math.floor((x + 1) * scale)));
+  }
+  const data = src.data;
+  const sums = new Float64Array(width);
   for (let y = 0; y < height; y++) {
     const sy0 = Math.floor(y * scale);
     const sy1 = Math.min(src.height, Math.max(sy0 + 1, Math.floor((y + 1) * scale)));
-    for (let x = 0; x < width; x++) {
-      const sx0 = Math.floor(x * scale);
-      const sx1 = Math.min(src.width, Math.max(sx0 + 1, Math.floor((x + 1) * scale)));
-      let sum = 0;
-      for (let yy = sy0; yy < sy1; yy++) {
-        const row = yy * src.width;
-        for (let xx = sx0; xx < sx1; xx++) sum += src.data[row + xx] ?? 0;
+    sums.fill(0);
+    for (let yy = sy0; yy < sy1; yy++) {
+      const row = yy * src.width;
+      for (let x = 0; x < width; x++) {
+        let sum = 0;
+        const end = row + (xTo[x] as number);
+        for (let i = row + (xFrom[x] as number); i < end; i++) sum += data[i] as number;
+        sums[x] = (sums[x] as number) + sum;
       }
-      out[y * width + x] = Math.round(sum / ((sy1 - sy0) * (sx1 - sx0)));
     }
+    const rows = sy1 - sy0;
+    for (let x = 0; x < width; x++)
+      out[y * width + x] = Math.round(
+        (sums[x] as number) / (rows * ((xTo[x] as number) - (xFrom[x] as number))),
+      );
   }
   return { data: out, width, height };
 }
@@ -144,31 +159,35 @@ function largestComponent(
 }
 
 function morph(mask: Uint8Array, width: number, height: number, radius: number, dilate: boolean): Uint8Array {
-  // Separable square structuring element: a row pass then a column pass.
+  // Separable square structuring element: a row pass then a column pass, each a running count of
+  // the set pixels in the window (cut at the image's edges): dilation keeps a pixel when any is set,
+  // erosion when all are.
   const tmp = new Uint8Array(mask.length);
   const out = new Uint8Array(mask.length);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let v = dilate ? 0 : 1;
-      for (let d = -radius; d <= radius; d++) {
-        const xx = Math.min(width - 1, Math.max(0, x + d));
-        const m = mask[y * width + xx] ?? 0;
-        v = dilate ? v | m : v & m;
+  const pass = (
+    src: Uint8Array,
+    dst: Uint8Array,
+    length: number,
+    lines: number,
+    step: number,
+    stride: number,
+  ) => {
+    for (let line = 0; line < lines; line++) {
+      const base = line * stride;
+      let count = 0;
+      for (let i = 0; i < Math.min(radius, length); i++) count += src[base + i * step] as number;
+      for (let i = 0; i < length; i++) {
+        const enter = i + radius;
+        if (enter < length) count += src[base + enter * step] as number;
+        const leave = i - radius - 1;
+        if (leave >= 0) count -= src[base + leave * step] as number;
+        const size = Math.min(length - 1, i + radius) - Math.max(0, i - radius) + 1;
+        dst[base + i * step] = dilate ? (count > 0 ? 1 : 0) : count === size ? 1 : 0;
       }
-      tmp[y * width + x] = v;
     }
-  }
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let v = dilate ? 0 : 1;
-      for (let d = -radius; d <= radius; d++) {
-        const yy = Math.min(height - 1, Math.max(0, y + d));
-        const m = tmp[yy * width + x] ?? 0;
-        v = dilate ? v | m : v & m;
-      }
-      out[y * width + x] = v;
-    }
-  }
+  };
+  pass(mask, tmp, width, height, 1, width);
+  pass(tmp, out, height, width, width, 1);
   return out;
 }
 
@@ -308,14 +327,25 @@ function isConvex(quad: Point[]): boolean {
 function quadIou(quad: Point[], mask: Uint8Array, width: number, height: number): number {
   const q = orderCorners(quad);
   const orientation = Math.sign(cross(q[0] as Point, q[1] as Point, q[2] as Point));
+  // cross(q[i], q[i + 1], p) per side, its factors computed once.
+  const ox = q.map((p) => p[0]);
+  const oy = q.map((p) => p[1]);
+  const dx = q.map((p, i) => (q[(i + 1) % 4] as Point)[0] - p[0]);
+  const dy = q.map((p, i) => (q[(i + 1) % 4] as Point)[1] - p[1]);
   let inter = 0;
   let union = 0;
   for (let y = 0; y < height; y++) {
+    const py = y + 0.5;
     for (let x = 0; x < width; x++) {
-      const p: Point = [x + 0.5, y + 0.5];
+      const px = x + 0.5;
       let inside = true;
       for (let i = 0; i < 4 && inside; i++)
-        if (Math.sign(cross(q[i] as Point, q[(i + 1) % 4] as Point, p)) === -orientation) inside = false;
+        if (
+          Math.sign(
+            (dx[i] as number) * (py - (oy[i] as number)) - (dy[i] as number) * (px - (ox[i] as number)),
+          ) === -orientation
+        )
+          inside = false;
       const m = mask[y * width + x] === 1;
       if (inside && m) inter++;
       if (inside || m) union++;
@@ -353,6 +383,9 @@ function straightEdges(boundary: Point[], width: number): Edge[] {
   for (let k = 0; k < 6 && remaining.length > minInliers; k++) {
     let best: Line | undefined;
     let bestCount = 0;
+    const n = remaining.length;
+    const xs = Float64Array.from(remaining, (r) => r[0]);
+    const ys = Float64Array.from(remaining, (r) => r[1]);
     for (let iter = 0; iter < 250; iter++) {
       const p = remaining[Math.floor(random() * remaining.length)] as Point;
       const q = remaining[Math.floor(random() * remaining.length)] as Point;
@@ -362,7 +395,8 @@ function straightEdges(boundary: Point[], width: number): Edge[] {
       const b = (q[0] - p[0]) / len;
       const c = a * p[0] + b * p[1];
       let count = 0;
-      for (const r of remaining) if (Math.abs(a * r[0] + b * r[1] - c) < 1.5) count++;
+      for (let i = 0; i < n; i++)
+        if (Math.abs(a * (xs[i] as number) + b * (ys[i] as number) - c) < 1.5) count++;
       if (count > bestCount) {
         bestCount = count;
         best = { a, b, c };

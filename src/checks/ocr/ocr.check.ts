@@ -57,6 +57,7 @@ import {
 import {
   cropPng,
   type DocumentGeometry,
+  type DocumentOutline,
   decodePhoto,
   type GreyImage,
   geometryInThisThread,
@@ -139,6 +140,11 @@ export interface OcrExtras {
   layout?: LayoutVariant;
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */
   frontOutline?: { corners: [number, number][]; coverage: number };
+  /**
+   * The outline the document finder returned on the front, before any fallback above (null: none
+   * found): the document check measures the same photo and takes it instead of finding it again.
+   */
+  documentOutline?: DocumentOutline | null;
   timingsMs: Record<string, number>;
   /** Tesseract passes spent on the document (READ_BUDGET). */
   reads?: number;
@@ -1032,6 +1038,8 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       const reference = now();
       const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields, mrz then eng for an MRZ found anywhere); mimoto ocr pipeline ${OCR_CHECK_VERSION}`;
       const base = { provider: PROVIDER, model };
+      // Set once the outline is looked for, before any result is returned.
+      let documentOutline: DocumentOutline | null = null;
       const unsupported = (reason: string, extras: Partial<OcrExtras> = {}): OcrCheckResult => ({
         result: {
           success: false,
@@ -1042,7 +1050,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           ...base,
           unsupportedDocumentType: 'unknown',
         },
-        extras: { documentTypeMismatch: false, fields: {}, timingsMs, ...extras },
+        extras: { documentTypeMismatch: false, fields: {}, documentOutline, timingsMs, ...extras },
       });
 
       // The MRZ anywhere in the photo (locate-mrz.ts), looked for once, when the card's own layout
@@ -1060,14 +1068,16 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         })();
         return mrzSearch;
       };
-      const fromMrz = (found: MrzFound, frontOutline?: OcrExtras['frontOutline']) =>
-        mrzOnlyResult(found, {
+      const fromMrz = (found: MrzFound, frontOutline?: OcrExtras['frontOutline']): OcrCheckResult => {
+        const read = mrzOnlyResult(found, {
           expectedDocumentType: input.expectedDocumentType,
           reference: now(),
           base,
           timingsMs,
           ...(frontOutline ? { frontOutline } : {}),
         });
+        return { ...read, extras: { ...read.extras, documentOutline } };
+      };
 
       // A passport's MRZ is looked for while the outline is (the outline search runs in the
       // geometry thread): it usually decides alone (below).
@@ -1076,6 +1086,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       let t = performance.now();
       const located = await geometry.locate(input.front);
       lap('locate', t);
+      documentOutline = located?.outline ?? null;
       // No outline (a flat scan, a close-up or a screenshot: the card fills the frame and no surface
       // shows around it): the whole photo is read as the card, put landscape. It is taken only when
       // its content names a type; otherwise nothing was found.
@@ -1237,7 +1248,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             status: 'low_confidence',
             ...base,
           },
-          extras: { documentTypeMismatch: false, fields: {}, frontOutline, timingsMs },
+          extras: { documentTypeMismatch: false, fields: {}, frontOutline, documentOutline, timingsMs },
         };
       }
       const type = classification.type;
@@ -1380,7 +1391,14 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       if (type !== 'my_number_card')
         fields.documentNumber = field(documentNumber, numberRead, documentNumber ? numberFit : 0.3);
 
-      const extras: OcrExtras = { documentTypeMismatch, fields, frontOutline, layout: variant, timingsMs };
+      const extras: OcrExtras = {
+        documentTypeMismatch,
+        fields,
+        frontOutline,
+        documentOutline,
+        layout: variant,
+        timingsMs,
+      };
       const sex = readPrintedSex(get('sex').text);
       if (sex) extras.sex = sex;
 
