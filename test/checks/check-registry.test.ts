@@ -14,6 +14,7 @@ import {
   PIPELINE_QUEUES,
 } from '../../src/checks/index.ts';
 import { CHECK_DEPENDENCIES, RUNNERS } from '../../src/pipeline/check-runners.ts';
+import { readPipelineDetail } from '../../src/pipeline/read-pipeline-detail.ts';
 import { checkOutcomes } from '../../src/pipeline/run-decision-job.ts';
 import { ReprocessBody, SessionDetail } from '../../src/sessions/session.schemas.ts';
 import { AutomaticWebhookPayloadSchema } from '../../src/webhooks/webhook-payload.schema.ts';
@@ -100,9 +101,12 @@ describe('check registry', () => {
   describe('the session detail', () => {
     const t = useTestApi();
 
-    it("lists the results in the registry's order, whatever order they were stored in", async () => {
+    it("lists the results in the registry's order, not the database's", async () => {
       const sessionId = await decidedSession(t.platform, t.api, 'https://tenant.example/kyc/callback/r');
       for (const id of [...CHECK_IDS].reverse()) await storeCheckResult(t.platform, sessionId, id, {});
+      // What the console's case page and the review read; the database lists them by check id.
+      const pipeline = await readPipelineDetail(t.platform, sessionId);
+      assert.deepEqual(Object.keys(pipeline.results ?? {}), ids);
       const detail = (await t.api.getSession(sessionId)).json();
       assert.deepEqual(Object.keys(detail.verification.results), ids);
     });
