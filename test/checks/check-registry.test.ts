@@ -13,7 +13,7 @@ import {
   checkResultsProperties,
   PIPELINE_QUEUES,
 } from '../../src/checks/index.ts';
-import { CHECK_DEPENDENCIES, RUNNERS } from '../../src/pipeline/check-runners.ts';
+import { CHECK_DEPENDENCIES, RUNNERS, type RunContext } from '../../src/pipeline/check-runners.ts';
 import { readPipelineDetail } from '../../src/pipeline/read-pipeline-detail.ts';
 import { checkOutcomes } from '../../src/pipeline/run-decision-job.ts';
 import { ReprocessBody, SessionDetail } from '../../src/sessions/session.schemas.ts';
@@ -32,6 +32,22 @@ const addressCheck = {
   resultSchema: Type.Object({ matches: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   runsIn: 'eventLoop',
 } as const satisfies CheckDefinition;
+
+// Checked by tsc (npm run check), not at run time: a runner is handed only what its check's
+// definition names. An unused @ts-expect-error fails the typecheck.
+export function runnerSeesOnlyItsDeclaredInputs(
+  ocr: RunContext<'ocr'>,
+  fraud: RunContext<'fraudSignalAnalysis'>,
+) {
+  // @ts-expect-error the OCR check does not declare the live check's reference image
+  ocr.inputs.referenceImage;
+  // @ts-expect-error the OCR check waits for no other check
+  void ocr.resultOf('faceMatch');
+  // fraudSignalAnalysis declares userInput and waits for ocr.
+  ocr.inputs.documentImages;
+  fraud.inputs.userInput;
+  void fraud.resultOf('ocr');
+}
 
 describe('check registry', () => {
   it('declares each check once, waiting only for registered checks, without a cycle', () => {
