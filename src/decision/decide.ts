@@ -64,9 +64,14 @@ interface DecisionReads {
   };
 }
 
-/** One outcome per check of the registry (src/checks/check-registry.ts), keyed by its id. */
-export type CheckOutcomes = {
-  [Id in CheckId]: CheckOutcome<Id extends keyof DecisionReads ? DecisionReads[Id] : Record<string, unknown>>;
+type ReadCheckId = CheckId & keyof DecisionReads;
+
+/**
+ * One outcome per check of the registry (src/checks/check-registry.ts), keyed by its id; those
+ * decide has no rule for are passed too, but may be left out (decide reads none of them).
+ */
+export type CheckOutcomes = { [Id in ReadCheckId]: CheckOutcome<DecisionReads[Id]> } & {
+  [Id in Exclude<CheckId, ReadCheckId>]?: CheckOutcome<Record<string, unknown>>;
 };
 
 export interface DecisionInput extends CheckOutcomes {
