@@ -1,6 +1,6 @@
 // pg-boss queue names of the pipeline: one per check (docs/decisions.md "Reprocess queues") plus the decision.
 import { JOB_LEASE_SECONDS } from '../platform/jobs/job-lease.ts';
-import { CHECK_IDS, type CheckId } from './check.ts';
+import { CHECK_IDS, type CheckId } from './check-registry.ts';
 
 export const checkQueue = (id: CheckId) => `check.${id}`;
 export const DECISION_QUEUE = 'decision';

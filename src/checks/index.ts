@@ -1,7 +1,9 @@
-// What other capabilities use of the checks as a whole: check ids, the pipeline's queue names and
+// What other capabilities use of the checks as a whole: the registry (every check's id, inputs,
+// dependencies and result schema, and what is derived from them), the pipeline's queue names and
 // job data, and the no-verdict answer of the spoof checks. Each check has its own index.ts too.
 
-export { CHECK_IDS, type CheckId, PROVIDER } from './check.ts';
+export { PROVIDER } from './check.ts';
+export { CHECK_INPUTS, type CheckDefinition, type CheckInput, type CheckRunsIn } from './check-definition.ts';
 export {
   CHECK_JOB_OPTIONS,
   type CheckJobData,
@@ -9,4 +11,18 @@ export {
   DECISION_QUEUE,
   PIPELINE_QUEUES,
 } from './check-queues.ts';
+export {
+  CHECK_IDS,
+  CHECKS,
+  type CheckDefinitionOf,
+  type CheckId,
+  type CheckResultOf,
+  type CheckResults,
+  CheckResultsSchema,
+  checkDefinition,
+  checkRegistryProblems,
+  checkResultsProperties,
+  type InputsOf,
+  type WaitsForOf,
+} from './check-registry.ts';
 export { NO_VERDICT } from './spoof-cues.ts';

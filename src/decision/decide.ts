@@ -9,7 +9,7 @@
 // On a capture too poor to read, a low face similarity is not taken as a different person, nor is
 // user input that differs only in fields the OCR read below the OCR threshold a user's mistake.
 
-import { NO_VERDICT } from '../checks/index.ts';
+import { type CheckId, NO_VERDICT } from '../checks/index.ts';
 import type { DecisionMetadata, DecisionReasonCode, DecisionStatus } from '../domain/index.ts';
 import { type DecisionThresholds, riskRank } from './thresholds.ts';
 
@@ -26,9 +26,12 @@ export interface SpoofOutcome {
 
 type OcrFieldConfidences = Partial<Record<'name' | 'birthDate' | 'address', { confidence: number }>>;
 
-export interface DecisionInput {
-  liveness: { status: 'success' | 'failed' | null; confidence: number | null };
-  ocr: CheckOutcome<{
+/**
+ * What decide reads of each check's stored result (the §2.9 object with the check's extras). A
+ * registered check not named here reaches decide as an opaque outcome (CheckOutcomes).
+ */
+interface DecisionReads {
+  ocr: {
     confidence?: number;
     status?: string;
     detectedDocumentType?: string;
@@ -39,17 +42,16 @@ export interface DecisionInput {
     frontOutline?: unknown;
     /** Per-field confidences (the OCR check's extras). */
     fields?: OcrFieldConfidences;
-  }>;
-  expectedDocumentType: string | null;
-  documentSpoofCheck: CheckOutcome<SpoofOutcome>;
-  selfieSpoofCheck: CheckOutcome<SpoofOutcome>;
-  faceMatch: CheckOutcome<{
+  };
+  documentSpoofCheck: SpoofOutcome;
+  selfieSpoofCheck: SpoofOutcome;
+  faceMatch: {
     similarity: number;
     status: string;
     /** Stored with the result (document-portrait.ts): how much of the front photo the face spans. */
     documentFaceSource?: { faceWidthShare?: number | null } | null;
-  }>;
-  fraudSignalAnalysis: CheckOutcome<{
+  };
+  fraudSignalAnalysis: {
     riskScore: number;
     signals: { type?: string; severity?: string; message?: string; code?: string }[];
     documentExpired?: boolean;
@@ -59,7 +61,22 @@ export interface DecisionInput {
       action: 'reject' | 'review' | null;
       checkedAt: string;
     } | null;
-  }>;
+  };
+}
+
+type ReadCheckId = CheckId & keyof DecisionReads;
+
+/**
+ * One outcome per check of the registry (src/checks/check-registry.ts), keyed by its id; those
+ * decide has no rule for are passed too, but may be left out (decide reads none of them).
+ */
+export type CheckOutcomes = { [Id in ReadCheckId]: CheckOutcome<DecisionReads[Id]> } & {
+  [Id in Exclude<CheckId, ReadCheckId>]?: CheckOutcome<Record<string, unknown>>;
+};
+
+export interface DecisionInput extends CheckOutcomes {
+  liveness: { status: 'success' | 'failed' | null; confidence: number | null };
+  expectedDocumentType: string | null;
   /** Per-field comparison of preRegisteredInfo with OCR; null when there was nothing to compare. */
   preRegisteredInfoMatch: { fields: Record<string, boolean>; mismatchedFields: string[] } | null;
   /** Per-field comparison of the user's input with OCR; null when there was nothing to compare. */

@@ -1,5 +1,12 @@
 // The automatic decision as the pipeline, the console and the accuracy report use it.
-export { type CheckOutcome, type Decision, type DecisionInput, decide, type SpoofOutcome } from './decide.ts';
+export {
+  type CheckOutcome,
+  type CheckOutcomes,
+  type Decision,
+  type DecisionInput,
+  decide,
+  type SpoofOutcome,
+} from './decide.ts';
 export {
   DEFAULT_THRESHOLDS,
   type DecisionThresholds,

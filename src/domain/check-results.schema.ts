@@ -1,6 +1,7 @@
 // The result objects of the checks (interface §2.6, §2.8, §2.9, §2.10) as TypeBox definitions: one
 // source for the checks' types, the session detail, the webhook payload and the OpenAPI document.
-// Closed (additionalProperties: false), as the webhook payload that embeds them.
+// Closed (additionalProperties: false), as the webhook payload that embeds them. Each check's
+// definition names its own (src/checks/*/definition.ts); the registry builds `results` from them.
 import { type Static, Type } from '@sinclair/typebox';
 import { closed, Timestamp } from './schema-parts.ts';
 
@@ -130,19 +131,6 @@ export const FraudSignalAnalysisSchema = Type.Object(
   },
   { ...closed, title: 'FraudSignalAnalysis', description: 'API reference §2.9' },
 );
-
-/** A subset of interface §2.9; may be empty after manual review (§6.2). */
-export const CheckResultsSchema = Type.Object(
-  {
-    ocr: Type.Optional(OcrResultSchema),
-    documentSpoofCheck: Type.Optional(SpoofCheckSchema),
-    selfieSpoofCheck: Type.Optional(SpoofCheckSchema),
-    faceMatch: Type.Optional(FaceMatchSchema),
-    fraudSignalAnalysis: Type.Optional(FraudSignalAnalysisSchema),
-  },
-  { ...closed, title: 'Results', description: 'Subset of API reference §2.9; may be {} after manual review' },
-);
-export type CheckResults = Static<typeof CheckResultsSchema>;
 
 /** Result objects of interface §2.9 as the checks produce them. */
 export type OcrResult = Static<typeof OcrResultSchema>;

@@ -1,8 +1,6 @@
 // The vocabulary (ARCHITECTURE.md "Layers"): the bottom of the capability layer, importing nothing
 // of mimoto, read by the checks, decide, sessions, webhooks, review and console.
 export {
-  type CheckResults,
-  CheckResultsSchema,
   type DecisionMetadata,
   DecisionMetadataSchema,
   type FaceMatch,
@@ -18,8 +16,6 @@ export {
 } from './check-results.schema.ts';
 export { closed, literalUnion, Timestamp } from './schema-parts.ts';
 export {
-  CHECK_IDS,
-  type CheckId,
   DECISION_REASON_CODES,
   DECISION_STATUSES,
   DEFAULT_RETENTION_DAYS,

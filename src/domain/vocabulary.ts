@@ -1,7 +1,8 @@
-// The service's vocabulary: the statuses a session and its verification go through, the checks and
-// the reason codes of their decisions, and the kinds of event a tenant is sent. Every capability
-// speaks it (checks, decision, sessions, webhooks, console), so it lives below them all and imports
-// nothing of mimoto.
+// The service's vocabulary: the statuses a session and its verification go through, the reason
+// codes of its decisions, and the kinds of event a tenant is sent. Every capability speaks it
+// (checks, decision, sessions, webhooks, console), so it lives below them all and imports nothing of
+// mimoto. The checks themselves (ids, `results`) are declared in the check registry
+// (src/checks/check-registry.ts).
 
 /** Session statuses, interface §3.1. */
 export const SESSION_STATUSES = [
@@ -17,16 +18,6 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** Verification statuses, interface §3.2. */
 export const VERIFICATION_STATUSES = ['processing', 'approved', 'rejected', 'pending_review'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
-
-/** The check names are the keys of `results` (interface §2.9) and the reprocess queue names (docs/decisions.md). */
-export const CHECK_IDS = [
-  'ocr',
-  'documentSpoofCheck',
-  'selfieSpoofCheck',
-  'faceMatch',
-  'fraudSignalAnalysis',
-] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
 
 /** Every result records who produced it (interface §2.6 and §2.9: provider, model). */
 export const PROVIDER = 'mimoto';

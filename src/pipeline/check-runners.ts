@@ -1,23 +1,19 @@
-// One runner per check id: loads the check's inputs, runs the check, returns what is stored.
-// Every check id has a real implementation wired here. `unavailable(id)` remains for a check that
-// cannot run in a build (a clearly labelled result, never a faked pass: the decision sends such a
-// verification to review, src/decision/decide.ts).
+// One runner per check of the registry (src/checks/check-registry.ts): it is handed the inputs its
+// check declares and the stored results of the checks it waits for, runs the check, and returns
+// what is stored. A registered check without a runner here does not compile. `unavailable(id)`
+// remains for a check that cannot run in a build (a clearly labelled result, never a faked pass:
+// the decision sends such a verification to review, src/decision/decide.ts).
 
 import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
-import { decideFaceMatch, type FaceMatchResult, faceMatchCheck } from '../checks/face-match/index.ts';
-import { analyzeFraudSignals, FRAUD_SIGNALS_VERSION } from '../checks/fraud-signals/index.ts';
-import type { CheckId } from '../checks/index.ts';
-import { PROVIDER } from '../checks/index.ts';
-import {
-  createOcrCheck,
-  DOCUMENT_TYPES,
-  type DocumentType,
-  OCR_CHECK_VERSION,
-  type OcrExtras,
-} from '../checks/ocr/index.ts';
+import { decideFaceMatch, type FaceMatchResult } from '../checks/face-match/index.ts';
+import { analyzeFraudSignals } from '../checks/fraud-signals/index.ts';
+import type { CheckId, InputsOf, WaitsForOf } from '../checks/index.ts';
+import { CHECKS, PROVIDER } from '../checks/index.ts';
+import { createOcrCheck, DOCUMENT_TYPES, type DocumentType, type OcrExtras } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
 import type { OcrResult } from '../domain/index.ts';
+import type { UserInput } from '../hosted-flow/index.ts';
 import {
   describeDocumentFaceInWorker,
   describeReferenceFaceInWorker,
@@ -36,8 +32,8 @@ import {
   readUserInput,
   sha256Of,
 } from './check-inputs.ts';
-import { gatherFraudFacts } from './gather-fraud-facts.ts';
-import { findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
+import { type FraudInputs, gatherFraudFacts } from './gather-fraud-facts.ts';
+import { type CheckResultRow, findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
 import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
 
 export interface CheckRun {
@@ -45,59 +41,80 @@ export interface CheckRun {
   envelope: ResultEnvelope;
   provider: string;
   model: string;
-  version: string;
   inputHashes: Record<string, string>;
 }
 
-export interface RunContext {
+/** What the pipeline loads for a check, by the names checks declare (src/checks/check-definition.ts). */
+export interface CheckInputLoaders {
+  documentImages(): Promise<{ front: Buffer; back?: Buffer | undefined; tilted?: Buffer | undefined }>;
+  /** As the user chose it (the hosted flow accepts only the document types mimoto defines). */
+  documentType(): string | null;
+  referenceImage(): Promise<Buffer | null>;
+  livenessFrames(): Promise<LivenessFrames>;
+  userInput(): UserInput | null;
+  thresholds(): DecisionThresholds;
+  tenantHistory(inputs: FraudInputs): ReturnType<typeof gatherFraudFacts>;
+}
+
+interface LivenessFrames {
+  frames: { image: Buffer; t: number }[];
+  liveness: { passed: boolean; confidence: number; failures: string[]; maxFaceDistance: null };
+}
+
+export interface RunContext<Id extends CheckId> {
   platform: Platform;
   session: SessionRow;
-  thresholds: DecisionThresholds;
+  /** The inputs the check declares, and only those. */
+  inputs: Pick<CheckInputLoaders, InputsOf<Id>>;
+  /** The stored result of a check it waits for; DependencyNotReady when there is none. */
+  resultOf<R = Record<string, unknown>, E = Record<string, unknown>>(
+    id: WaitsForOf<Id>,
+  ): Promise<{ row: CheckResultRow; envelope: ResultEnvelope<R, E> }>;
 }
+
+export type CheckRunner<Id extends CheckId> = (ctx: RunContext<Id>) => Promise<CheckRun>;
 
 /**
  * Thrown by a check whose inputs (other checks' results) are not stored: the job ends quietly. runCheckJob
- * already waits for CHECK_DEPENDENCIES to be current; this guards a runner reading one that is missing.
+ * already waits for the checks a definition waits for to be current; this guards a runner reading one that is missing.
  */
 export class DependencyNotReady extends Error {
   override name = 'DependencyNotReady';
 }
 
 /** Checks that read other checks' results run once those count for the session's generation (run-check-job.ts). */
-export const CHECK_DEPENDENCIES: Partial<Record<CheckId, readonly CheckId[]>> = {
-  // faceMatch: the portrait's apparent sex, against the printed one.
-  documentSpoofCheck: ['ocr', 'faceMatch'],
-  fraudSignalAnalysis: ['ocr', 'faceMatch'],
-};
+export const CHECK_DEPENDENCIES = Object.fromEntries(
+  CHECKS.map((check) => [check.id, check.waitsFor]),
+) as unknown as Readonly<Record<CheckId, readonly CheckId[]>>;
 
 /** The OCR check with its geometry in the worker threads; Tesseract reads in threads of its own. */
 const pipelineOcrCheck = createOcrCheck({ geometry: documentGeometryInWorker });
 
-async function runOcr({ platform, session }: RunContext): Promise<CheckRun> {
-  const { front, back } = await loadDocumentImages(platform, session);
-  if (!session.document_type) throw new MissingInputError('no document type was chosen');
+const runOcr: CheckRunner<'ocr'> = async ({ inputs }) => {
+  const { front, back } = await inputs.documentImages();
+  const expectedDocumentType = inputs.documentType();
+  if (!expectedDocumentType) throw new MissingInputError('no document type was chosen');
   const { result, extras } = await pipelineOcrCheck.run({
     front,
     ...(back ? { back } : {}),
-    expectedDocumentType: session.document_type,
+    expectedDocumentType,
   });
   return {
     status: 'success',
     envelope: { result, extras: { ...extras } },
     provider: result.provider ?? PROVIDER,
     model: result.model ?? 'tesseract.js',
-    version: OCR_CHECK_VERSION,
     inputHashes: { front: sha256Of(front), ...(back ? { back: sha256Of(back) } : {}) },
   };
-}
+};
 
-async function runFaceMatch({ platform, session, thresholds }: RunContext): Promise<CheckRun> {
-  const { front } = await loadDocumentImages(platform, session);
-  const reference = await loadReferenceImage(platform, session);
+const runFaceMatch: CheckRunner<'faceMatch'> = async ({ platform, session, inputs }) => {
+  const { front } = await inputs.documentImages();
+  const reference = await inputs.referenceImage();
   if (!reference) {
     // Every live-check attempt failed, so there is no selfie to compare: an outcome, not a fault
     // to retry (the decision rejects with liveness_failed).
-    return {
+    const noReference: CheckRun = {
       status: 'success',
       envelope: {
         result: {
@@ -110,19 +127,20 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
       },
       provider: PROVIDER,
       model: 'none',
-      version: faceMatchCheck.version,
       inputHashes: { documentPortrait: sha256Of(front) },
     };
+    return noReference;
   }
   // Both pictures at once, in two worker threads (inference/inference-pool.ts); the document's face from
   // its printed portrait when the card is found (document-portrait.ts).
   const [documentSide, selfieSide] = await Promise.all([
-    describeDocumentFaceInWorker(front, chosenDocumentType(session)),
+    describeDocumentFaceInWorker(front, knownDocumentType(inputs.documentType())),
     describeReferenceFaceInWorker(reference),
   ]);
   const document = documentSide.face;
   const selfie = selfieSide.face;
   const faceApiVersion = selfieSide.faceApiVersion;
+  const thresholds = inputs.thresholds();
   const decided = decideFaceMatch({
     document,
     selfie,
@@ -155,27 +173,17 @@ async function runFaceMatch({ platform, session, thresholds }: RunContext): Prom
     envelope: { result: { similarity, isSamePerson, status, reason }, extras },
     provider: decided.provider,
     model: decided.model,
-    version: decided.version,
     inputHashes: { documentPortrait: sha256Of(front), referenceImage: sha256Of(reference) },
   };
-}
+};
 
-/** The document type the user chose, which says where the card's portrait and values are printed. */
-function chosenDocumentType(session: RunContext['session']): DocumentType | null {
-  return (DOCUMENT_TYPES as readonly string[]).includes(session.document_type ?? '')
-    ? (session.document_type as DocumentType)
-    : null;
-}
-
-async function runDocumentSpoof({ platform, session }: RunContext): Promise<CheckRun> {
-  const ocr = await readStoredResult<OcrResult, OcrExtras>(platform, session.id, 'ocr');
-  if (!ocr) throw new DependencyNotReady('documentSpoofCheck waits for ocr (expiry, check digits, MRZ)');
-  const face = await readStoredResult<unknown, Partial<FaceMatchResult>>(platform, session.id, 'faceMatch');
-  if (!face) throw new DependencyNotReady("documentSpoofCheck waits for faceMatch (the portrait's look)");
+const runDocumentSpoof: CheckRunner<'documentSpoofCheck'> = async ({ platform, inputs, resultOf }) => {
+  const ocr = await resultOf<OcrResult, OcrExtras>('ocr');
+  const face = await resultOf<unknown, Partial<FaceMatchResult>>('faceMatch');
   const portraitSex = face.envelope.extras?.document?.apparentSex;
-  const { front, back, tilted } = await loadDocumentImages(platform, session);
+  const { front, back, tilted } = await inputs.documentImages();
   const extras = ocr.envelope.extras;
-  const documentType = chosenDocumentType(session);
+  const documentType = knownDocumentType(inputs.documentType());
   const { result, measurements } = await runDocumentSpoofInWorker({
     front,
     ...(back ? { back } : {}),
@@ -190,44 +198,25 @@ async function runDocumentSpoof({ platform, session }: RunContext): Promise<Chec
     envelope: { result, extras: { measurements } },
     provider: result.provider ?? PROVIDER,
     model: result.model ?? documentSpoofCheck.id,
-    version: documentSpoofCheck.version,
     inputHashes: {
       front: sha256Of(front),
       ...(back ? { back: sha256Of(back) } : {}),
       ...(tilted ? { tilted: sha256Of(tilted) } : {}),
     },
   };
-}
+};
 
-async function runSelfieSpoof({ platform, session }: RunContext): Promise<CheckRun> {
-  const challenge = await findLastChallenge(platform.database.db, session.id);
-  if (!challenge?.frame_blobs?.length) throw new MissingInputError('no live check frames were stored');
-  const store = openBlobStore(platform.config, platform.keyring);
-  const frames = [];
-  for (const [i, key] of challenge.frame_blobs.entries()) {
-    const image = await store.getBlob(key);
-    if (!image) throw new MissingInputError(`live check frame ${i} blob is missing`);
-    // Frame times are not stored; the check does not use them (selfie-spoof.check.ts).
-    frames.push({ image, t: i });
-  }
-  const { result, measurements } = await runSelfieSpoofInWorker({
-    frames,
-    liveness: {
-      passed: challenge.passed === true,
-      confidence: challenge.confidence ?? 0,
-      failures: challenge.failure_reasons ?? [],
-      maxFaceDistance: null,
-    },
-  });
+const runSelfieSpoof: CheckRunner<'selfieSpoofCheck'> = async ({ inputs }) => {
+  const { frames, liveness } = await inputs.livenessFrames();
+  const { result, measurements } = await runSelfieSpoofInWorker({ frames, liveness });
   return {
     status: 'success',
     envelope: { result, extras: { measurements } },
     provider: result.provider ?? PROVIDER,
     model: result.model ?? selfieSpoofCheck.id,
-    version: selfieSpoofCheck.version,
     inputHashes: Object.fromEntries(frames.map((f, i) => [`frame${i}`, sha256Of(f.image)])),
   };
-}
+};
 
 export function unavailable(checkId: CheckId) {
   return async (): Promise<CheckRun> => ({
@@ -241,18 +230,16 @@ export function unavailable(checkId: CheckId) {
     },
     provider: PROVIDER,
     model: 'none',
-    version: '0',
     inputHashes: {},
   });
 }
 
-async function runFraudSignals(ctx: RunContext): Promise<CheckRun> {
-  const { platform, session, thresholds } = ctx;
-  const ocr = await readStoredResult<OcrResult, OcrExtras>(platform, session.id, 'ocr');
-  const face = await readStoredResult(platform, session.id, 'faceMatch');
-  if (!ocr || !face) throw new DependencyNotReady('fraudSignalAnalysis waits for ocr and faceMatch');
-  const userInput = readUserInput(platform, session);
-  const facts = await gatherFraudFacts(platform, session, {
+const runFraudSignals: CheckRunner<'fraudSignalAnalysis'> = async ({ inputs, resultOf }) => {
+  const ocr = await resultOf<OcrResult, OcrExtras>('ocr');
+  const face = await resultOf('faceMatch');
+  const userInput = inputs.userInput();
+  const thresholds = inputs.thresholds();
+  const facts = await inputs.tenantHistory({
     ocr: ocr.envelope.result,
     ocrExtras: ocr.envelope.extras ?? null,
     userInput,
@@ -267,19 +254,83 @@ async function runFraudSignals(ctx: RunContext): Promise<CheckRun> {
     envelope: { result: { riskScore, signals }, extras },
     provider: analysis.provider,
     model: analysis.model,
-    version: FRAUD_SIGNALS_VERSION,
     inputHashes: {
       ocr: sha256Of(JSON.stringify(ocr.envelope.result)),
       faceMatch: sha256Of(JSON.stringify(face.envelope.result)),
       ...(userInput ? { userInput: sha256Of(JSON.stringify(userInput)) } : {}),
     },
   };
-}
+};
 
-export const RUNNERS: Record<CheckId, (ctx: RunContext) => Promise<CheckRun>> = {
+/** One runner per registered check: the type refuses a missing one. */
+export const RUNNERS: { readonly [Id in CheckId]: CheckRunner<Id> } = {
   ocr: runOcr,
   documentSpoofCheck: runDocumentSpoof,
   selfieSpoofCheck: runSelfieSpoof,
   faceMatch: runFaceMatch,
   fraudSignalAnalysis: runFraudSignals,
 };
+
+/** The document type chosen, when mimoto knows where its portrait and values are printed. */
+function knownDocumentType(chosen: string | null): DocumentType | null {
+  return (DOCUMENT_TYPES as readonly string[]).includes(chosen ?? '') ? (chosen as DocumentType) : null;
+}
+
+async function loadLivenessFrames(platform: Platform, session: SessionRow): Promise<LivenessFrames> {
+  const challenge = await findLastChallenge(platform.database.db, session.id);
+  if (!challenge?.frame_blobs?.length) throw new MissingInputError('no live check frames were stored');
+  const store = openBlobStore(platform.config, platform.keyring);
+  const frames = [];
+  for (const [i, key] of challenge.frame_blobs.entries()) {
+    const image = await store.getBlob(key);
+    if (!image) throw new MissingInputError(`live check frame ${i} blob is missing`);
+    // Frame times are not stored; the check does not use them (selfie-spoof.check.ts).
+    frames.push({ image, t: i });
+  }
+  return {
+    frames,
+    liveness: {
+      passed: challenge.passed === true,
+      confidence: challenge.confidence ?? 0,
+      failures: challenge.failure_reasons ?? [],
+      maxFaceDistance: null,
+    },
+  };
+}
+
+/** Every loader; a runner sees only those its check declares (RunContext.inputs). */
+function inputLoaders(
+  platform: Platform,
+  session: SessionRow,
+  thresholds: DecisionThresholds,
+): CheckInputLoaders {
+  return {
+    documentImages: () => loadDocumentImages(platform, session),
+    documentType: () => session.document_type,
+    referenceImage: () => loadReferenceImage(platform, session),
+    livenessFrames: () => loadLivenessFrames(platform, session),
+    userInput: () => readUserInput(platform, session),
+    thresholds: () => thresholds,
+    tenantHistory: (facts) => gatherFraudFacts(platform, session, facts),
+  };
+}
+
+/** Runs check `checkId`'s runner with its declared inputs and the results it waits for. */
+export function runCheck<Id extends CheckId>(
+  checkId: Id,
+  platform: Platform,
+  session: SessionRow,
+  thresholds: DecisionThresholds,
+): Promise<CheckRun> {
+  const runner = RUNNERS[checkId] as CheckRunner<Id>;
+  return runner({
+    platform,
+    session,
+    inputs: inputLoaders(platform, session, thresholds),
+    async resultOf<R, E>(id: WaitsForOf<Id>) {
+      const stored = await readStoredResult<R, E>(platform, session.id, id);
+      if (!stored) throw new DependencyNotReady(`${checkId} waits for ${id}`);
+      return stored;
+    },
+  });
+}

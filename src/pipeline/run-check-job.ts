@@ -1,13 +1,14 @@
 // One check job: load the inputs, run the check, store the result keyed by
 // (session, check) — idempotent: a result of this generation already stored means the job ran
 // before (a retry after a crash, a duplicate) and it does not run again — then enqueue what became
-// runnable (documentSpoofCheck once ocr exists, fraudSignalAnalysis once ocr and faceMatch exist,
-// the decision once all five exist).
+// runnable: a check once the checks its definition waits for exist (src/checks/check-registry.ts),
+// the decision once every registered check's result does.
 import {
   CHECK_IDS,
   CHECK_JOB_OPTIONS,
   type CheckId,
   type CheckJobData,
+  checkDefinition,
   checkQueue,
   DECISION_QUEUE,
 } from '../checks/index.ts';
@@ -16,7 +17,7 @@ import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findSession, type SessionRow } from '../sessions/index.ts';
 import { findTenantSettings } from '../tenants/index.ts';
-import { CHECK_DEPENDENCIES, DependencyNotReady, RUNNERS } from './check-runners.ts';
+import { CHECK_DEPENDENCIES, type CheckRun, DependencyNotReady, runCheck } from './check-runners.ts';
 import {
   type CheckResultRow,
   failSession,
@@ -71,12 +72,12 @@ export async function runCheckJob(
   // A check that reads other checks' results waits until they count for this generation: on a
   // reprocess naming ocr and documentSpoofCheck, the old OCR result is still stored while the new
   // one is being made. advancePipeline enqueues the check again once they are current.
-  if (!(CHECK_DEPENDENCIES[checkId] ?? []).every(currentIn(session, results))) return 'waiting';
+  if (!CHECK_DEPENDENCIES[checkId].every(currentIn(session, results))) return 'waiting';
   const thresholds = resolveThresholds(await findTenantSettings(db, session.tenant_id));
   const started = performance.now();
-  let run: Awaited<ReturnType<(typeof RUNNERS)[CheckId]>>;
+  let run: CheckRun;
   try {
-    run = await RUNNERS[checkId]({ platform, session, thresholds });
+    run = await runCheck(checkId, platform, session, thresholds);
   } catch (error) {
     if (error instanceof DependencyNotReady) return 'waiting';
     throw error;
@@ -89,7 +90,8 @@ export async function runCheckJob(
     resultEnc: encryptJson(platform.keyring, run.envelope, resultContext(session.id, checkId)),
     provider: run.provider,
     model: run.model,
-    version: run.version,
+    // A check with no implementation in this build says so with version 0 (check-runners.ts).
+    version: run.status === 'unavailable' ? '0' : checkDefinition(checkId).version,
     inputHashes: run.inputHashes,
     durationMs: performance.now() - started,
     error: null,
@@ -123,8 +125,10 @@ export async function advancePipeline(platform: Platform, sessionId: string): Pr
     });
     return;
   }
-  for (const [checkId, dependencies] of Object.entries(CHECK_DEPENDENCIES) as [CheckId, CheckId[]][]) {
-    if (current(checkId) || !dependencies.every(current)) continue;
+  for (const checkId of CHECK_IDS) {
+    const dependencies = CHECK_DEPENDENCIES[checkId];
+    // A check that waits for nothing was enqueued with the submission (or the reprocess).
+    if (dependencies.length === 0 || current(checkId) || !dependencies.every(current)) continue;
     const data: CheckJobData = {
       sessionId,
       tenantId: session.tenant_id,

@@ -2,10 +2,10 @@
 // generation. Under the session's row lock it checks that no decision exists for the generation
 // and that every result is stored (else it ends quietly: the last check to finish enqueues it
 // again), decides, completes the session and records the webhook event — all in one transaction.
-import { CHECK_IDS, type CheckId } from '../checks/index.ts';
+import { CHECK_IDS, type CheckId, type CheckResults } from '../checks/index.ts';
 import type { OcrExtras } from '../checks/ocr/index.ts';
-import { type CheckOutcome, type DecisionInput, decide, resolveThresholds } from '../decision/index.ts';
-import type { CheckResults, OcrResult } from '../domain/index.ts';
+import { type CheckOutcomes, type DecisionInput, decide, resolveThresholds } from '../decision/index.ts';
+import type { OcrResult } from '../domain/index.ts';
 import { compareIdentityFields, type IdentityFieldComparison } from '../japanese/index.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -23,7 +23,7 @@ import {
 } from './pipeline-repository.ts';
 import type { DecisionJobData } from './run-check-job.ts';
 import { isCurrent } from './run-check-job.ts';
-import { openEnvelope } from './stored-results.ts';
+import { openEnvelope, type ResultEnvelope } from './stored-results.ts';
 
 export type DecisionJobOutcome = 'decided' | 'already_decided' | 'not_ready' | 'superseded' | 'final';
 
@@ -31,6 +31,30 @@ const fieldsOf = (c: IdentityFieldComparison) => {
   const { mismatchedFields, ...fields } = c;
   return { fields: fields as Record<string, boolean>, mismatchedFields: [...mismatchedFields] };
 };
+
+interface StoredCheck {
+  row: { status: string };
+  envelope: ResultEnvelope<Record<string, unknown>, Record<string, unknown>>;
+}
+
+/**
+ * The decision's input of each registered check (src/checks/check-registry.ts): the §2.9 object
+ * with the numbers behind it (extras), or unavailable.
+ */
+export function checkOutcomes(stored: ReadonlyMap<CheckId, StoredCheck>): CheckOutcomes {
+  return Object.fromEntries(
+    CHECK_IDS.map((id) => {
+      const found = stored.get(id);
+      if (!found) throw new Error(`no stored result of ${id}`);
+      return [
+        id,
+        found.row.status === 'success'
+          ? { status: 'success', result: { ...found.envelope.extras, ...found.envelope.result } }
+          : { status: 'unavailable', detail: `${id} unavailable` },
+      ];
+    }),
+  ) as unknown as CheckOutcomes;
+}
 
 export async function runDecisionJob(platform: Platform, data: DecisionJobData): Promise<DecisionJobOutcome> {
   return platform.database.db.transaction().execute(async (trx) => {
@@ -51,12 +75,7 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
         ];
       }),
     );
-    const outcome = <T>(id: CheckId): CheckOutcome<T> => {
-      const stored = envelopes.get(id)!;
-      return stored.row.status === 'success'
-        ? { status: 'success', result: { ...stored.envelope.extras, ...stored.envelope.result } as T }
-        : { status: 'unavailable', detail: `${id} unavailable` };
-    };
+    const outcomes = checkOutcomes(envelopes);
     const ocrEnvelope = envelopes.get('ocr')!.envelope as { result: OcrResult; extras?: OcrExtras };
     const ocrPayload = ocrEnvelope.result.payload ?? {};
     const comparable = <T extends { address?: string | undefined }>(fields: T) =>
@@ -83,13 +102,9 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
 
     const thresholds = resolveThresholds(await findTenantSettings(trx, session.tenant_id));
     const input: DecisionInput = {
+      ...outcomes,
       liveness: { status: session.liveness_status, confidence: session.liveness_confidence },
-      ocr: outcome<DecisionInput['ocr'] extends CheckOutcome<infer T> ? T : never>('ocr'),
       expectedDocumentType: session.document_type,
-      documentSpoofCheck: outcome('documentSpoofCheck'),
-      selfieSpoofCheck: outcome('selfieSpoofCheck'),
-      faceMatch: outcome('faceMatch'),
-      fraudSignalAnalysis: outcome('fraudSignalAnalysis'),
       preRegisteredInfoMatch: preMatch,
       userInputMatch: userMatch,
     };
@@ -112,9 +127,9 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
     await completeSession(trx, session.id, decision.status, now);
     // docs/decisions.md "Reprocess queues": a webhook goes out when the decision's status or reason changes.
     if (!previous || previous.status !== decision.status || previous.reason !== decision.reason) {
-      const results: CheckResults = {};
-      for (const id of CHECK_IDS)
-        (results as Record<string, unknown>)[id] = envelopes.get(id)!.envelope.result;
+      const results = Object.fromEntries(
+        CHECK_IDS.map((id) => [id, envelopes.get(id)!.envelope.result]),
+      ) as CheckResults;
       await recordWebhookEvent(trx, platform, 'decision', {
         verificationId: session.id,
         tenantId: session.tenant_id,

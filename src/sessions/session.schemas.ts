@@ -1,15 +1,11 @@
 // Request and response schemas of the session endpoints (interface §2, §4): one source for
 // validation, TypeScript types and the OpenAPI document.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { CHECK_IDS, type CheckId, checkResultsProperties } from '../checks/index.ts';
 import {
-  CHECK_IDS,
-  type CheckId,
   DecisionMetadataSchema,
-  FaceMatchSchema,
-  FraudSignalAnalysisSchema,
   OcrResultSchema,
   SESSION_STATUSES,
-  SpoofCheckSchema,
   VERIFICATION_STATUSES,
 } from '../domain/index.ts';
 import { SessionId } from '../platform/http/id-schemas.ts';
@@ -106,15 +102,8 @@ const Verification = Type.Object({
   decision: Type.Optional(
     Type.Object({ status: Type.String(), reason: Type.String(), metadata: DecisionMetadataSchema }),
   ),
-  results: Type.Optional(
-    Type.Object({
-      ocr: Type.Optional(OcrResultSchema),
-      documentSpoofCheck: Type.Optional(SpoofCheckSchema),
-      selfieSpoofCheck: Type.Optional(SpoofCheckSchema),
-      faceMatch: Type.Optional(FaceMatchSchema),
-      fraudSignalAnalysis: Type.Optional(FraudSignalAnalysisSchema),
-    }),
-  ),
+  // One entry per check of the registry (src/checks/check-registry.ts).
+  results: Type.Optional(Type.Object(checkResultsProperties())),
   preRegisteredInfoMatch: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   userInputMatch: Type.Optional(Type.Boolean()),
 });

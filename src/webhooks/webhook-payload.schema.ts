@@ -8,8 +8,8 @@
 // the same schema (publishedWebhookPayloadSchema): receivers must tolerate unknown fields and event
 // kinds (§6.5 rule 4), so a validator built from it must too.
 import { type Static, Type } from '@sinclair/typebox';
+import { CheckResultsSchema } from '../checks/index.ts';
 import {
-  CheckResultsSchema,
   closed,
   DECISION_REASON_CODES,
   DECISION_STATUSES,
@@ -22,10 +22,13 @@ import {
   WEBHOOK_EVENTS,
 } from '../domain/index.ts';
 
-// The vocabulary these payloads are made of is the domain's; named here too for the webhook code.
+// `results` is the check registry's (src/checks/check-registry.ts); the rest of the vocabulary these
+// payloads are made of is the domain's. Named here too for the webhook code.
 export {
   type CheckResults as WebhookResults,
   CheckResultsSchema as WebhookResultsSchema,
+} from '../checks/index.ts';
+export {
   DECISION_REASON_CODES,
   DECISION_STATUSES,
   type DecisionMetadata,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { CHECK_IDS } from '../../src/checks/check.ts';
 import { checkQueue } from '../../src/checks/check-queues.ts';
+import { CHECK_IDS } from '../../src/checks/index.ts';
 import { CALLBACK_PREFIX, countWrites, createTestTenant, useTestApi } from '../helpers/api-client.ts';
 
 describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {

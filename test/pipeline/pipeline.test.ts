@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CHECK_IDS } from '../../src/checks/check.ts';
+import { CHECK_IDS } from '../../src/checks/index.ts';
 import { terminateOcrEngine } from '../../src/checks/ocr/ocr-engine.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/decision/index.ts';
 import {

@@ -4,7 +4,7 @@
 // inference); `npm run demo:personas` runs all five and prints the table.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CHECK_IDS } from '../../src/checks/check.ts';
+import { CHECK_IDS } from '../../src/checks/index.ts';
 import { terminateOcrEngine } from '../../src/checks/ocr/ocr-engine.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/decision/index.ts';
 import { runPersona } from './run-persona.ts';

@@ -29,6 +29,7 @@ import {
 import { type MrzVerdictFacts, mrzFailureKind } from '../ocr/read-mrz.ts';
 import { combineSpoofCues, NO_VERDICT, roundScore, type SpoofCue } from '../spoof-cues.ts';
 import { measureCardThickness, thicknessCue } from './card-thickness.ts';
+import { documentSpoofDefinition } from './definition.ts';
 import {
   type BorderStats,
   type ChromaTexture,
@@ -80,7 +81,8 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // (issuer-text.ts), at most medium; the bezel searched on the photo's longer side and never a thin
 // net of rules (a real licence turned 270° read as a bezel); the portrait's apparent sex and the
 // address-vs-issuer reading no longer reach medium and high alone (wrong on real genuine cards).
-export const DOCUMENT_SPOOF_VERSION = '0.16.0';
+// The number itself is declared with the check in the registry (definition.ts).
+export const DOCUMENT_SPOOF_VERSION = documentSpoofDefinition.version;
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
 
 /** What the check reads from the OCR check's extras (a structural subset of OcrExtras). */
@@ -565,7 +567,7 @@ const readFromMrzAlone = (input: DocumentSpoofInput) => input.ocr?.layout === 'o
 
 export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSpoofResult> {
   return {
-    id: 'documentSpoofCheck',
+    id: documentSpoofDefinition.id,
     version: DOCUMENT_SPOOF_VERSION,
     async run(input) {
       const measuredFront = await measureSide(input.front, input.ocr?.documentOutline);

@@ -1,4 +1,6 @@
 // The documentSpoofCheck as other capabilities (the job handlers, the bench) use it.
+
+export { documentSpoofDefinition } from './definition.ts';
 export {
   createDocumentSpoofCheck,
   DOCUMENT_SPOOF_MODEL,

@@ -15,6 +15,7 @@ import {
 import { FACE_EMBEDDING_MODEL } from '../../platform/ml/face-embedding.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import type { DocumentType } from '../ocr/index.ts';
+import { faceMatchDefinition } from './definition.ts';
 import { type DocumentPortraitSource, describeDocumentFace } from './document-portrait.ts';
 import {
   FACE_SIMILARITY_CALIBRATION,
@@ -115,13 +116,8 @@ export class FaceMatchImageError extends Error {
   }
 }
 
-// 1.3.1: documentFaceSource.faceWidthShare (the decision's face-photo rule); a whole-photo face far
-// wider than the portrait region of the card found is discarded (document-portrait.ts).
-// 2.0.0: the faces are described by the face embedding (fr_feature.onnx) instead of face-api's
-// recognition net; the calibration is refitted (similarity-calibration.ts).
-// 2.1.0: default threshold 0.58 and band 0.14, set from real photos (FACE_MATCH_DEFAULTS).
-// 2.2.0: the portrait is cut where the issuer prints it (the My Number card's at the left).
-const VERSION = '2.2.0';
+// The check's version is declared with it in the registry (definition.ts).
+const VERSION = faceMatchDefinition.version;
 
 function checkUnitInterval(name: string, value: number): number {
   if (!(Number.isFinite(value) && value >= 0 && value <= 1))
@@ -208,7 +204,7 @@ export function decideFaceMatch(input: FaceMatchDescriptions): FaceMatchResult {
 }
 
 export const faceMatchCheck: Check<FaceMatchInput, FaceMatchResult> = {
-  id: 'faceMatch',
+  id: faceMatchDefinition.id,
   version: VERSION,
   async run(input) {
     // Validate the tenant's numbers before spending inference on the pictures.

@@ -1,5 +1,6 @@
 // The faceMatch check as other capabilities (the job handlers, the decision, the accuracy report) use it.
 
+export { FACE_MATCH_VERSION, faceMatchDefinition } from './definition.ts';
 export {
   cropDocumentPortrait,
   type DocumentPortraitSource,

@@ -3,6 +3,7 @@
 // every signal is tested on plain values.
 import { compareIdentityFields, type IdentityFields } from '../../japanese/index.ts';
 import { type Check, PROVIDER } from '../check.ts';
+import { FRAUD_SIGNALS_VERSION, fraudSignalsDefinition } from './definition.ts';
 
 export type Severity = 'low' | 'medium' | 'high';
 
@@ -80,10 +81,6 @@ export interface FraudAnalysis {
 
 /** Points per severity; several high signals reach the reject score (interface §3.2 "several fraud signals"). */
 const WEIGHT: Record<Severity, number> = { low: 5, medium: 20, high: 40 };
-
-// 1.2.0: the identity keys (name, birth date) come from the OCR only when it read with confidence
-// (src/pipeline/gather-fraud-facts.ts).
-export const FRAUD_SIGNALS_VERSION = '1.2.0';
 
 /** Under this from link to submit, nobody photographed a document and did a live check by hand. */
 export const MIN_HUMAN_FLOW_SECONDS = 15;
@@ -221,7 +218,7 @@ export function analyzeFraudSignals(facts: FraudFacts): FraudAnalysis {
 }
 
 export const fraudSignalsCheck: Check<FraudFacts, FraudAnalysis> = {
-  id: 'fraudSignalAnalysis',
+  id: fraudSignalsDefinition.id,
   version: FRAUD_SIGNALS_VERSION,
   run: async (facts) => analyzeFraudSignals(facts),
 };

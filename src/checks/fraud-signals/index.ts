@@ -3,7 +3,6 @@ export {
   ageOn,
   analyzeFraudSignals,
   type BlacklistHit,
-  FRAUD_SIGNALS_VERSION,
   type FraudAnalysis,
   type FraudFacts,
   type FraudSignal,
@@ -34,3 +33,4 @@ export {
   MAX_BLACKLIST_ENTRIES,
   updateBlacklistRow,
 } from './blacklist-repository.ts';
+export { FRAUD_SIGNALS_VERSION, fraudSignalsDefinition } from './definition.ts';

@@ -1,6 +1,8 @@
 // What other capabilities use of the OCR check: the check itself (createOcrCheck: the pipeline gives
 // it a geometry run in a worker thread), and finding the document in a photo (the face check crops
 // the printed portrait with it).
+
+export { ocrDefinition } from './definition.ts';
 export { DOCUMENT_TYPES, type DocumentType, layoutOf } from './document-regions.ts';
 export {
   type DocumentGeometry,

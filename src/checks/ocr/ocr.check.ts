@@ -36,6 +36,7 @@ import {
   startsWithPrefecture,
   toDigit,
 } from './correct-fields.ts';
+import { ocrDefinition } from './definition.ts';
 import {
   BACK_FIELDS,
   CARD_LAYOUT,
@@ -84,7 +85,8 @@ import { type MrzReading, type MrzVerdictFacts, mrzDate, mrzFailureKind, readMrz
 // 1.8.4: an address with no number before 丁目 is not read as one (read again, else left out).
 // 2.0.0: cards read in the issuer's layout (src/documents) by what they print, the whole photo read
 // when no outline is found; the MRZ found anywhere and read as TD1, TD2, TD3 or a visa.
-export const OCR_CHECK_VERSION = '2.0.0';
+// The number itself is declared with the check in the registry (definition.ts).
+export const OCR_CHECK_VERSION = ocrDefinition.version;
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -1022,7 +1024,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
       Math.round(layout.height * layout.scale),
     );
   return {
-    id: 'ocr',
+    id: ocrDefinition.id,
     version: OCR_CHECK_VERSION,
     async run(input) {
       const started = performance.now();

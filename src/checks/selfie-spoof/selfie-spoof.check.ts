@@ -14,8 +14,8 @@ import { type Check, PROVIDER } from '../check.ts';
 import { centralRegion, decodeRgbPhoto, measureSpectralPeaks } from '../document-spoof/image-cues.ts';
 import type { SpoofCheck } from '../document-spoof/index.ts';
 import { combineSpoofCues, roundScore, type SpoofCue } from '../spoof-cues.ts';
+import { SELFIE_SPOOF_VERSION, selfieSpoofDefinition } from './definition.ts';
 
-export const SELFIE_SPOOF_VERSION = '0.2.0';
 export const SELFIE_SPOOF_MODEL = 'mimoto-selfie-spoof-cues';
 
 export interface SelfieSpoofFrame {
@@ -111,7 +111,7 @@ export async function humanNetScores(
 
 export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofResult> {
   return {
-    id: 'selfieSpoofCheck',
+    id: selfieSpoofDefinition.id,
     version: SELFIE_SPOOF_VERSION,
     async run(input) {
       const t = SELFIE_SPOOF_THRESHOLDS;

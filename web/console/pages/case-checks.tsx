@@ -126,11 +126,11 @@ function CheckCard({ name, result }: { name: string; result: Json }) {
   );
 }
 
-/** The checks in the pipeline's order (interface §2.9); unknown ones after them. */
-const CHECK_ORDER = ['ocr', 'faceMatch', 'documentSpoofCheck', 'selfieSpoofCheck', 'fraudSignalAnalysis'];
-const checkRank = (name: string) =>
-  CHECK_ORDER.includes(name) ? CHECK_ORDER.indexOf(name) : CHECK_ORDER.length;
-
+/**
+ * One panel per check, in the order the server lists them: the check registry's
+ * (src/checks/check-registry.ts), so a new check gets its panel with no change here. Its title is
+ * the `check.<id>` message when there is one, else the id.
+ */
 export function CheckResults({ results }: { results: unknown }) {
   const { t } = useConsole();
   if (!isObject(results) || Object.keys(results).length === 0) return <p>{t('case.noResults')}</p>;
@@ -138,7 +138,6 @@ export function CheckResults({ results }: { results: unknown }) {
     <div class="checks">
       {Object.entries(results)
         .filter((entry): entry is [string, Json] => isObject(entry[1]))
-        .sort(([a], [b]) => checkRank(a) - checkRank(b))
         .map(([name, result]) => (
           <CheckCard key={name} name={name} result={result} />
         ))}
