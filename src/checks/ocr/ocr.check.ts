@@ -379,7 +379,8 @@ async function stretch(png: Buffer, factor: number): Promise<Buffer> {
     .toBuffer();
 }
 
-async function readRegion(
+/** One field's crop read, and read again while unsure or unfitting (exported for its tests). */
+export async function readRegion(
   engine: OcrEngine & { readonly spare?: boolean },
   image: GreyImage,
   region: Region,

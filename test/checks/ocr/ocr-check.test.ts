@@ -17,6 +17,7 @@ import {
   splitKanjiName,
   splitNameLine,
 } from '../../../src/checks/ocr/correct-fields.ts';
+import type { GreyImage } from '../../../src/checks/ocr/find-document.ts';
 import { addressOutsideArea, issuerArea } from '../../../src/checks/ocr/issuing-authority.ts';
 import {
   backDisagreements,
@@ -25,6 +26,7 @@ import {
   looksLikePassportMrz,
   type OcrCheckResult,
   READ_BUDGET,
+  readRegion,
 } from '../../../src/checks/ocr/ocr.check.ts';
 import {
   getOcrEngineFor,
@@ -33,6 +35,7 @@ import {
   terminateOcrEngine,
 } from '../../../src/checks/ocr/ocr-engine.ts';
 import { mrzDate, mrzFailureKind, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
+import type { Region } from '../../../src/documents/index.ts';
 import { homographyBetween as homography } from '../../../src/platform/image/homography.ts';
 import { OcrResultSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
 
@@ -232,40 +235,6 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(result.status, 'success');
   });
 
-  it('two readings of a key field that agree outvote a third', {
-    todo: 'the regenerated licence-name capture reads its name surely at 1×: no third reading to outvote',
-  }, async () => {
-    const { result, extras } = await runOnFixture('ocr-rereads', 'drivers_license', 'licence-name-');
-    assert.equal(extras.fields.name?.raw, '鈴木 美咲');
-    assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['鈴木', '美咲']);
-    assert.equal(result.status, 'success');
-    assert.equal(extras.fields.name?.confirmed, true);
-    assert.equal(result.status, 'success');
-  });
-
-  it('a name only the local threshold reads is confirmed when the global one gives it at half size', {
-    todo: 'the regenerated my-number-name capture reads its name surely with the global threshold',
-  }, async () => {
-    const { result, extras } = await runOnFixture('ocr-rereads', 'my_number_card', 'my-number-name-');
-    assert.equal(extras.fields.name?.value, '山田 花子');
-    assert.equal(extras.fields.name?.confirmed, true);
-    assert.equal(extras.fields.name?.lastResort, undefined);
-    assert.equal(result.status, 'success', result.reason);
-  });
-
-  it('three readings that all differ are settled by a fourth, larger one', {
-    todo: "the regenerated capture (a clean licence in the issuer's layout, 吉田 恵) reads its name as nothing usable at every scale",
-  }, async () => {
-    const { result, extras } = await runOnFixture(
-      'ocr-rereads',
-      'drivers_license',
-      'licence-three-readings-',
-    );
-    assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['吉田', '恵']);
-    assert.equal(extras.fields.name?.confirmed, true);
-    assert.equal(result.status, 'success');
-  });
-
   it('an MRZ check digit failing on a capture too poor to read is a misread, not a verdict', async () => {
     const { result, extras } = await runOnFixture('poor-passport-mrz', 'passport', 'composite-only-');
     assert.equal(result.status, 'low_confidence');
@@ -450,6 +419,90 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(extras.documentTypeMismatch, true);
     assert.match(result.reason ?? '', /document_type_mismatch/);
     assert.equal(result.unsupportedDocumentType, undefined);
+  });
+});
+
+describe('a key value read unsure or unfitting is read again', () => {
+  // Which misread a capture gives at which scale is Tesseract's, not a fixture's: the rereading
+  // rules are run on a blank crop by an engine that answers each pass by the scale it is given
+  // (the crop's width against the first reading's) and the threshold asked for.
+  const image: GreyImage = { data: new Uint8Array(400 * 100).fill(235), width: 400, height: 100 };
+  const layout = { width: 400, height: 100, scale: 1 };
+  const region: Region = [0, 0, 200, 50];
+  const confirm = { below: 0.7, value: (r: { text: string }) => (r.text.trim() ? r.text.trim() : undefined) };
+  const accept = (t: string) => /^\p{Script=Han}{1,4} \p{Script=Han}{1,4}$/u.test(t.trim());
+  function scripted(answers: Record<string, readonly [text: string, confidence: number]>) {
+    const passes: string[] = [];
+    const engine: OcrEngine = {
+      model: 'scripted',
+      recognize: async (png: Buffer, options?: RecognizeOptions) => {
+        const { width = 0 } = await sharp(png).metadata();
+        const key = `${Math.round((width / 200) * 100) / 100}×${options?.binarization === 'sauvola' ? ' sauvola' : ''}`;
+        passes.push(key);
+        const [text, confidence] = answers[key] ?? ['', 0];
+        return { text, confidence: confidence * 100, words: [], lines: [] };
+      },
+      recognizeLines: () => Promise.reject(new Error('not read by lines')),
+    } as unknown as OcrEngine;
+    return { engine, passes };
+  }
+
+  it('two readings of a key field that agree outvote a third', async () => {
+    // 美咲 misread 美唉 at 1×, read right at 1.4× and 0.75×.
+    const { engine, passes } = scripted({
+      '1×': ['鈴木 美唉', 0.55],
+      '1.4×': ['鈴木 美咲', 0.6],
+      '0.75×': ['鈴木 美咲', 0.62],
+    });
+    const read = await readRegion(engine, image, region, layout, { accept, confirm });
+    assert.equal(read.text, '鈴木 美咲');
+    assert.equal(read.confirmation?.text, '鈴木 美咲');
+    assert.deepEqual(passes, ['1×', '1.4×', '0.75×']);
+  });
+
+  it('three readings that all differ are settled by a fourth, larger one', async () => {
+    const { engine, passes } = scripted({
+      '1×': ['吉田 忠', 0.5],
+      '1.4×': ['吉田 恵', 0.55],
+      '0.75×': ['古田 恵', 0.5],
+      '1.7×': ['吉田 恵', 0.6],
+    });
+    const read = await readRegion(engine, image, region, layout, { accept, confirm });
+    assert.equal(read.text, '吉田 恵');
+    assert.equal(read.confirmation?.text, '吉田 恵');
+    assert.deepEqual(passes, ['1×', '1.4×', '0.75×', '1.7×']);
+    // No two of four agree: the first reading stays, unconfirmed.
+    const none = scripted({
+      '1×': ['吉田 忠', 0.5],
+      '1.4×': ['吉田 恵', 0.55],
+      '0.75×': ['古田 恵', 0.5],
+      '1.7×': ['吉田 悪', 0.6],
+    });
+    const unsettled = await readRegion(none.engine, image, region, layout, { accept, confirm });
+    assert.equal(unsettled.text, '吉田 忠');
+    assert.equal(unsettled.confirmation, null);
+  });
+
+  it('a name only the local threshold reads is confirmed when the global one gives it at half size', async () => {
+    // Read as nothing (or as no name) at 1×, 1.4× and 0.75× with the global threshold.
+    const base = {
+      '1×': ['', 0],
+      '1.4×': ['山|田', 0.3],
+      '0.75×': ['', 0],
+      '1× sauvola': ['山田 花子', 0.8],
+    } as const;
+    const { engine, passes } = scripted({ ...base, '0.5×': ['山田 花子', 0.5] });
+    const read = await readRegion(engine, image, region, layout, { accept, confirm });
+    assert.equal(read.text, '山田 花子');
+    assert.equal(read.confirmation?.text, '山田 花子');
+    assert.equal(read.lastResort, undefined);
+    assert.deepEqual(passes, ['1×', '1.4×', '0.75×', '1× sauvola', '0.5×']);
+    // Half size giving another value leaves it the last resort it is.
+    const alone = scripted({ ...base, '0.5×': ['山田 花', 0.5] });
+    const lastResort = await readRegion(alone.engine, image, region, layout, { accept, confirm });
+    assert.equal(lastResort.text, '山田 花子');
+    assert.equal(lastResort.lastResort, true);
+    assert.equal(lastResort.confirmation, undefined);
   });
 });
 
