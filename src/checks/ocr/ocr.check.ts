@@ -83,7 +83,8 @@ import { type MrzReading, type MrzVerdictFacts, mrzDate, mrzFailureKind, readMrz
 // 1.8.4: an address with no number before 丁目 is not read as one (read again, else left out).
 // 2.0.0: cards read in the issuer's layout (src/documents) by what they print, the whole photo read
 // when no outline is found; the MRZ found anywhere and read as TD1, TD2, TD3 or a visa.
-export const OCR_CHECK_VERSION = '2.0.0';
+// 2.0.1: the licence's issuer read as the two lines it is printed on (北海道 / 公安委員会).
+export const OCR_CHECK_VERSION = '2.0.1';
 
 /**
  * Overall confidence below which the result is low_confidence (calibrated on the synthetic
@@ -707,6 +708,16 @@ async function readVertical(engine: OcrEngine, card: GreyImage, region: Region, 
 }
 
 /**
+ * A printed passport number one OCR slip from the check-digit-valid MRZ number (a character read
+ * twice, Z read as 7) is a misread of the same number, not a second one; letters and digits that
+ * look alike count as one (a clean genuine TZ9268522 read 129268522).
+ */
+export function isMisreadOfNumber(printed: string, mrzNumber: string): boolean {
+  const asDigits = (t: string) => [...t.replace(/[^0-9A-Za-z]/g, '').toUpperCase()].map(toDigit).join('');
+  return editDistance(asDigits(printed), asDigits(mrzNumber), 1) <= 1;
+}
+
+/**
  * The first MRZ line of a Japanese passport: its run of fillers, or its opening P<JPN and a
  * surname — a blurred capture drops the fillers or reads them as letters ("P<IPNSHIMIZU<<AYA",
  * "PIPNTAKAHASH…").
@@ -949,6 +960,8 @@ function acceptorsFor(
     expiryDate: (t) => isPlausibleExpiryDate(readPrintedDate(t, reference), reference),
     address: (t) => fitsAddress(type, type === 'passport' ? t.trim() : cleanAddress(t)),
     documentNumber: (t) => type === 'my_number_card' || readDocumentNumber(type, t) !== undefined,
+    // The licence's 公安委員会 is small red print: read again until it names a prefecture.
+    ...(type === 'drivers_license' ? { issuer: (t: string) => issuerArea(type, t) !== undefined } : {}),
   };
 }
 const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
@@ -1310,6 +1323,10 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
             ...(condensed(name) ? { stretchX: 1.3 } : {}),
             ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
+            // The licence prints its issuer on two lines under the portrait (北海道 / 公安委員会).
+            ...(name === 'issuer' && type === 'drivers_license'
+              ? { psm: PAGE_SEGMENTATION.singleBlock }
+              : {}),
           });
           if (r) readings.set(name, r);
         }),
@@ -1418,16 +1435,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           const numberOk = compositeOk && !mrz.invalidFields.includes('documentNumber') && mrz.documentNumber;
           const birthOk = compositeOk && !mrz.invalidFields.includes('birthDate') && mrzBirth;
           const expiryOk = compositeOk && !mrz.invalidFields.includes('expirationDate') && mrzExpiry;
-          // A printed number one OCR slip from the check-digit-valid MRZ number (a character read
-          // twice, Z read as 7) is a misread of the same number, not a second one; letters and
-          // digits that look alike count as one (a clean genuine TZ9268522 read 129268522).
-          const asDigits = (t: string) =>
-            [...t.replace(/[^0-9A-Za-z]/g, '').toUpperCase()].map(toDigit).join('');
           const printedNumberAgrees =
             !documentNumber ||
             !numberOk ||
             documentNumber === mrz.documentNumber ||
-            editDistance(asDigits(numberRead.text), asDigits(numberOk), 1) <= 1;
+            isMisreadOfNumber(numberRead.text, numberOk);
           const matchesPrintedFields =
             printedNumberAgrees &&
             (!printedBirth || !birthOk || printedBirth === mrzBirth) &&
