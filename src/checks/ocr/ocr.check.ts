@@ -960,7 +960,7 @@ function acceptorsFor(
     expiryDate: (t) => isPlausibleExpiryDate(readPrintedDate(t, reference), reference),
     address: (t) => fitsAddress(type, type === 'passport' ? t.trim() : cleanAddress(t)),
     documentNumber: (t) => type === 'my_number_card' || readDocumentNumber(type, t) !== undefined,
-    // The licence's 公安委員会 is small red print: read again until it names a prefecture.
+    // The licence's issuer is read again when it names no prefecture (its small red print).
     ...(type === 'drivers_license' ? { issuer: (t: string) => issuerArea(type, t) !== undefined } : {}),
   };
 }
@@ -1296,6 +1296,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           stretchX?: number;
           eraseRules?: boolean;
           searchMargin?: number;
+          rereadAt?: readonly number[];
         },
       ) => {
         const region = regions[name];
@@ -1323,9 +1324,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
             ...(condensed(name) ? { stretchX: 1.3 } : {}),
             ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
-            // The licence prints its issuer on two lines under the portrait (北海道 / 公安委員会).
+            // The licence prints its issuer on two lines under the portrait (北海道 / 公安委員会),
+            // in small red type: read as a block, then with its gaps closed (cropWithoutRules),
+            // and no further (an issuer is a cue of the document check, no field the reading needs).
             ...(name === 'issuer' && type === 'drivers_license'
-              ? { psm: PAGE_SEGMENTATION.singleBlock }
+              ? { psm: PAGE_SEGMENTATION.singleBlock, rereadAt: [], searchMargin: 0 }
               : {}),
           });
           if (r) readings.set(name, r);
