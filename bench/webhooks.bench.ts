@@ -35,7 +35,7 @@ import type { AutomaticDecisionEventInput } from '../src/webhooks/index.ts';
 import {
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_PER_ENDPOINT,
-  recordDecisionEvent,
+  recordWebhookEvent,
   startWebhookDeliveryWorker,
 } from '../src/webhooks/index.ts';
 import { ownCpuSeconds, postgresBackendCpu } from './lib/cpu-usage.ts';
@@ -150,8 +150,9 @@ interface Endpoint {
   hanging: boolean;
 }
 
-function decision(endpoint: Endpoint): AutomaticDecisionEventInput {
+function decision(endpoint: Endpoint, generation: number): AutomaticDecisionEventInput {
   return {
+    generation,
     verificationId: endpoint.sessionId,
     tenantId: endpoint.tenantId,
     decision: {
@@ -214,10 +215,12 @@ async function recordEvents(platform: OpenPlatform, targets: Endpoint[]): Promis
   return platform.database.db.transaction().execute(async (trx) => {
     const ids: string[] = [];
     for (const endpoint of targets) {
-      const { eventId } = await recordDecisionEvent(trx, platform, {
-        decisionKey: `bench:${++keySequence}`,
-        decision: decision(endpoint),
-      });
+      const { eventId } = await recordWebhookEvent(
+        trx,
+        platform,
+        'decision',
+        decision(endpoint, ++keySequence),
+      );
       ids.push(eventId);
     }
     return ids;

@@ -8,7 +8,7 @@ import { registerConsole } from './console/index.ts';
 import { MAX_UPLOAD_REQUEST_BYTES, registerHostedFlow } from './hosted-flow/index.ts';
 import { registerApiDocs } from './platform/http/api-docs-page.ts';
 import { AppError } from './platform/http/app-error.ts';
-import { installErrorHandler, sendError } from './platform/http/error-handler.ts';
+import { installErrorHandler, installNotFoundHandler, sendError } from './platform/http/error-handler.ts';
 import { registerMetrics } from './platform/http/metrics.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { parseJsonBody } from './platform/http/parse-json-body.ts';
@@ -47,6 +47,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
     requestIdHeader: false,
   });
   installErrorHandler(app);
+  installNotFoundHandler(app);
   // A body left unread by an early answer is drained (up to the largest upload) or the connection
   // closed, so the next request on a keep-alive connection is answered (unread-body.ts).
   installUnreadBodyGuard(app, MAX_UPLOAD_REQUEST_BYTES);

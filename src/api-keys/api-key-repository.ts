@@ -97,3 +97,12 @@ export async function touchApiKey(db: Db, keyId: string, at: Date, staleBefore: 
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
     .execute();
 }
+
+/**
+ * For a statement of another capability that may run only while an API key is enabled (the
+ * create-session insert, sessions/session-repository.ts): SQL true when key `keyParam` of tenant
+ * `tenantParam` exists and is not disabled, at the statement's snapshot. The arguments are the
+ * caller's placeholders (`$11`), so the caller's statement stays one constant prepared text.
+ */
+export const enabledApiKeyCondition = (keyParam: string, tenantParam: string) =>
+  `EXISTS (SELECT 1 FROM api_keys k WHERE k.id = ${keyParam} AND k.tenant_id = ${tenantParam} AND k.disabled_at IS NULL)`;

@@ -1,4 +1,5 @@
 export { API_KEY_RECHECKED_BY_WRITE, apiCaller, requireApiKey } from './api-key-auth.ts';
+export { enabledApiKeyCondition } from './api-key-repository.ts';
 export {
   type ApiCaller,
   type ApiKeyView,

@@ -33,6 +33,9 @@ export {
   type SessionStatus,
   VERIFICATION_STATUSES,
   type VerificationStatus,
+  WEBHOOK_EVENT_KINDS,
   WEBHOOK_EVENTS,
   type WebhookEvent,
+  type WebhookEventKind,
+  type WebhookEventName,
 } from './vocabulary.ts';

@@ -42,6 +42,17 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent only to tenants who turned it on (settings webhookExpiredEvent): §6.1 defines three events. */
 export const EXPIRED_EVENT = 'verification.expired';
 
+/** Every `event` value a webhook carries. */
+export type WebhookEventName = WebhookEvent | typeof EXPIRED_EVENT;
+
+/**
+ * What the webhook event store records, each kind with its own payload schema and idempotency key
+ * (src/webhooks/webhook-event-kinds.ts): an automatic decision, a reviewer's outcome, the expiry of
+ * an unfinished session. A new kind is a name here and an entry there.
+ */
+export const WEBHOOK_EVENT_KINDS = ['decision', 'review', 'expired'] as const;
+export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
+
 /** Final verification statuses, interface §3.2 (processing never produces a webhook). */
 export const DECISION_STATUSES = ['approved', 'rejected', 'pending_review'] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];

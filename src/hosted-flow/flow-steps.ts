@@ -15,8 +15,8 @@ import { documentQualityProblem, measureDocumentQuality } from './assess-documen
 import { decodeUploadImage } from './decode-upload-image.ts';
 import {
   allowedDocumentTypes,
+  DOCUMENT_TYPES,
   type DocumentPhoto,
-  type DocumentType,
   documentBlobKey,
   hasBackSide,
   hasCardEdge,
@@ -24,6 +24,7 @@ import {
 import type { Language } from './flow-messages.ts';
 import { logoUrlOf } from './flow-pages.ts';
 import { csrfTokenFor, type FlowContext, requireOpenFlow } from './flow-session.ts';
+import type { FlowState } from './flow-state.ts';
 import {
   deleteDocuments,
   insertChallenge,
@@ -41,43 +42,8 @@ import {
   normalizeUserInput,
   requiredUserInputFields,
   type UserInput,
-  type UserInputField,
   userInputContext,
 } from './user-input.ts';
-
-export interface FlowState {
-  sessionId: string;
-  status: string;
-  language: Language;
-  csrfToken: string;
-  expiresAt: string;
-  allowedDocumentTypes: DocumentType[];
-  requiredUserInputFields: UserInputField[];
-  documentType: string | null;
-  steps: {
-    consent: boolean;
-    documentType: boolean;
-    front: boolean;
-    /** null when the chosen document has no back side (passport) or none is chosen. */
-    back: boolean | null;
-    /**
-     * The card held tilted, its edge showing (the tenant's thickness capture); null when the tenant
-     * does not ask for it, the document has no card edge (passport), or none is chosen.
-     */
-    tilted: boolean | null;
-    liveness: { status: 'pending' | 'success' | 'failed'; attemptsUsed: number; attemptsLeft: number };
-    personalData: boolean;
-    submitted: boolean;
-  };
-  /** What the user typed, for the review screen (null before). */
-  personalData: UserInput | null;
-  /** What the capture check read with confidence on the front, to prefill the form (null: nothing). */
-  documentReading: DocumentReading | null;
-  /** Who asks: the tenant's display name, accent colour and logo address. */
-  tenant: { displayName: string; accentColor: string | null; logoUrl: string | null };
-  /** Where the browser goes once submitted (null before). */
-  redirectTo: string | null;
-}
 
 /** Interface §4.1: callbackUrl with sessionId, and state when one was given. */
 export function callbackRedirect(session: FlowContext['session']): string {
@@ -108,7 +74,7 @@ export async function getFlowState(
     expiresAt: session.expires_at.toISOString(),
     allowedDocumentTypes: allowedDocumentTypes(tenant?.settings ?? {}),
     requiredUserInputFields: requiredUserInputFields(tenant?.settings ?? {}),
-    documentType: session.document_type,
+    documentType: DOCUMENT_TYPES.find((type) => type === session.document_type) ?? null,
     steps: {
       consent: session.consented_at !== null,
       documentType: session.document_type !== null,

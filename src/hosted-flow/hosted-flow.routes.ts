@@ -6,12 +6,13 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireApiKey } from '../api-keys/index.ts';
 import { terminateOcrEngine } from '../checks/ocr/index.ts';
 import { closeInferencePool } from '../inference/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import { installErrorHandler } from '../platform/http/error-handler.ts';
 import { LinkToken, SessionId } from '../platform/http/id-schemas.ts';
 import {
   type MultipartLimits,
@@ -107,34 +108,6 @@ function localizedError(request: FastifyRequest, error: AppError) {
   };
 }
 
-/** Fastify's own errors, as the flow's codes (the uploads' parse errors: platform/http/multipart.ts). */
-function asAppError(error: FastifyError): AppError | null {
-  if (error instanceof AppError) return error;
-  if (error.validation) {
-    return new AppError(
-      'ValidationFailed',
-      undefined,
-      error.validation.map((i) => ({
-        path: `${error.validationContext ?? ''}${i.instancePath}`,
-        message: i.message ?? 'is not valid',
-      })),
-    );
-  }
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PayloadTooLarge');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UnsupportedMediaType');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('BadRequest');
-  }
-  if (error.statusCode === 413) return new AppError('PayloadTooLarge');
-  if (error.statusCode === 415) return new AppError('UnsupportedMediaType');
-  if (error.statusCode === 400) return new AppError('BadRequest');
-  return null;
-}
-
 async function flowScope(scope: FastifyInstance, platform: Platform) {
   const { config } = platform;
   await scope.register(cookie);
@@ -151,15 +124,8 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     },
   );
 
-  scope.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = asAppError(error);
-    if (!appError) {
-      request.log.error({ err: error }, 'unhandled error in the hosted flow');
-      return reply.code(500).send(localizedError(request, new AppError('InternalError')));
-    }
-    if (appError.headers) reply.headers(appError.headers);
-    return reply.code(appError.statusCode).send(localizedError(request, appError));
-  });
+  // The API's error mapping, worded in the user's language.
+  installErrorHandler(scope, localizedError);
 
   // Personal data and one-time secrets pass through here: never cached, never framed.
   scope.addHook('onSend', async (_request, reply, payload) => {

@@ -1,6 +1,7 @@
 // The hosted flow as the app and the session detail use it.
 export { allowedDocumentTypes, DOCUMENT_TYPES, hasBackSide } from './document-types.ts';
 export { negotiateLanguage } from './flow-messages.ts';
+export type { FlowPersonalData, FlowState } from './flow-state.ts';
 export { MAX_UPLOAD_REQUEST_BYTES, registerHostedFlow } from './hosted-flow.routes.ts';
 export { listDocuments } from './hosted-flow-repository.ts';
 export { type FlowDetail, readFlowDetail } from './read-flow-detail.ts';

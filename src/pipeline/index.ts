@@ -1,7 +1,7 @@
 // The verification pipeline: check jobs, the decision job, stored results.
 export { type CheckRun, RUNNERS } from './check-runners.ts';
 export { identityKeyCandidates } from './identity-hashes.ts';
-export { findDescriptor, findTenantSettings, insertDecision } from './pipeline-repository.ts';
+export { findDescriptor, insertDecision } from './pipeline-repository.ts';
 export { type PipelineDetail, readPipelineDetail } from './read-pipeline-detail.ts';
 export { requestReprocess } from './request-reprocess.ts';
 export {

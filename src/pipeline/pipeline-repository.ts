@@ -81,11 +81,6 @@ export async function findCheckResult(db: Db, sessionId: string, checkId: string
     .executeTakeFirst();
 }
 
-export async function findTenantSettings(db: Db, tenantId: string): Promise<Record<string, unknown>> {
-  const row = await db.selectFrom('tenants').select('settings').where('id', '=', tenantId).executeTakeFirst();
-  return row?.settings ?? {};
-}
-
 export async function findAutomaticDecision(db: Db, sessionId: string, generation: number) {
   return db
     .selectFrom('decisions')

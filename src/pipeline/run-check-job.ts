@@ -15,11 +15,11 @@ import { resolveThresholds } from '../decision/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findSession, type SessionRow } from '../sessions/index.ts';
+import { findTenantSettings } from '../tenants/index.ts';
 import { CHECK_DEPENDENCIES, DependencyNotReady, RUNNERS } from './check-runners.ts';
 import {
   type CheckResultRow,
   failSession,
-  findTenantSettings,
   listCheckResults,
   saveCheckResult,
 } from './pipeline-repository.ts';

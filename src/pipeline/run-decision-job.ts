@@ -10,13 +10,13 @@ import { compareIdentityFields, type IdentityFieldComparison } from '../japanese
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findSession } from '../sessions/index.ts';
-import { recordDecisionEvent } from '../webhooks/index.ts';
+import { findTenantSettings } from '../tenants/index.ts';
+import { recordWebhookEvent } from '../webhooks/index.ts';
 import { comparableWithDocument, readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
 import {
   completeSession,
   findAutomaticDecision,
   findLatestDecision,
-  findTenantSettings,
   hasReviewDecision,
   insertDecision,
   listCheckResults,
@@ -115,26 +115,24 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
       const results: CheckResults = {};
       for (const id of CHECK_IDS)
         (results as Record<string, unknown>)[id] = envelopes.get(id)!.envelope.result;
-      await recordDecisionEvent(trx, platform, {
-        decisionKey: `auto:${data.generation}`,
-        decision: {
-          verificationId: session.id,
-          tenantId: session.tenant_id,
-          decision,
-          results,
-          processedAt: now,
-          // A decision a reprocess changed says so: a receiver deduplicating by verificationId
-          // would otherwise take it for a repeat of the earlier event (interface §6.5 rule 4).
-          ...(previous && session.reprocess_requested_at
-            ? {
-                reprocess: {
-                  requestedAt: session.reprocess_requested_at,
-                  reason: session.reprocess_reason ?? '',
-                  previousStatus: previous.status,
-                },
-              }
-            : {}),
-        },
+      await recordWebhookEvent(trx, platform, 'decision', {
+        verificationId: session.id,
+        tenantId: session.tenant_id,
+        generation: data.generation,
+        decision,
+        results,
+        processedAt: now,
+        // A decision a reprocess changed says so: a receiver deduplicating by verificationId
+        // would otherwise take it for a repeat of the earlier event (interface §6.5 rule 4).
+        ...(previous && session.reprocess_requested_at
+          ? {
+              reprocess: {
+                requestedAt: session.reprocess_requested_at,
+                reason: session.reprocess_reason ?? '',
+                previousStatus: previous.status,
+              },
+            }
+          : {}),
       });
     }
     return 'decided';

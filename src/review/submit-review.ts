@@ -6,18 +6,14 @@
 
 import { recordAudit } from '../actors/index.ts';
 import { NO_VERDICT } from '../checks/index.ts';
-import {
-  findTenantSettings,
-  insertDecision,
-  type PipelineDetail,
-  readPipelineDetail,
-} from '../pipeline/index.ts';
+import { insertDecision, type PipelineDetail, readPipelineDetail } from '../pipeline/index.ts';
 import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findSession } from '../sessions/index.ts';
-import { recordDecisionEvent } from '../webhooks/index.ts';
+import { findTenantSettings } from '../tenants/index.ts';
+import { recordWebhookEvent } from '../webhooks/index.ts';
 import type { ReasonCode } from './review-reasons.ts';
 import {
   deleteClaim,
@@ -298,29 +294,24 @@ async function finalize(
   const results = pipeline.results ?? {};
   const similarity = results.faceMatch?.similarity;
   const risk = results.documentSpoofCheck?.risk;
-  await recordDecisionEvent(trx, platform, {
-    decisionKey: `review:${review.id}`,
-    decision: {
-      verificationId: review.session_id,
-      tenantId: review.tenant_id,
-      review: {
-        id: review.id,
-        decision: review.decision,
-        reviewedBy: review.reviewed_by,
-        reviewedAt: decidedAt,
-        reason: review.reason,
-      },
-      verificationResult: {
-        ...(livenessConfidence !== null ? { livenessConfidence } : {}),
-        ...(typeof similarity === 'number' ? { faceMatchConfidence: similarity } : {}),
-        ...(risk && AUTHENTICITY[risk] ? { documentAuthenticity: AUTHENTICITY[risk] } : {}),
-        ...(pipeline.userInputMatch !== undefined ? { userInputMatch: pipeline.userInputMatch } : {}),
-        ...(pipeline.preRegisteredInfoMatch
-          ? { preRegisteredInfoMatch: pipeline.preRegisteredInfoMatch }
-          : {}),
-      },
-      results,
-      processedAt: decidedAt,
+  await recordWebhookEvent(trx, platform, 'review', {
+    verificationId: review.session_id,
+    tenantId: review.tenant_id,
+    review: {
+      id: review.id,
+      decision: review.decision,
+      reviewedBy: review.reviewed_by,
+      reviewedAt: decidedAt,
+      reason: review.reason,
     },
+    verificationResult: {
+      ...(livenessConfidence !== null ? { livenessConfidence } : {}),
+      ...(typeof similarity === 'number' ? { faceMatchConfidence: similarity } : {}),
+      ...(risk && AUTHENTICITY[risk] ? { documentAuthenticity: AUTHENTICITY[risk] } : {}),
+      ...(pipeline.userInputMatch !== undefined ? { userInputMatch: pipeline.userInputMatch } : {}),
+      ...(pipeline.preRegisteredInfoMatch ? { preRegisteredInfoMatch: pipeline.preRegisteredInfoMatch } : {}),
+    },
+    results,
+    processedAt: decidedAt,
   });
 }

@@ -3,9 +3,9 @@
 // Tenants who turned on verification.expired (settings webhookExpiredEvent) get it for each
 // session the sweep expires, in the same transaction; a cancelled session sends none (the tenant
 // ended it).
-import { sql } from 'kysely';
 import type { Platform } from '../platform/platform.ts';
-import { recordDecisionEvent } from '../webhooks/index.ts';
+import { tenantsWithSettingOn } from '../tenants/index.ts';
+import { recordWebhookEvent } from '../webhooks/index.ts';
 import { expireSessions } from './session-repository.ts';
 
 export const EXPIRY_SWEEP_INTERVAL_MS = 30_000;
@@ -15,23 +15,17 @@ export function sweepExpiredSessions(platform: Platform): Promise<number> {
     const now = platform.now();
     const expired = await expireSessions(trx, now);
     if (expired.length === 0) return 0;
-    const tenants = await trx
-      .selectFrom('tenants')
-      .select('id')
-      .where('id', 'in', [...new Set(expired.map((s) => s.tenant_id))])
-      .where(sql<boolean>`settings->>'webhookExpiredEvent' = 'true'`)
-      .execute();
-    const optedIn = new Set(tenants.map((t) => t.id));
+    const optedIn = await tenantsWithSettingOn(
+      trx,
+      [...new Set(expired.map((s) => s.tenant_id))],
+      'webhookExpiredEvent',
+    );
     for (const session of expired.filter((s) => optedIn.has(s.tenant_id))) {
-      await recordDecisionEvent(trx, platform, {
-        decisionKey: 'expired',
-        decision: {
-          kind: 'expired',
-          verificationId: session.id,
-          tenantId: session.tenant_id,
-          expiresAt: session.expires_at,
-          processedAt: now,
-        },
+      await recordWebhookEvent(trx, platform, 'expired', {
+        verificationId: session.id,
+        tenantId: session.tenant_id,
+        expiresAt: session.expires_at,
+        processedAt: now,
       });
     }
     return expired.length;

@@ -1,6 +1,8 @@
 import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import { enabledApiKeyCondition } from '../api-keys/index.ts';
 import { type Db, preparedStatement } from '../platform/db/open-database.ts';
 import type { Tables, VerificationSessionsTable } from '../platform/db/schema.ts';
+import { callbackPrefixAllowedCondition } from '../tenants/index.ts';
 
 export type SessionRow = Selectable<VerificationSessionsTable>;
 
@@ -23,17 +25,18 @@ export interface NewSession {
 
 // One statement that is also the request's authorisation: the row goes in only while the API key is
 // enabled and its tenant still allows the callback prefix, so create-session needs no read before
-// it (create-session.ts). Constant text, prepared once per connection: nothing to build or plan
-// per request.
+// it (create-session.ts). The two conditions are their tables' owners' (api-keys, tenants), joined
+// into this text once at load: constant, prepared once per connection, nothing to build or plan per
+// request.
 const INSERT_SESSION_FOR_KEY = preparedStatement(
   'insert_session_for_key',
   `
 INSERT INTO verification_sessions (id, tenant_id, callback_url, client_ip, state, pre_registered_info_enc,
   link_token_hash, verification_url_enc, verification_url_expires_at, created_at, updated_at, expires_at)
-SELECT $1::text, k.tenant_id, $2::text, $3::text, $4::text, $5::text,
+SELECT $1::text, $12::text, $2::text, $3::text, $4::text, $5::text,
   $6::text, $7::text, $8::timestamptz, $9::timestamptz, $9::timestamptz, $10::timestamptz
-FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-WHERE k.id = $11 AND k.tenant_id = $12 AND k.disabled_at IS NULL AND $13 = ANY (t.callback_url_prefixes)
+WHERE ${enabledApiKeyCondition('$11::text', '$12::text')}
+  AND ${callbackPrefixAllowedCondition('$12::text', '$13::text')}
 RETURNING id`,
 );
 

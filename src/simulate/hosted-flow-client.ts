@@ -2,6 +2,9 @@
 // from the one-time link on every request, the CSRF token from GET state on every POST/PUT, and
 // the user's language in Accept-Language. Nothing else: no Origin header (a non-browser client
 // sends none, which the server accepts), no redirects followed.
+import type { FlowState } from '../hosted-flow/index.ts';
+
+export type { FlowState };
 
 /** The server said no to a step; the flow cannot go on from here. */
 export class FlowStepRefused extends Error {
@@ -15,24 +18,6 @@ export class FlowStepRefused extends Error {
   ) {
     super(`${step}: HTTP ${status}${code ? ` ${code}` : ''}${serverMessage ? ` — ${serverMessage}` : ''}`);
   }
-}
-
-export interface FlowState {
-  sessionId: string;
-  status: string;
-  csrfToken: string;
-  allowedDocumentTypes: string[];
-  documentType: string | null;
-  steps: {
-    consent: boolean;
-    documentType: boolean;
-    front: boolean;
-    back: boolean | null;
-    liveness: { status: 'pending' | 'success' | 'failed'; attemptsUsed: number; attemptsLeft: number };
-    personalData: boolean;
-    submitted: boolean;
-  };
-  redirectTo: string | null;
 }
 
 export interface LivenessChallenge {

@@ -115,19 +115,25 @@ export function documentCorners(
 }
 
 /**
- * Composite the document onto the background through the camera, with lighting and glare.
- * Returns raw RGB (blur, noise and compression are applied by finishCapture).
+ * Maps `source` onto the quadrilateral `corners` of `target` (corners in the order top-left,
+ * top-right, bottom-right, bottom-left of the source) and calls `paint` with each covered target
+ * pixel's byte offset, the source's bilinear sample premultiplied by its alpha, and that alpha.
  */
-export function composeCapture(image: FlatImage, params: CaptureParameters, background?: RgbImage): RgbImage {
-  const { width, height } = params;
-  const base = background ?? renderBackground(params);
-  const out = Buffer.from(base.data);
-  const corners = documentCorners(params, image.width, image.height);
+export function drawQuad(
+  target: RgbImage,
+  source: FlatImage,
+  corners: Point[],
+  paint: (offset: number, rgb: readonly number[], alpha: number) => void,
+): void {
+  const { width, height } = target;
+  const sw = source.width;
+  const sh = source.height;
+  const src = source.data;
   const inverse = homographyBetween(corners, [
     [0, 0],
-    [image.width, 0],
-    [image.width, image.height],
-    [0, image.height],
+    [sw, 0],
+    [sw, sh],
+    [0, sh],
   ]);
   const xs = corners.map((c) => c[0]);
   const ys = corners.map((c) => c[1]);
@@ -135,9 +141,7 @@ export function composeCapture(image: FlatImage, params: CaptureParameters, back
   const x1 = Math.min(width - 1, Math.ceil(Math.max(...xs)));
   const y0 = Math.max(0, Math.floor(Math.min(...ys)));
   const y1 = Math.min(height - 1, Math.ceil(Math.max(...ys)));
-  const src = image.data;
-  const sw = image.width;
-  const sh = image.height;
+  const rgb = [0, 0, 0];
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
       const [u, v] = applyHomography(inverse, x + 0.5, y + 0.5);
@@ -148,9 +152,7 @@ export function composeCapture(image: FlatImage, params: CaptureParameters, back
       const iv = Math.floor(fv);
       const du = fu - iu;
       const dv = fv - iv;
-      let r = 0;
-      let g = 0;
-      let b = 0;
+      rgb.fill(0);
       let a = 0;
       for (let k = 0; k < 4; k++) {
         const px = iu + (k & 1);
@@ -159,18 +161,30 @@ export function composeCapture(image: FlatImage, params: CaptureParameters, back
         const wgt = ((k & 1) === 1 ? du : 1 - du) * (k >> 1 === 1 ? dv : 1 - dv);
         const si = (py * sw + px) * 4;
         const alpha = ((src[si + 3] ?? 0) / 255) * wgt;
-        r += (src[si] ?? 0) * alpha;
-        g += (src[si + 1] ?? 0) * alpha;
-        b += (src[si + 2] ?? 0) * alpha;
+        for (let c = 0; c < 3; c++) rgb[c] = (rgb[c] ?? 0) + (src[si + c] ?? 0) * alpha;
         a += alpha;
       }
-      if (a <= 0) continue;
-      const o = (y * width + x) * 3;
-      out[o] = clamp(r + (out[o] ?? 0) * (1 - a));
-      out[o + 1] = clamp(g + (out[o + 1] ?? 0) * (1 - a));
-      out[o + 2] = clamp(b + (out[o + 2] ?? 0) * (1 - a));
+      if (a > 0) paint((y * width + x) * 3, rgb, a);
     }
   }
+}
+
+/**
+ * Composite the document onto the background through the camera, with lighting and glare.
+ * Returns raw RGB (blur, noise and compression are applied by finishCapture).
+ */
+export function composeCapture(image: FlatImage, params: CaptureParameters, background?: RgbImage): RgbImage {
+  const { width, height } = params;
+  const base = background ?? renderBackground(params);
+  const out = Buffer.from(base.data);
+  drawQuad(
+    { data: out, width, height },
+    image,
+    documentCorners(params, image.width, image.height),
+    (o, rgb, a) => {
+      for (let c = 0; c < 3; c++) out[o + c] = clamp((rgb[c] ?? 0) + (out[o + c] ?? 0) * (1 - a));
+    },
+  );
   applyLightingAndGlare({ data: out, width, height }, params);
   return { data: out, width, height };
 }

@@ -5,7 +5,7 @@
 // corpus's (photograph-document.ts); only the edge is new: the card's back face is projected
 // behind its front face and painted in the edge's colour first, so the part the face does not
 // cover is the edge as a pinhole camera sees it.
-import { applyHomography, homographyBetween, type Point } from '../platform/image/homography.ts';
+import type { Point } from '../platform/image/homography.ts';
 import { type CaptureParameters, drawCaptureParameters, type Quality } from './capture-parameters.ts';
 import {
   drawPrintedCopyParameters,
@@ -16,6 +16,7 @@ import {
 import {
   composeCapture,
   documentCorners,
+  drawQuad,
   finishCapture,
   type RgbImage,
   renderBackground,
@@ -98,49 +99,11 @@ export function drawTiltParameters(
  * grey level, anti-aliased by the bilinear alpha.
  */
 function paintSilhouette(image: RgbImage, object: FlatImage, corners: Point[], level: number): void {
-  const { width, height, data } = image;
-  const sw = object.width;
-  const sh = object.height;
-  const toObject = homographyBetween(corners, [
-    [0, 0],
-    [sw, 0],
-    [sw, sh],
-    [0, sh],
-  ]);
-  const xs = corners.map((c) => c[0]);
-  const ys = corners.map((c) => c[1]);
   const value = Math.max(0, Math.min(255, level));
-  for (
-    let y = Math.max(0, Math.floor(Math.min(...ys)));
-    y <= Math.min(height - 1, Math.ceil(Math.max(...ys)));
-    y++
-  ) {
-    for (
-      let x = Math.max(0, Math.floor(Math.min(...xs)));
-      x <= Math.min(width - 1, Math.ceil(Math.max(...xs)));
-      x++
-    ) {
-      const [u, v] = applyHomography(toObject, x + 0.5, y + 0.5);
-      const fu = u - 0.5;
-      const fv = v - 0.5;
-      if (fu < -1 || fv < -1 || fu > sw || fv > sh) continue;
-      const iu = Math.floor(fu);
-      const iv = Math.floor(fv);
-      const du = fu - iu;
-      const dv = fv - iv;
-      let a = 0;
-      for (let k = 0; k < 4; k++) {
-        const px = iu + (k & 1);
-        const py = iv + (k >> 1);
-        if (px < 0 || py < 0 || px >= sw || py >= sh) continue;
-        const wgt = ((k & 1) === 1 ? du : 1 - du) * (k >> 1 === 1 ? dv : 1 - dv);
-        a += ((object.data[(py * sw + px) * 4 + 3] ?? 0) / 255) * wgt;
-      }
-      if (a <= 0) continue;
-      const o = (y * width + x) * 3;
-      for (let c = 0; c < 3; c++) data[o + c] = Math.round(value * a + (data[o + c] ?? 0) * (1 - a));
-    }
-  }
+  drawQuad(image, object, corners, (o, _rgb, a) => {
+    for (let c = 0; c < 3; c++)
+      image.data[o + c] = Math.round(value * a + (image.data[o + c] ?? 0) * (1 - a));
+  });
 }
 
 /** The edge's level at `s` of the way from the face's arris (0) to the back's (1). */

@@ -9,7 +9,13 @@ export {
   type TenantLogo,
   tenantLogoBlobKey,
 } from './tenant-branding.ts';
-export { findTenant, updateTenantSettings } from './tenant-repository.ts';
+export {
+  callbackPrefixAllowedCondition,
+  findTenant,
+  findTenantSettings,
+  tenantsWithSettingOn,
+  updateTenantSettings,
+} from './tenant-repository.ts';
 export {
   allowCallbackPrefix,
   createTenant,

@@ -31,6 +31,36 @@ export async function findTenant(db: Db, tenantId: string): Promise<TenantRow | 
   return row && toTenantRow(row);
 }
 
+/** The tenant's settings ({} for a tenant that does not exist). */
+export async function findTenantSettings(db: Db, tenantId: string): Promise<Record<string, unknown>> {
+  const row = await db.selectFrom('tenants').select('settings').where('id', '=', tenantId).executeTakeFirst();
+  return row?.settings ?? {};
+}
+
+/** Which of these tenants have the boolean setting `name` turned on. */
+export async function tenantsWithSettingOn(
+  db: Db,
+  tenantIds: readonly string[],
+  name: string,
+): Promise<Set<string>> {
+  if (tenantIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('tenants')
+    .select('id')
+    .where('id', 'in', [...tenantIds])
+    .where(sql<boolean>`settings->>${name} = 'true'`)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * For a statement of another capability that may run only while a callback prefix is allowed (the
+ * create-session insert): SQL true when tenant `tenantParam` lists `prefixParam` among its callback
+ * URL prefixes, at the statement's snapshot. The arguments are the caller's placeholders.
+ */
+export const callbackPrefixAllowedCondition = (tenantParam: string, prefixParam: string) =>
+  `EXISTS (SELECT 1 FROM tenants t WHERE t.id = ${tenantParam} AND ${prefixParam} = ANY (t.callback_url_prefixes))`;
+
 const toTenantRow = (row: Selectable<TenantsTable>): TenantRow => ({
   id: row.id,
   name: row.name,

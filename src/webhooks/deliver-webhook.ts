@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { WebhookEventName } from '../domain/index.ts';
 import {
   type ResolveHost,
   resolveWithSystemDns,
@@ -13,7 +14,6 @@ import {
   type WebhookEnvironment,
 } from '../platform/net/ssrf-guard.ts';
 import { signWebhookBody } from './sign-webhook.ts';
-import type { EXPIRED_EVENT, WebhookEvent } from './webhook-payload.schema.ts';
 
 /** Interface §6.5 rule 1 / §8: connect plus the complete response within 5 seconds. */
 export const DELIVERY_TIMEOUT_MS = 5_000;
@@ -56,7 +56,7 @@ export interface WebhookRequest {
   /** The tenant's current webhook secret; the signature is computed over `body` (§6.4). */
   secret: string;
   /** Or 'webhook.test': the console's test event (send-test-webhook.ts), about no session. */
-  event: WebhookEvent | typeof EXPIRED_EVENT | 'webhook.test';
+  event: WebhookEventName | 'webhook.test';
   /** Stable id of the event (X-Service-Delivery), the same on every attempt. */
   deliveryId: string;
   /** 1 for the first try (X-Service-Attempt). */

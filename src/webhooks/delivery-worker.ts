@@ -19,7 +19,7 @@ import type { ResolveHost } from '../platform/net/ssrf-guard.ts';
 import type { Platform } from '../platform/platform.ts';
 import { readWebhookSecret } from '../tenants/index.ts';
 import { DELIVERY_TIMEOUT_MS, type DeliveryResult, deliverWebhook } from './deliver-webhook.ts';
-import { eventBodyContext } from './record-decision-event.ts';
+import { eventBodyContext } from './record-webhook-event.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, type RetrySchedule } from './retry-schedule.ts';
 import {
   type ClaimedEvent,

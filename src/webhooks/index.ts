@@ -1,5 +1,6 @@
-// What other capabilities use of webhooks (style.md: through the folder's index.ts). Deciding code
-// calls recordDecisionEvent inside its own transaction; the worker role runs the delivery worker.
+// What other capabilities use of webhooks (style.md: through the folder's index.ts). The code that
+// makes an event happen calls recordWebhookEvent inside its own transaction; the worker role runs
+// the delivery worker.
 
 export {
   type ResolveHost,
@@ -7,16 +8,7 @@ export {
   vetWebhookUrl,
   type WebhookEnvironment,
 } from '../platform/net/ssrf-guard.ts';
-export {
-  type AutomaticDecisionEventInput,
-  buildWebhookPayload,
-  type DecisionEventInput,
-  type ExpiredEventInput,
-  eventForStatus,
-  InvalidWebhookPayloadError,
-  type ReviewOutcomeEventInput,
-  serializeWebhookPayload,
-} from './build-webhook-payload.ts';
+export { buildWebhookPayload, serializeWebhookPayload } from './build-webhook-payload.ts';
 export {
   DELIVERY_TIMEOUT_MS,
   type DeliveryErrorClass,
@@ -47,10 +39,10 @@ export {
   type WebhookEventView,
 } from './list-webhook-events.ts';
 export {
-  type DecisionEventRecord,
-  recordDecisionEvent,
+  eventBodyContext,
+  recordWebhookEvent,
   WebhookEventSessionError,
-} from './record-decision-event.ts';
+} from './record-webhook-event.ts';
 export {
   DEFAULT_RETRY_SCHEDULE,
   MAX_ATTEMPTS,
@@ -66,7 +58,24 @@ export {
 } from './send-test-webhook.ts';
 export { signWebhookBody } from './sign-webhook.ts';
 export { verifyWebhookSignature } from './verify-webhook-signature.ts';
-export { webhookOperations, webhookPayloadComponents } from './webhook-openapi.ts';
+export {
+  type AutomaticDecisionEventInput,
+  type ExpiredEventInput,
+  eventForStatus,
+  InvalidWebhookPayloadError,
+  type ReviewOutcomeEventInput,
+  WEBHOOK_EVENT_KIND_DEFINITIONS,
+  type WebhookEventInput,
+  type WebhookEventKindDefinition,
+  type WebhookEventPayload,
+  type WebhookPayload,
+} from './webhook-event-kinds.ts';
+export {
+  publishedWebhookPayloadSchema,
+  WebhookPayloadSchema,
+  webhookOperations,
+  webhookPayloadComponents,
+} from './webhook-openapi.ts';
 export {
   DECISION_REASON_CODES,
   DecisionMetadataSchema,
@@ -75,11 +84,8 @@ export {
   FaceMatchSchema,
   FraudSignalAnalysisSchema,
   OcrResultSchema,
-  publishedWebhookPayloadSchema,
   SpoofCheckSchema,
   WEBHOOK_EVENTS,
   WEBHOOK_PAYLOAD_SCHEMA_ID,
   type WebhookEvent,
-  type WebhookPayload,
-  WebhookPayloadSchema,
 } from './webhook-payload.schema.ts';

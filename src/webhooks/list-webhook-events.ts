@@ -2,7 +2,7 @@
 // outcome, for an operator answering "did the tenant get it?".
 import { decryptBytes } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import { eventBodyContext } from './record-decision-event.ts';
+import { eventBodyContext } from './record-webhook-event.ts';
 import {
   findEventsWithAttempts,
   type StoredAttempt,
@@ -27,7 +27,9 @@ export interface WebhookEventView {
   eventId: string;
   tenantId: string;
   sessionId: string;
-  decisionKey: string;
+  /** The event kind (decision, review, expired) and its idempotency key within the session. */
+  kind: string;
+  idempotencyKey: string;
   event: string;
   callbackUrl: string;
   state: 'pending' | 'delivered' | 'failed' | 'gone';
@@ -85,7 +87,8 @@ function toViews({ events, attempts }: { events: StoredEvent[]; attempts: Stored
     eventId: event.id,
     tenantId: event.tenantId,
     sessionId: event.sessionId,
-    decisionKey: event.decisionKey,
+    kind: event.kind,
+    idempotencyKey: event.idempotencyKey,
     event: event.event,
     callbackUrl: event.callbackUrl,
     state: event.state,
@@ -116,7 +119,7 @@ export function formatWebhookEvents(events: WebhookEventView[]): string {
     .map((event) => {
       const head = [
         `${event.eventId}  ${event.event}  ${event.state}${event.nextAttemptAt ? ` (next attempt ${event.nextAttemptAt})` : ''}`,
-        `  to ${event.callbackUrl}  decision ${event.decisionKey}  created ${event.createdAt}  body sha256 ${event.bodySha256}`,
+        `  to ${event.callbackUrl}  ${event.kind} ${event.idempotencyKey}  created ${event.createdAt}  body sha256 ${event.bodySha256}`,
       ];
       const lines = event.attempts.map((a) => {
         const answer = a.httpStatus === null ? 'no response' : `HTTP ${a.httpStatus}`;

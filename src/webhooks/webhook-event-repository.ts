@@ -1,19 +1,21 @@
-// SQL of the webhook event store (migrations/0002_webhooks.sql). The events table is also the
+// SQL of the webhook event store (migrations/0002_webhooks.sql, 0013_webhook_event_kinds.sql). The events table is also the
 // delivery queue: `claimDueEvents` leases due events under a per-endpoint cap that holds across
 // every worker process, and `recordAttempt` writes the attempt and the event's next state in one
 // statement.
 import { sql } from 'kysely';
+import type { WebhookEventKind, WebhookEventName } from '../domain/index.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import type { WebhookEventState } from '../platform/db/schema.ts';
 import type { DeliveryResult } from './deliver-webhook.ts';
-import type { EXPIRED_EVENT, WebhookEvent } from './webhook-payload.schema.ts';
 
 export interface NewWebhookEvent {
   id: string;
   tenantId: string;
   sessionId: string;
-  decisionKey: string;
-  event: WebhookEvent | typeof EXPIRED_EVENT;
+  kind: WebhookEventKind;
+  /** Unique per session and kind (webhook-event-kinds.ts). */
+  idempotencyKey: string;
+  event: WebhookEventName;
   callbackUrl: string;
   endpoint: string;
   bodyEnc: Buffer;
@@ -22,7 +24,7 @@ export interface NewWebhookEvent {
   createdAt: Date;
 }
 
-/** Inserts the event unless the decision already has one; returns the id of the decision's event. */
+/** Inserts the event unless the session has one of its kind and key; returns that event's id. */
 export async function insertWebhookEvent(
   trx: Db,
   event: NewWebhookEvent,
@@ -33,7 +35,8 @@ export async function insertWebhookEvent(
       id: event.id,
       tenant_id: event.tenantId,
       session_id: event.sessionId,
-      decision_key: event.decisionKey,
+      kind: event.kind,
+      idempotency_key: event.idempotencyKey,
       event: event.event,
       callback_url: event.callbackUrl,
       endpoint: event.endpoint,
@@ -43,7 +46,7 @@ export async function insertWebhookEvent(
       created_at: event.createdAt,
       updated_at: event.createdAt,
     })
-    .onConflict((conflict) => conflict.columns(['session_id', 'decision_key']).doNothing())
+    .onConflict((conflict) => conflict.columns(['session_id', 'kind', 'idempotency_key']).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (inserted) return { eventId: inserted.id, created: true };
@@ -51,7 +54,8 @@ export async function insertWebhookEvent(
     .selectFrom('webhook_events')
     .select('id')
     .where('session_id', '=', event.sessionId)
-    .where('decision_key', '=', event.decisionKey)
+    .where('kind', '=', event.kind)
+    .where('idempotency_key', '=', event.idempotencyKey)
     .executeTakeFirstOrThrow();
   return { eventId: existing.id, created: false };
 }
@@ -73,7 +77,7 @@ export interface ClaimedEvent {
   id: string;
   tenantId: string;
   sessionId: string;
-  event: WebhookEvent | typeof EXPIRED_EVENT;
+  event: WebhookEventName;
   callbackUrl: string;
   endpoint: string;
   bodyEnc: Buffer;
@@ -212,7 +216,8 @@ export interface StoredEvent {
   id: string;
   tenantId: string;
   sessionId: string;
-  decisionKey: string;
+  kind: string;
+  idempotencyKey: string;
   event: string;
   callbackUrl: string;
   bodyEnc: Buffer;
@@ -283,7 +288,8 @@ export async function findEventsWithAttempts(
       id: row.id,
       tenantId: row.tenant_id,
       sessionId: row.session_id,
-      decisionKey: row.decision_key,
+      kind: row.kind,
+      idempotencyKey: row.idempotency_key,
       event: row.event,
       callbackUrl: row.callback_url,
       bodyEnc: toBuffer(row.body_enc),
@@ -314,7 +320,7 @@ function toClaimedEvent(row: ClaimedRow, leaseToken: string): ClaimedEvent {
     id: row.id,
     tenantId: row.tenant_id,
     sessionId: row.session_id,
-    event: row.event as WebhookEvent,
+    event: row.event as WebhookEventName,
     callbackUrl: row.callback_url,
     endpoint: row.endpoint,
     bodyEnc: toBuffer(row.body_enc),

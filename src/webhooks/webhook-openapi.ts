@@ -1,15 +1,90 @@
-// The OpenAPI document's `webhooks` section and payload schemas: the open versions of what
-// build-webhook-payload.ts sends (webhook-payload.schema.ts), one entry per event kind, with the
-// headers of interface §6.3 and an example of each payload.
-import {
-  AutomaticWebhookPayloadSchema,
-  EXPIRED_EVENT,
-  ExpiredWebhookPayloadSchema,
-  opened,
-  ReviewWebhookPayloadSchema,
-} from './webhook-payload.schema.ts';
+// The published forms of what build-webhook-payload.ts sends, all derived from the event kinds
+// (webhook-event-kinds.ts): the closed union every example is checked against, the open schema
+// served at /schemas/webhook-payload.json, and the OpenAPI document's `webhooks` section and payload
+// components, with the headers of interface §6.3 and the kinds' examples.
+import { Type } from '@sinclair/typebox';
+import type { WebhookEventName } from '../domain/index.ts';
+import { type WebhookEventKindDefinition, webhookEventKinds } from './webhook-event-kinds.ts';
+import { opened, WEBHOOK_PAYLOAD_SCHEMA_ID } from './webhook-payload.schema.ts';
 
 type Json = Record<string, unknown>;
+type Kind = WebhookEventKindDefinition<never, unknown>;
+
+/** Everything v1 sends, closed: each payload is checked against it before it is stored. */
+export const WebhookPayloadSchema = Type.Union(
+  webhookEventKinds().map(([, definition]) => definition.schema),
+  {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: WEBHOOK_PAYLOAD_SCHEMA_ID,
+    title: 'Webhook payload',
+    description:
+      'Body of the POST sent to the callbackUrl (API reference §6.2). Signed with X-Service-Signature over the raw bytes (API reference §6.4). ' +
+      'Receivers should ignore unknown event kinds and fields (API reference §6.5).',
+  },
+);
+
+/** Event names in the order the kinds list them, each with the kinds that send it. */
+function kindsByEvent(): Map<WebhookEventName, Kind[]> {
+  const byEvent = new Map<WebhookEventName, Kind[]>();
+  for (const [, definition] of webhookEventKinds())
+    for (const event of definition.events) byEvent.set(event, [...(byEvent.get(event) ?? []), definition]);
+  return byEvent;
+}
+
+const oneOrAny = (schemas: unknown[]) => (schemas.length === 1 ? schemas[0] : { anyOf: schemas });
+
+/** JSON Schema's if/then (draft-07), written so that no object literal has a `then` key. */
+const conditional = (condition: unknown, consequence: unknown) =>
+  Object.fromEntries([
+    ['if', condition],
+    ['then', consequence],
+  ]);
+
+const eventIs = (events: readonly string[]) => ({
+  properties: { event: { enum: [...events] } },
+  required: ['event'],
+});
+
+/**
+ * The schema tenants get at WEBHOOK_PAYLOAD_SCHEMA_ID (§6.2 rule 5): the payloads above with unknown
+ * fields and values allowed, chosen by event kind, and any other event kind accepted as long as it
+ * names the verification (§6.5 rule 4: receivers must not break on additions).
+ */
+export function publishedWebhookPayloadSchema(): Record<string, unknown> {
+  const plain = JSON.parse(JSON.stringify(WebhookPayloadSchema)) as Record<string, unknown>;
+  // Events sent by the same kinds share one condition.
+  const groups = new Map<string, { events: WebhookEventName[]; kinds: Kind[] }>();
+  for (const [event, kinds] of kindsByEvent()) {
+    const key = kinds.map((kind) => kind.openApi.component).join(' ');
+    const group = groups.get(key) ?? { events: [], kinds };
+    group.events.push(event);
+    groups.set(key, group);
+  }
+  return {
+    $schema: plain.$schema,
+    $id: plain.$id,
+    title: plain.title,
+    description:
+      `${plain.description} The payload is chosen by event; an event kind not listed here carries at ` +
+      'least event, verificationId and tenantId.',
+    type: 'object',
+    required: ['event', 'verificationId', 'tenantId'],
+    properties: {
+      event: {
+        type: 'string',
+        description: `Event kind (known: ${[...kindsByEvent().keys()].join(', ')})`,
+      },
+      verificationId: { type: 'string', minLength: 1 },
+      tenantId: { type: 'string', minLength: 1 },
+    },
+    allOf: [...groups.values()].map(({ events, kinds }) =>
+      conditional(
+        eventIs(events),
+        oneOrAny(kinds.map((kind) => opened(JSON.parse(JSON.stringify(kind.schema))))),
+      ),
+    ),
+  };
+}
 
 const plain = (schema: unknown): Json => {
   const copy = opened(JSON.parse(JSON.stringify(schema))) as Json;
@@ -20,11 +95,9 @@ const plain = (schema: unknown): Json => {
 
 /** Payload schemas for components.schemas, named as the SDK's types are. */
 export function webhookPayloadComponents(): Record<string, Json> {
-  return {
-    WebhookAutomaticDecision: plain(AutomaticWebhookPayloadSchema),
-    WebhookReviewOutcome: plain(ReviewWebhookPayloadSchema),
-    WebhookExpired: plain(ExpiredWebhookPayloadSchema),
-  };
+  return Object.fromEntries(
+    webhookEventKinds().map(([, definition]) => [definition.openApi.component, plain(definition.schema)]),
+  );
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -47,107 +120,6 @@ const HEADERS = [
   header('X-Service-Attempt', '1 for the first try, 2 for the first retry, …'),
 ];
 
-const processedAt = '2026-11-26T09:30:00.000Z';
-const results = {
-  ocr: {
-    success: true,
-    confidence: 0.94,
-    payload: { lastName: '山田', firstName: '太郎', birthDate: '1990-01-15', address: '東京都千代田区1-1' },
-    status: 'success',
-    provider: 'mimoto',
-    model: 'ocr-jp',
-    detectedDocumentType: 'drivers_license',
-    detectedDocumentTypeConfidence: 0.97,
-  },
-  faceMatch: { similarity: 0.82, isSamePerson: true, status: 'success', reason: 'same_person' },
-};
-
-export const WEBHOOK_EXAMPLES = {
-  approved: {
-    event: 'verification.approved',
-    verificationId: 'vs_01JQ7Z8Y6X5W4V3T2S1R0QPNMK',
-    tenantId: 'tn_01JQ7Z8Y6X5W4V3T2S1R0QPNMA',
-    status: 'approved',
-    decision: {
-      status: 'approved',
-      reason: 'all_checks_passed',
-      metadata: {
-        faceMatchSimilarity: 0.82,
-        livenessConfidence: 0.97,
-        documentSpoofRisk: 'low',
-        ocrConfidence: 0.94,
-      },
-    },
-    results,
-    processedAt,
-  },
-  reprocessed: {
-    event: 'verification.rejected',
-    verificationId: 'vs_01JQ7Z8Y6X5W4V3T2S1R0QPNMK',
-    tenantId: 'tn_01JQ7Z8Y6X5W4V3T2S1R0QPNMA',
-    status: 'rejected',
-    decision: {
-      status: 'rejected',
-      reason: 'face_mismatch',
-      metadata: { faceMatchSimilarity: 0.82, threshold: 0.9 },
-    },
-    results,
-    processedAt,
-    reprocess: {
-      requestedAt: '2026-11-26T09:29:55.000Z',
-      reason: 'face threshold raised',
-      previousStatus: 'approved',
-    },
-  },
-  pendingReview: {
-    event: 'verification.pending_review',
-    verificationId: 'vs_01JQ7Z8Y6X5W4V3T2S1R0QPNMK',
-    tenantId: 'tn_01JQ7Z8Y6X5W4V3T2S1R0QPNMA',
-    status: 'pending_review',
-    decision: { status: 'pending_review', reason: 'low_ocr_confidence', metadata: { ocrConfidence: 0.41 } },
-    results: { ocr: { ...results.ocr, confidence: 0.41, status: 'low_confidence' } },
-    processedAt,
-  },
-  reviewed: {
-    event: 'verification.approved',
-    verificationId: 'vs_01JQ7Z8Y6X5W4V3T2S1R0QPNMK',
-    tenantId: 'tn_01JQ7Z8Y6X5W4V3T2S1R0QPNMA',
-    status: 'approved',
-    decision: {
-      status: 'approved',
-      reason: 'Checked the document by hand; the photo matches.',
-      metadata: {},
-    },
-    results: {},
-    processedAt,
-    review: {
-      id: 'rv_01JQ7Z8Y6X5W4V3T2S1R0QPNMB',
-      decision: 'approved',
-      reviewedBy: 'reviewer@tenant.example',
-      reviewedAt: processedAt,
-      reason: 'Checked the document by hand; the photo matches.',
-    },
-    verificationResult: {
-      status: 'approved',
-      livenessConfidence: 0.97,
-      faceMatchConfidence: 0.82,
-      documentAuthenticity: 'low',
-      userInputMatch: true,
-      preRegisteredInfoMatch: { lastName: true, firstName: true, birthDate: true },
-    },
-  },
-  expired: {
-    event: EXPIRED_EVENT,
-    verificationId: 'vs_01JQ7Z8Y6X5W4V3T2S1R0QPNMK',
-    tenantId: 'tn_01JQ7Z8Y6X5W4V3T2S1R0QPNMA',
-    status: 'expired',
-    expiresAt: '2026-11-26T09:15:00.000Z',
-    processedAt,
-  },
-} as const;
-
-const example = (summary: string, value: unknown) => ({ summary, value });
-
 function webhook(summary: string, description: string, schema: Json, examples: Record<string, unknown>) {
   return {
     post: {
@@ -165,32 +137,22 @@ function webhook(summary: string, description: string, schema: Json, examples: R
   };
 }
 
-/** The `webhooks` object of the OpenAPI 3.1 document. */
+/** The `webhooks` object of the OpenAPI 3.1 document: one entry per event name. */
 export function webhookOperations(): Json {
-  const decision = { anyOf: [ref('WebhookAutomaticDecision'), ref('WebhookReviewOutcome')] };
-  const common =
-    "POSTed to the session's callbackUrl. Verify X-Service-Signature over the raw body before parsing. " +
-    'Tolerate fields and event kinds you do not know. Carries review when a reviewer decided, and ' +
-    'reprocess when a reprocess changed the decision.';
-  return {
-    'verification.approved': webhook('The verification was approved', common, decision, {
-      automatic: example('Automatic decision', WEBHOOK_EXAMPLES.approved),
-      reviewed: example("A reviewer's decision", WEBHOOK_EXAMPLES.reviewed),
+  const all = webhookEventKinds().map(([, definition]) => definition);
+  return Object.fromEntries(
+    [...kindsByEvent()].map(([event, kinds]) => {
+      const first = kinds[0]!;
+      const summary = all.map((kind) => kind.openApi.summaries[event]).find(Boolean) ?? event;
+      const examples = Object.fromEntries(
+        kinds.flatMap((kind) =>
+          kind.openApi.examples
+            .filter((example) => example.value.event === event)
+            .map(({ key, summary, value }) => [key, { summary, value }]),
+        ),
+      );
+      const schema = oneOrAny(kinds.map((kind) => ref(kind.openApi.component))) as Json;
+      return [event, webhook(summary, first.openApi.description, schema, examples)];
     }),
-    'verification.rejected': webhook('The verification was rejected', common, decision, {
-      reprocessed: example('A reprocess changed an approval', WEBHOOK_EXAMPLES.reprocessed),
-    }),
-    'verification.pending_review': webhook(
-      'A person must review the verification',
-      common,
-      ref('WebhookAutomaticDecision'),
-      { automatic: example('Low OCR confidence', WEBHOOK_EXAMPLES.pendingReview) },
-    ),
-    [EXPIRED_EVENT]: webhook(
-      'The session expired unfinished (opt-in)',
-      'Sent only to tenants who turned it on (console settings: webhookExpiredEvent); the interface defines three events. Not sent for a session you cancelled.',
-      ref('WebhookExpired'),
-      { expired: example('The user did not finish', WEBHOOK_EXAMPLES.expired) },
-    ),
-  };
+  );
 }

@@ -150,19 +150,6 @@ export const ReviewWebhookPayloadSchema = Type.Object(
   { ...closed, title: 'ReviewOutcomePayload' },
 );
 
-/** Everything v1 sends, closed: each payload is checked against it before it is stored. */
-export const WebhookPayloadSchema = Type.Union(
-  [AutomaticWebhookPayloadSchema, ReviewWebhookPayloadSchema, ExpiredWebhookPayloadSchema],
-  {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: WEBHOOK_PAYLOAD_SCHEMA_ID,
-    title: 'Webhook payload',
-    description:
-      'Body of the POST sent to the callbackUrl (API reference §6.2). Signed with X-Service-Signature over the raw bytes (API reference §6.4). ' +
-      'Receivers should ignore unknown event kinds and fields (API reference §6.5).',
-  },
-);
-
 /**
  * A copy of a schema with every object open and the reason codes a plain string: new fields and new
  * reason codes are additions a receiver must tolerate. Event kinds and statuses stay exact, since
@@ -192,52 +179,7 @@ export function opened(schema: unknown): unknown {
   return copy;
 }
 
-/** JSON Schema's if/then (draft-07), written so that no object literal has a `then` key. */
-const conditional = (condition: unknown, consequence: unknown) =>
-  Object.fromEntries([
-    ['if', condition],
-    ['then', consequence],
-  ]);
-
-const eventIs = (events: readonly string[]) => ({
-  properties: { event: { enum: [...events] } },
-  required: ['event'],
-});
-
-/**
- * The schema tenants get at WEBHOOK_PAYLOAD_SCHEMA_ID (§6.2 rule 5): the payloads above with unknown
- * fields and values allowed, chosen by event kind, and any other event kind accepted as long as it
- * names the verification (§6.5 rule 4: receivers must not break on additions).
- */
-export function publishedWebhookPayloadSchema(): Record<string, unknown> {
-  const plain = JSON.parse(JSON.stringify(WebhookPayloadSchema)) as Record<string, unknown>;
-  const [automatic, review, expired] = (plain.anyOf as unknown[]).map(opened);
-  return {
-    $schema: plain.$schema,
-    $id: plain.$id,
-    title: plain.title,
-    description:
-      `${plain.description} The payload is chosen by event; an event kind not listed here carries at ` +
-      'least event, verificationId and tenantId.',
-    type: 'object',
-    required: ['event', 'verificationId', 'tenantId'],
-    properties: {
-      event: {
-        type: 'string',
-        description: `Event kind (known: ${[...WEBHOOK_EVENTS, EXPIRED_EVENT].join(', ')})`,
-      },
-      verificationId: { type: 'string', minLength: 1 },
-      tenantId: { type: 'string', minLength: 1 },
-    },
-    allOf: [
-      conditional(eventIs(WEBHOOK_EVENTS), { anyOf: [automatic, review] }),
-      conditional(eventIs([EXPIRED_EVENT]), expired),
-    ],
-  };
-}
-
 export type AutomaticWebhookPayload = Static<typeof AutomaticWebhookPayloadSchema>;
 export type ReviewWebhookPayload = Static<typeof ReviewWebhookPayloadSchema>;
 export type ExpiredWebhookPayload = Static<typeof ExpiredWebhookPayloadSchema>;
 export type ReprocessNotice = Static<typeof ReprocessNoticeSchema>;
-export type WebhookPayload = Static<typeof WebhookPayloadSchema>;

@@ -7,32 +7,22 @@
 // runs it with the fake camera): this file is about what surrounds it.
 // Run: npm run build:web && node --import tsx --test test/e2e/hosted-flow-people.e2e.test.ts
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { buildApp } from '../../src/app.ts';
-import { closeInferencePool } from '../../src/inference/index.ts';
-import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
-import { updateTenantSettings } from '../../src/tenants/index.ts';
 import en from '../../web/verify/messages/en.json' with { type: 'json' };
 import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
-import { createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import {
   ARTIFACTS,
   buildWebApp,
   CHROMIUM,
   CHROMIUM_ARGS,
   clearArtifacts,
-  freePort,
-  listenOnFreePort,
+  type FlowService,
   passLiveness,
+  startFlowService,
   watchPage,
 } from '../helpers/e2e-browser.ts';
-import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 
 const CORPUS = 'test/fixtures/corpus/drivers_license-genuine-0';
 const SELFIE = 'test/fixtures/selfie-as-front/selfie.jpg';
@@ -41,39 +31,13 @@ const ACCENT = '#8a1538';
 const MESSAGES = { ja, en };
 type Language = keyof typeof MESSAGES;
 
-let platform: TestPlatform;
-let app: FastifyInstance;
-let tenant: TestTenant;
-let origin: string;
+let service: FlowService;
 let browser: Browser;
-let userDataDir: string;
-let receiver: Server;
-let callbackBase: string;
 
 before(async () => {
   clearArtifacts(/^people-/);
   buildWebApp('web/vite.config.ts');
-  receiver = createServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><title>Tenant</title><h1>Callback received</h1><p>${request.url}</p>`);
-  });
-  callbackBase = `http://127.0.0.1:${await listenOnFreePort(receiver)}/kyc/callback`;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  platform = await createTestPlatform({
-    env: { MIMOTO_PUBLIC_URL: origin, MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-')) },
-  });
-  tenant = await createTestTenant(platform, [callbackBase]);
-  await updateTenantSettings(platform.database.db, tenant.tenantId, {
-    displayName: TENANT_NAME,
-    accentColor: ACCENT,
-  });
-  app = await buildApp(platform);
-  await app.listen({ port, host: '127.0.0.1' });
-  // As a started service has them (mimoto start warms its models): the capture check's first
-  // upload would otherwise pay the loading, past its time budget on a loaded machine.
-  await warmUpCheckModels();
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-chromium-'));
+  service = await startFlowService({ displayName: TENANT_NAME, accentColor: ACCENT });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -83,25 +47,11 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-  await app?.close();
-  await platform?.close();
-  await closeInferencePool();
-  receiver?.close();
+  await service?.close();
 });
 
 async function shot(page: Page, language: Language, name: string) {
   await page.screenshot({ path: path.join(ARTIFACTS, `people-${language}-${name}.png`), fullPage: true });
-}
-
-async function newSession(): Promise<{ sessionId: string; verificationUrl: string }> {
-  const created = await fetch(`${origin}/v1/verification-sessions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ callbackUrl: `${callbackBase}/done`, clientIpAddress: '127.0.0.1' }),
-  });
-  assert.equal(created.status, 201);
-  return (await created.json()) as { sessionId: string; verificationUrl: string };
 }
 
 /** A browser whose languages are `locale` opens the tenant's link and walks to the review. */
@@ -110,7 +60,7 @@ async function walk(language: Language, locale: string) {
   const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const watch = watchPage(page);
-  const { sessionId, verificationUrl } = await newSession();
+  const { sessionId, verificationUrl } = await service.newSession();
   await page.goto(verificationUrl);
 
   // The browser's language, with no switch used; the tenant named in the header, in its colour.
@@ -160,7 +110,7 @@ async function walk(language: Language, locale: string) {
   await shot(page, language, '05-face-intro');
 
   // After the face check (recorded as passed), the form arrives prefilled from the document.
-  await passLiveness(platform, sessionId);
+  await passLiveness(service.platform, sessionId);
   await page.reload();
   await page.getByRole('heading', { name: m['personal.title'] }).waitFor();
   await page.locator('#prefill-notice').waitFor();
@@ -220,7 +170,7 @@ async function handOff(language: Language, locale: string) {
   const m = MESSAGES[language];
   const desktopContext = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
   const desktop = await desktopContext.newPage();
-  const { sessionId, verificationUrl } = await newSession();
+  const { sessionId, verificationUrl } = await service.newSession();
   await desktop.goto(verificationUrl);
   await desktop.getByRole('checkbox', { name: m['consent.checkbox'] }).check();
   await desktop.getByRole('button', { name: m['consent.submit'] }).click();
@@ -256,17 +206,17 @@ async function handOff(language: Language, locale: string) {
   await phone.setInputFiles('#file-back', path.join(CORPUS, 'back.jpg'));
   await phone.getByRole('button', { name: m['capture.use'], exact: true }).click();
   await phone.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 120_000 });
-  await passLiveness(platform, sessionId);
+  await passLiveness(service.platform, sessionId);
   await phone.reload();
   await phone.getByRole('heading', { name: m['personal.title'] }).waitFor();
   await phone.getByLabel(m['personal.lastNameKana']).fill('ふじわら');
   await phone.getByLabel(m['personal.firstNameKana']).fill('みさき');
   await phone.getByRole('button', { name: m['personal.submit'] }).click();
   await phone.getByRole('button', { name: m['review.submit'] }).click();
-  await phone.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
+  await phone.waitForURL((url) => url.href.startsWith(service.callbackBase), { timeout: 30_000 });
 
   // The desktop follows to the same callback.
-  await desktop.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
+  await desktop.waitForURL((url) => url.href.startsWith(service.callbackBase), { timeout: 30_000 });
   assert.equal(new URL(desktop.url()).searchParams.get('sessionId'), sessionId);
   await shot(desktop, language, '13-handoff-desktop-callback');
 

@@ -7,76 +7,41 @@
 // browser walk is in hosted-flow.e2e.test.ts).
 // Run: npm run build:web && node --import tsx --test test/e2e/hosted-flow-thickness.e2e.test.ts
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { buildApp } from '../../src/app.ts';
-import { closeInferencePool } from '../../src/inference/index.ts';
-import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
-import { updateTenantSettings } from '../../src/tenants/index.ts';
 import en from '../../web/verify/messages/en.json' with { type: 'json' };
 import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
-import { createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import {
   ARTIFACTS,
   buildWebApp,
   CHROMIUM,
   CHROMIUM_ARGS,
   clearArtifacts,
-  freePort,
-  listenOnFreePort,
+  type FlowService,
   passLiveness,
+  startFlowService,
   watchPage,
 } from '../helpers/e2e-browser.ts';
-import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 
 const PHOTOS = 'test/fixtures/thickness';
 const MESSAGES = { ja, en };
 type Language = keyof typeof MESSAGES;
 
-let platform: TestPlatform;
-let app: FastifyInstance;
-let tenant: TestTenant;
-let origin: string;
+let service: FlowService;
 let browser: Browser;
-let receiver: Server;
-let callbackBase: string;
 
 before(async () => {
   clearArtifacts(/^thickness-/);
   buildWebApp('web/vite.config.ts');
-  receiver = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end('<!doctype html><title>Tenant</title><h1>Callback received</h1>');
-  });
-  callbackBase = `http://127.0.0.1:${await listenOnFreePort(receiver)}/kyc/callback`;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  platform = await createTestPlatform({
-    env: { MIMOTO_PUBLIC_URL: origin, MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-')) },
-  });
-  tenant = await createTestTenant(platform, [callbackBase]);
   // A business under the image method (ホ): the tenant turned the thickness capture on.
-  await updateTenantSettings(platform.database.db, tenant.tenantId, {
-    displayName: 'みらい銀行',
-    thicknessCapture: true,
-  });
-  app = await buildApp(platform);
-  await app.listen({ port, host: '127.0.0.1' });
-  await warmUpCheckModels();
+  service = await startFlowService({ displayName: 'みらい銀行', thicknessCapture: true });
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 });
 
 after(async () => {
   await browser?.close();
-  await app?.close();
-  await platform?.close();
-  await closeInferencePool();
-  receiver?.close();
+  await service?.close();
 });
 
 async function shot(page: Page, language: Language, name: string) {
@@ -88,16 +53,7 @@ async function walk(language: Language, locale: string) {
   const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const watch = watchPage(page);
-  const created = await fetch(`${origin}/v1/verification-sessions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ callbackUrl: `${callbackBase}/done`, clientIpAddress: '127.0.0.1' }),
-  });
-  assert.equal(created.status, 201);
-  const { sessionId, verificationUrl } = (await created.json()) as {
-    sessionId: string;
-    verificationUrl: string;
-  };
+  const { sessionId, verificationUrl } = await service.newSession();
   await page.goto(verificationUrl);
   await page.getByRole('checkbox', { name: m['consent.checkbox'] }).check();
   await page.getByRole('button', { name: m['consent.submit'] }).click();
@@ -142,7 +98,7 @@ async function walk(language: Language, locale: string) {
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
   await page.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 60_000 });
 
-  await passLiveness(platform, sessionId);
+  await passLiveness(service.platform, sessionId);
   await page.reload();
   await page.getByRole('heading', { name: m['personal.title'] }).waitFor();
   for (const [label, value] of [
@@ -171,7 +127,7 @@ async function walk(language: Language, locale: string) {
   );
   await shot(page, language, '04-review');
   await page.getByRole('button', { name: m['review.submit'] }).click();
-  await page.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
+  await page.waitForURL((url) => url.href.startsWith(service.callbackBase), { timeout: 30_000 });
 
   assert.deepEqual(watch.foreign, []);
   assert.deepEqual(watch.failedResponses, ['422 /verify/api/documents/tilted']);
@@ -200,12 +156,7 @@ test('backs pass the browser face pre-check; the front as the back is told', {
   const m = MESSAGES.en;
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  const created = await fetch(`${origin}/v1/verification-sessions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ callbackUrl: `${callbackBase}/done`, clientIpAddress: '127.0.0.1' }),
-  });
-  const { verificationUrl } = (await created.json()) as { verificationUrl: string };
+  const { verificationUrl } = await service.newSession();
   await page.goto(verificationUrl);
   await page.getByRole('checkbox', { name: m['consent.checkbox'] }).check();
   await page.getByRole('button', { name: m['consent.submit'] }).click();

@@ -14,41 +14,30 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { buildApp } from '../../src/app.ts';
 import { FLOW_MESSAGES } from '../../src/hosted-flow/flow-messages.ts';
-import { warmUpCheckModels } from '../../src/pipeline/warm-up.ts';
 import { openBlobStore } from '../../src/platform/blobs/index.ts';
 import en from '../../web/verify/messages/en.json' with { type: 'json' };
 import ja from '../../web/verify/messages/ja.json' with { type: 'json' };
-import { createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import {
   ARTIFACTS,
   buildWebApp,
   CHROMIUM,
   CHROMIUM_ARGS,
   clearArtifacts,
-  freePort,
-  listenOnFreePort,
+  type FlowService,
+  startFlowService,
   watchPage,
 } from '../helpers/e2e-browser.ts';
-import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 
 const SAMPLE_ID = 'drivers_license-genuine-0';
 const CORPUS_DIR = path.join(tmpdir(), 'mimoto-e2e-corpus-seed1');
 
-let platform: TestPlatform;
-let app: FastifyInstance;
-let tenant: TestTenant;
-let origin: string;
-let receiver: Server;
-let callbackBase: string;
+let service: FlowService;
 let context: BrowserContext;
 let userDataDir: string;
 let sample: {
@@ -73,11 +62,11 @@ function corpusSample() {
 
 /** The frames the browser chose, as the server stored them: an artifact to inspect a failure. */
 async function saveLivenessFrames() {
-  const root = path.join(platform.config.dataDir, 'blobs');
+  const root = path.join(service.platform.config.dataDir, 'blobs');
   const out = path.join(ARTIFACTS, 'liveness-frames');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const blobs = openBlobStore(platform.config, platform.keyring);
+  const blobs = openBlobStore(service.platform.config, service.platform.keyring);
   const keys = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((k) =>
     /frame-\d+\.jpg$/.test(k),
   );
@@ -104,26 +93,7 @@ before(async () => {
   clearArtifacts(/^(\d\d-|liveness-frames$)/);
   buildWebApp('web/vite.config.ts');
 
-  receiver = createServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><title>Tenant</title><h1>Callback received</h1><p>${request.url}</p>`);
-  });
-  callbackBase = `http://127.0.0.1:${await listenOnFreePort(receiver)}/kyc/callback`;
-
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  platform = await createTestPlatform({
-    env: {
-      MIMOTO_PUBLIC_URL: origin,
-      MIMOTO_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-')),
-    },
-  });
-  tenant = await createTestTenant(platform, [callbackBase]);
-  app = await buildApp(platform);
-  await app.listen({ port, host: '127.0.0.1' });
-  // As a started service has them: the capture check of the first upload would otherwise pay
-  // the loading of the OCR and face models.
-  await warmUpCheckModels();
+  service = await startFlowService();
 
   sample = corpusSample();
   userDataDir = mkdtempSync(path.join(tmpdir(), 'mimoto-e2e-chromium-'));
@@ -145,9 +115,7 @@ before(async () => {
 after(async () => {
   await context?.close();
   if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-  await app?.close();
-  await platform?.close();
-  receiver?.close();
+  await service?.close();
 });
 
 /** One person's whole flow in `language`, from the tenant's link to the tenant's callback. */
@@ -158,20 +126,7 @@ async function walkFlow(language: Language) {
   const watch = watchPage(page);
 
   // The tenant creates a session; the link is valid 10 s, so it is opened at once.
-  const created = await fetch(`${origin}/v1/verification-sessions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      callbackUrl: `${callbackBase}/done`,
-      clientIpAddress: '127.0.0.1',
-      state: 'e2e-7',
-    }),
-  });
-  assert.equal(created.status, 201);
-  const { sessionId, verificationUrl } = (await created.json()) as {
-    sessionId: string;
-    verificationUrl: string;
-  };
+  const { sessionId, verificationUrl } = await service.newSession({ state: 'e2e-7' });
   const entry = await page.goto(verificationUrl);
   assert.ok(entry);
   assert.match(page.url(), /\/verify\/flow$/);
@@ -265,7 +220,7 @@ async function walkFlow(language: Language) {
   await page.getByText('ユウト').waitFor();
   await shot(page, `${language}-review`);
   await page.getByRole('button', { name: m['review.submit'] }).click();
-  await page.waitForURL((url) => url.href.startsWith(callbackBase), { timeout: 30_000 });
+  await page.waitForURL((url) => url.href.startsWith(service.callbackBase), { timeout: 30_000 });
   await page.getByRole('heading', { name: 'Callback received' }).waitFor();
   await shot(page, `${language}-callback`);
   const landed = new URL(page.url());
@@ -274,8 +229,8 @@ async function walkFlow(language: Language) {
 
   // The tenant sees a submitted session with a passed liveness check.
   const detail = (await (
-    await fetch(`${origin}/v1/verification-sessions/${sessionId}`, {
-      headers: { authorization: `Bearer ${tenant.apiKey}` },
+    await fetch(`${service.origin}/v1/verification-sessions/${sessionId}`, {
+      headers: { authorization: `Bearer ${service.tenant.apiKey}` },
     })
   ).json()) as {
     documentType: string;

@@ -17,7 +17,7 @@ import {
 } from '../../src/pipeline/index.ts';
 import { startGeneration } from '../../src/pipeline/pipeline-repository.ts';
 import { decryptBytes } from '../../src/platform/crypto/encryption.ts';
-import { eventBodyContext } from '../../src/webhooks/record-decision-event.ts';
+import { eventBodyContext } from '../../src/webhooks/record-webhook-event.ts';
 import { ApiClient, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { submitCorpusSession } from './submitted-session.ts';
@@ -140,10 +140,11 @@ describe('a genuine driving licence submission', () => {
     assert.equal(await count('webhook_events', sessionId), 1);
     const event = await platform.database.db
       .selectFrom('webhook_events')
-      .select(['event', 'decision_key'])
+      .select(['event', 'kind'])
       .where('session_id', '=', sessionId)
       .executeTakeFirstOrThrow();
     assert.equal(event.event, `verification.${detail.verification.status}`);
+    assert.equal(event.kind, 'decision');
   });
 
   test('the results keep provider, model, version, input hashes and duration', async () => {
@@ -215,7 +216,7 @@ describe('a genuine driving licence submission', () => {
     assert.equal(v.results.faceMatch.isSamePerson, false);
     const events = await platform.database.db
       .selectFrom('webhook_events')
-      .select(['event', 'decision_key'])
+      .select(['event', 'kind', 'idempotency_key'])
       .where('session_id', '=', sessionId)
       .orderBy('created_at')
       .execute();
@@ -223,6 +224,12 @@ describe('a genuine driving licence submission', () => {
       events.map((e) => e.event),
       ['verification.approved', 'verification.rejected'],
     );
+    // One automatic decision event per generation: the reprocess's has its own key.
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['decision', 'decision'],
+    );
+    assert.notEqual(events[0]!.idempotency_key, events[1]!.idempotency_key);
     // The changed decision says it came from a reprocess, and what the tenant was told before.
     const bodies = await platform.database.db
       .selectFrom('webhook_events')

@@ -1,7 +1,7 @@
 // The benches report p50/p95/p99 through this one function: nearest rank, always a measured value.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { percentile, percentileOf } from '../../src/platform/math/percentile.ts';
+import { percentile, percentileOf, quantileAtFloor } from '../../src/platform/math/percentile.ts';
 
 describe('percentile', () => {
   const hundred = Float64Array.from({ length: 100 }, (_, i) => i + 1);
@@ -22,5 +22,23 @@ describe('percentile', () => {
   it('sorts a list in any order by value, not as text', () => {
     assert.equal(percentileOf([9, 100, 20], 50), 20);
     assert.equal(percentileOf([9, 100, 20], 100), 100);
+  });
+});
+
+describe('quantileAtFloor (the document-spoof cues)', () => {
+  const ten = Float64Array.from({ length: 10 }, (_, i) => i + 1);
+
+  it('takes the value at place floor(q·n), one above nearest rank when q·n is whole', () => {
+    assert.equal(quantileAtFloor(ten, 0.9), 10);
+    assert.equal(percentile(ten, 90), 9);
+    assert.equal(quantileAtFloor(ten, 0.95), 10);
+    assert.equal(quantileAtFloor(ten, 0.25), 3);
+    assert.equal(quantileAtFloor(ten, 0), 1);
+    assert.equal(quantileAtFloor(ten, 1), 10);
+  });
+
+  it('sorts pixels of any order by value, and is 0 for no pixels', () => {
+    assert.equal(quantileAtFloor(Uint8Array.from([200, 9, 30]), 0.5), 30);
+    assert.equal(quantileAtFloor([], 0.5), 0);
   });
 });

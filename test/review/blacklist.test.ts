@@ -249,13 +249,17 @@ describe('blacklists through the pipeline', () => {
     assert.deepEqual([after.status, after.decision.reason], ['rejected', 'Same face as the chargeback case']);
     const events = await platform.database.db
       .selectFrom('webhook_events')
-      .select(['event', 'decision_key'])
+      .select(['event', 'kind'])
       .where('session_id', '=', second)
       .orderBy('created_at')
       .execute();
     assert.deepEqual(
       events.map((e) => e.event),
       ['verification.pending_review', 'verification.rejected'],
+    );
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['decision', 'review'],
     );
     assert.equal((await api.reprocess(second, {})).json().error, 'DecisionFinal');
   });

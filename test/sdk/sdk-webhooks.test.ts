@@ -15,7 +15,8 @@ import { signWebhookBody } from '../../src/webhooks/sign-webhook.ts';
 
 const secret = 'whsec_sdk_test';
 const body = serializeWebhookPayload(
-  buildWebhookPayload({
+  buildWebhookPayload('decision', {
+    generation: 1,
     verificationId: 'vs_SDK',
     tenantId: 'tn_SDK',
     decision: {

@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app.ts';
 import { rotateWebhookSecret } from '../../src/tenants/index.ts';
 import {
   type DeliveryWorker,
-  recordDecisionEvent,
+  recordWebhookEvent,
   redeliverWebhookEvent,
   startWebhookDeliveryWorker,
   WebhookEventSessionError,
@@ -101,15 +101,14 @@ describe('decision events', () => {
     assert.equal(attempts[0]!.trigger, 'scheduled');
   });
 
-  test('exactly one event per decision: a repeated decision key returns the first event', async () => {
+  test('exactly one event per decision: the same generation decided again returns the first event', async () => {
     const { tenantId, sessionId } = await createTenantWithSession(platform, receiver.url('/once'));
-    const first = await recordApproval(platform, tenantId, sessionId, 'auto:7');
-    const again = await platform.database.db.transaction().execute((trx) =>
-      recordDecisionEvent(trx, platform, {
-        decisionKey: 'auto:7',
-        decision: approvedDecision(tenantId, sessionId),
-      }),
-    );
+    const first = await recordApproval(platform, tenantId, sessionId, 7);
+    const again = await platform.database.db
+      .transaction()
+      .execute((trx) =>
+        recordWebhookEvent(trx, platform, 'decision', approvedDecision(tenantId, sessionId, 7)),
+      );
     assert.deepEqual(again, { eventId: first, created: false });
     const rows = await platform.database.db
       .selectFrom('webhook_events')
@@ -126,10 +125,7 @@ describe('decision events', () => {
     const { tenantId, sessionId } = await createTenantWithSession(platform, receiver.url('/rolled-back'));
     await assert.rejects(
       platform.database.db.transaction().execute(async (trx) => {
-        await recordDecisionEvent(trx, platform, {
-          decisionKey: 'auto:1',
-          decision: approvedDecision(tenantId, sessionId),
-        });
+        await recordWebhookEvent(trx, platform, 'decision', approvedDecision(tenantId, sessionId));
         throw new Error('the decision failed after the event was written');
       }),
       /decision failed/,
@@ -148,12 +144,11 @@ describe('decision events', () => {
     const one = await createTenantWithSession(platform, receiver.url('/a'));
     const other = await createTenantWithSession(platform, receiver.url('/b'));
     await assert.rejects(
-      platform.database.db.transaction().execute((trx) =>
-        recordDecisionEvent(trx, platform, {
-          decisionKey: 'auto:1',
-          decision: approvedDecision(other.tenantId, one.sessionId),
-        }),
-      ),
+      platform.database.db
+        .transaction()
+        .execute((trx) =>
+          recordWebhookEvent(trx, platform, 'decision', approvedDecision(other.tenantId, one.sessionId)),
+        ),
       WebhookEventSessionError,
     );
   });

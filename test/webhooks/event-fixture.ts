@@ -6,9 +6,9 @@ import { createApiKey } from '../../src/api-keys/index.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createSession } from '../../src/sessions/create-session.ts';
 import { createTenant } from '../../src/tenants/index.ts';
-import type { AutomaticDecisionEventInput } from '../../src/webhooks/build-webhook-payload.ts';
 import { startWebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
-import { recordDecisionEvent } from '../../src/webhooks/record-decision-event.ts';
+import { recordWebhookEvent } from '../../src/webhooks/record-webhook-event.ts';
+import type { AutomaticDecisionEventInput } from '../../src/webhooks/webhook-event-kinds.ts';
 import { findEventsWithAttempts } from '../../src/webhooks/webhook-event-repository.ts';
 
 export async function createTenantWithSession(
@@ -31,9 +31,14 @@ export async function addSession(platform: Platform, tenantId: string, callbackU
   return sessionId;
 }
 
-export function approvedDecision(tenantId: string, sessionId: string): AutomaticDecisionEventInput {
+export function approvedDecision(
+  tenantId: string,
+  sessionId: string,
+  generation = 1,
+): AutomaticDecisionEventInput {
   return {
     verificationId: sessionId,
+    generation,
     tenantId,
     decision: {
       status: 'approved',
@@ -62,12 +67,12 @@ export async function recordApproval(
   platform: Platform,
   tenantId: string,
   sessionId: string,
-  decisionKey = 'auto:1',
+  generation = 1,
 ): Promise<string> {
   const { eventId } = await platform.database.db
     .transaction()
     .execute((trx) =>
-      recordDecisionEvent(trx, platform, { decisionKey, decision: approvedDecision(tenantId, sessionId) }),
+      recordWebhookEvent(trx, platform, 'decision', approvedDecision(tenantId, sessionId, generation)),
     );
   return eventId;
 }
@@ -114,7 +119,7 @@ export function signatureIsValid(body: Buffer, headers: http.IncomingHttpHeaders
  */
 export async function warmUpDelivery(platform: Platform, url: string): Promise<void> {
   const { tenantId, sessionId } = await createTenantWithSession(platform, url);
-  const eventId = await recordApproval(platform, tenantId, sessionId, 'warm-up');
+  const eventId = await recordApproval(platform, tenantId, sessionId, 0);
   const worker = startWebhookDeliveryWorker(platform, { pollIntervalMs: 20 });
   try {
     await waitFor('the warm-up delivery', async () =>

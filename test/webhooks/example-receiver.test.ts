@@ -36,7 +36,8 @@ function startReceiver() {
 }
 
 const approved = serializeWebhookPayload(
-  buildWebhookPayload({
+  buildWebhookPayload('decision', {
+    generation: 1,
     verificationId: 'vs_A',
     tenantId: 'tn_1',
     decision: { status: 'approved', reason: 'all_checks_passed' },

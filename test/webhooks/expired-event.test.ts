@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { decryptBytes } from '../../src/platform/crypto/encryption.ts';
 import { sweepExpiredSessions } from '../../src/sessions/expire-sessions.ts';
-import { eventBodyContext } from '../../src/webhooks/record-decision-event.ts';
+import { eventBodyContext } from '../../src/webhooks/record-webhook-event.ts';
 import { ApiClient, CALLBACK_PREFIX, createTestTenant, useTestApi } from '../helpers/api-client.ts';
 
 describe('verification.expired', () => {

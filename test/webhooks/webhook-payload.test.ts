@@ -4,20 +4,19 @@ import { Value } from '@sinclair/typebox/value';
 import { Ajv } from 'ajv';
 import {
   buildWebhookPayload,
-  InvalidWebhookPayloadError,
-  serializeWebhookPayload,
-} from '../../src/webhooks/build-webhook-payload.ts';
-import { WEBHOOK_EXAMPLES } from '../../src/webhooks/webhook-openapi.ts';
-import {
   DECISION_REASON_CODES,
   type DecisionReasonCode,
+  InvalidWebhookPayloadError,
   publishedWebhookPayloadSchema,
+  serializeWebhookPayload,
   WebhookPayloadSchema,
-} from '../../src/webhooks/webhook-payload.schema.ts';
+} from '../../src/webhooks/index.ts';
+import { WEBHOOK_EXAMPLES } from '../../src/webhooks/webhook-examples.ts';
 
 const processedAt = new Date('2025-03-01T09:30:00.123Z');
 
-const approved = buildWebhookPayload({
+const approved = buildWebhookPayload('decision', {
+  generation: 1,
   verificationId: 'vs_01JNV8ZK4Q3W5X7Y9A1B2C3D4E',
   tenantId: 'tn_01JNV8ZK4Q3W5X7Y9A1B2C3D4F',
   decision: {
@@ -51,7 +50,8 @@ const approved = buildWebhookPayload({
   processedAt,
 });
 
-const rejected = buildWebhookPayload({
+const rejected = buildWebhookPayload('decision', {
+  generation: 1,
   verificationId: 'vs_R',
   tenantId: 'tn_1',
   decision: {
@@ -65,7 +65,8 @@ const rejected = buildWebhookPayload({
   processedAt,
 });
 
-const pendingReview = buildWebhookPayload({
+const pendingReview = buildWebhookPayload('decision', {
+  generation: 1,
   verificationId: 'vs_P',
   tenantId: 'tn_1',
   decision: { status: 'pending_review', reason: 'low_ocr_confidence', metadata: { ocrConfidence: 0.42 } },
@@ -79,7 +80,7 @@ const pendingReview = buildWebhookPayload({
   processedAt: '2025-03-01T09:30:00Z',
 });
 
-const reviewApproved = buildWebhookPayload({
+const reviewApproved = buildWebhookPayload('review', {
   verificationId: 'vs_P',
   tenantId: 'tn_1',
   review: {
@@ -99,7 +100,7 @@ const reviewApproved = buildWebhookPayload({
   processedAt: new Date('2025-03-01T10:00:01Z'),
 });
 
-const reviewRejected = buildWebhookPayload({
+const reviewRejected = buildWebhookPayload('review', {
   verificationId: 'vs_P2',
   tenantId: 'tn_1',
   review: {
@@ -206,7 +207,8 @@ test('the schema refuses what we must never send', () => {
 test('the builder throws on input the schema refuses instead of producing an event', () => {
   assert.throws(
     () =>
-      buildWebhookPayload({
+      buildWebhookPayload('decision', {
+        generation: 1,
         verificationId: 'vs_1',
         tenantId: 'tn_1',
         decision: { status: 'approved', reason: 'made_up' as DecisionReasonCode },
@@ -217,7 +219,8 @@ test('the builder throws on input the schema refuses instead of producing an eve
   );
   assert.throws(
     () =>
-      buildWebhookPayload({
+      buildWebhookPayload('decision', {
+        generation: 1,
         verificationId: 'vs_1',
         tenantId: 'tn_1',
         decision: {
@@ -232,7 +235,8 @@ test('the builder throws on input the schema refuses instead of producing an eve
   );
   assert.throws(
     () =>
-      buildWebhookPayload({
+      buildWebhookPayload('decision', {
+        generation: 1,
         verificationId: 'vs_1',
         tenantId: 'tn_1',
         decision: { status: 'approved', reason: 'all_checks_passed' },

@@ -1,7 +1,10 @@
 // The browser's side of the flow's JSON API (docs/hosted-flow-api.md): every call sends the
 // user's language in Accept-Language (so server messages come back in it) and, for POST/PUT, the
 // CSRF token from GET state.
+import type { FlowState } from '../../src/hosted-flow/flow-state.ts';
 import type { Language } from './i18n.ts';
+
+export type { FlowState };
 
 export type DocumentType = 'drivers_license' | 'my_number_card' | 'residence_card' | 'passport';
 export type LivenessStep = 'turn_left' | 'turn_right' | 'look_up' | 'look_down' | 'move_closer';
@@ -14,34 +17,6 @@ export interface PersonalData {
   firstNameKana?: string;
   birthDate?: string;
   address?: string;
-}
-
-export interface FlowState {
-  sessionId: string;
-  status: string;
-  language: Language;
-  csrfToken: string;
-  expiresAt: string;
-  allowedDocumentTypes: DocumentType[];
-  requiredUserInputFields: (keyof PersonalData)[];
-  documentType: DocumentType | null;
-  steps: {
-    consent: boolean;
-    documentType: boolean;
-    front: boolean;
-    back: boolean | null;
-    /** The card held tilted (the tenant's thickness capture); null when not asked for. */
-    tilted: boolean | null;
-    liveness: { status: string; attemptsUsed: number; attemptsLeft: number };
-    personalData: boolean;
-    submitted: boolean;
-  };
-  personalData: PersonalData | null;
-  /** What the capture check read surely on the front: the form's suggestion (no kana, ever). */
-  documentReading: Pick<PersonalData, 'lastName' | 'firstName' | 'birthDate' | 'address'> | null;
-  /** Who asks (the tenant's display name, accent colour, logo on our origin). */
-  tenant: { displayName: string; accentColor: string | null; logoUrl: string | null };
-  redirectTo: string | null;
 }
 
 export interface LivenessChallenge {

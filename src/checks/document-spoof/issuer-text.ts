@@ -7,6 +7,7 @@
 // Stroke weight is measured relative to the glyphs' height, so values printed at different sizes
 // compare; each field is compared with the median of the card's other regular values.
 import { DOCUMENT_DEFINITIONS, type DocumentField, type Region } from '../../documents/index.ts';
+import { quantileAtFloor } from '../../platform/math/percentile.ts';
 import type { GreyImage } from '../ocr/find-document.ts';
 
 export type IssuerTextType = 'drivers_license' | 'my_number_card';
@@ -58,12 +59,6 @@ export interface IssuerTextEvidence {
 
 /** A zone whose paper and ink differ by less holds no legible print (empty, glare, off the card). */
 const MIN_CONTRAST = 60;
-
-function percentile(values: Uint8Array | number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
-}
 
 function crop(image: GreyImage, [x0, y0, x1, y1]: Region): GreyImage {
   const left = Math.max(0, Math.round(x0));
@@ -134,8 +129,8 @@ function valueInk(zone: GreyImage, threshold: number): Uint8Array {
 export function measureZone(card: GreyImage, field: DocumentField, region: Region): ZoneMeasurement {
   const zone = crop(card, region);
   const { width: w, height: h } = zone;
-  const paper = percentile(zone.data, 0.9);
-  const inkLevel = percentile(zone.data, 0.01);
+  const paper = quantileAtFloor(zone.data, 0.9);
+  const inkLevel = quantileAtFloor(zone.data, 0.01);
   const contrast = paper - inkLevel;
   if (contrast < MIN_CONTRAST || w < 3 || h < 3) return { field, stroke: 0, height: 0, contrast };
   const ink = valueInk(zone, (paper + inkLevel) / 2);
@@ -184,11 +179,11 @@ export function measureBand(
   const tints: number[] = [];
   for (let i = 0; i < BAND_SEGMENTS; i++) {
     const a = x0 + inset + i * step;
-    const paper = percentile(crop(chroma, [a, y0 - 8, a + step, y0 - 2]).data, 0.5);
-    const band = percentile(crop(chroma, [a, y0 + inset, a + step, y1 - inset]).data, 0.5);
+    const paper = quantileAtFloor(crop(chroma, [a, y0 - 8, a + step, y0 - 2]).data, 0.5);
+    const band = quantileAtFloor(crop(chroma, [a, y0 + inset, a + step, y1 - inset]).data, 0.5);
     tints.push(band - paper);
   }
-  return { field, tint: percentile(tints, 0.5) };
+  return { field, tint: quantileAtFloor(tints, 0.5) };
 }
 
 /**
@@ -218,7 +213,7 @@ export function issuerTextEvidence(
   const evidence: IssuerTextEvidence = {
     weightRatio: 0,
     legible: legible.length,
-    medianWeight: percentile(legible.map(weight), 0.5),
+    medianWeight: quantileAtFloor(legible.map(weight), 0.5),
     zones,
   };
   // The layout fits the photo when every regular zone holds one line of print (a card of another
@@ -228,7 +223,7 @@ export function issuerTextEvidence(
   if (fits)
     for (const zone of legible) {
       const others = legible.filter((z) => z !== zone).map(weight);
-      const ratio = weight(zone) / Math.max(1e-6, percentile(others, 0.5));
+      const ratio = weight(zone) / Math.max(1e-6, quantileAtFloor(others, 0.5));
       if (ratio > evidence.weightRatio) {
         evidence.weightRatio = ratio;
         evidence.weightField = zone.field;

@@ -4,6 +4,8 @@
 // should run on, or a different tone from the band around it. For each value line the layout
 // prints, the background inside the line (between the glyphs) is compared with thin strips of
 // background just above and below it: the same pattern, the same tone on a genuine card.
+
+import { quantileAtFloor } from '../../platform/math/percentile.ts';
 import type { DocumentType } from '../ocr/document-regions.ts';
 import { type DocumentOutline, type GreyImage, warpDocument } from '../ocr/find-document.ts';
 
@@ -139,14 +141,6 @@ export interface LineMeasurement {
   genuineFoot: [number, number];
 }
 
-const percentile = (xs: number[], p: number) => {
-  if (xs.length === 0) return 0;
-  // A typed array's own numeric sort: the same order as a comparator sort, several times quicker
-  // on a line's thousands of pixels.
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] as number;
-};
-
 /** The front rectified to the layout's own units (1 px per unit), as the printed-line cues read it. */
 export function rectifyFront(
   grey: GreyImage,
@@ -177,8 +171,8 @@ export function measurePrintedLines(front: GreyImage, documentType: LaidOutType)
     const y0 = Math.max(0, Math.round(b - s));
     const y1 = Math.min(h, Math.round(b + 0.3 * s));
     const values = pixels(x0, x1, y0, y1);
-    const paper = percentile(values, 0.9);
-    const inkLevel = percentile(values, 0.01);
+    const paper = quantileAtFloor(values, 0.9);
+    const inkLevel = quantileAtFloor(values, 0.01);
     const threshold = (paper + inkLevel) / 2;
     let area = 0;
     let edges = 0;
@@ -209,7 +203,7 @@ export function measurePrintedLines(front: GreyImage, documentType: LaidOutType)
       contrast: paper - inkLevel,
       fit: (core - gap) / (core + gap + 1),
       paper,
-      inkDepth: paper > 0 ? (paper - percentile(inkValues, 0.25)) / paper : 0,
+      inkDepth: paper > 0 ? (paper - quantileAtFloor(inkValues, 0.25)) / paper : 0,
       inkBottom: inkQuantileRow(rowInk, 0.95) + y0 - b,
       genuineFoot: line.foot,
     };
@@ -221,7 +215,7 @@ export function measurePrintedLines(front: GreyImage, documentType: LaidOutType)
       const rows = [b - 0.8 * s, b + 0.1 * s] as const;
       const [p0, p1] = line.band;
       const level = (c0: number, c1: number, r0: number, r1: number) =>
-        percentile(pixels(c0, c1, r0, r1), 0.9);
+        quantileAtFloor(pixels(c0, c1, r0, r1), 0.9);
       const headPaper = level(x, x + 4 * s, p0, p1);
       const head = level(x, x + 4 * s, rows[0], rows[1]) - headPaper;
       const tailX = x + line.maxWidth - 50;
@@ -298,11 +292,11 @@ export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
     bandTintLoss: 0,
     inkShortfall: ink.shortfall,
     ...(ink.field ? { inkField: ink.field } : {}),
-    fit: percentile(
+    fit: quantileAtFloor(
       lines.map((l) => l.fit),
       0.5,
     ),
-    regularStroke: percentile(
+    regularStroke: quantileAtFloor(
       legible.map((l) => l.stroke),
       0.5,
     ),
@@ -311,7 +305,7 @@ export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
     if (!line.field) continue;
     const others = legible.filter((l) => l !== line).map((l) => l.stroke);
     if (others.length < 2) continue;
-    const ratio = line.stroke / Math.max(1e-6, percentile(others, 0.5));
+    const ratio = line.stroke / Math.max(1e-6, quantileAtFloor(others, 0.5));
     if (ratio > evidence.weightRatio) {
       evidence.weightRatio = ratio;
       evidence.weightField = line.field;
@@ -322,7 +316,7 @@ export function textEditEvidence(lines: LineMeasurement[]): TextEditEvidence {
     if (!line.field) continue;
     const others = printed.filter((l) => l !== line).map(offset);
     if (others.length < 3) continue;
-    const units = offset(line) - percentile(others, 0.5);
+    const units = offset(line) - quantileAtFloor(others, 0.5);
     // Several units is no longer a line set low but a line misread (a glare, a smudge, the edge of
     // the card): the synthetic forger's lines drop 0.5–2.3 units.
     if (units > MAX_BASELINE_DROP) continue;

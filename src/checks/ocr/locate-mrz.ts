@@ -8,6 +8,7 @@
 import sharp from 'sharp';
 import { connectedComponents } from '../../platform/image/components.ts';
 import type { GreyImage } from './find-document.ts';
+import { reviseByZoneGlyphs } from './mrz-glyphs.ts';
 import type { OcrEngine, OcrWord } from './ocr-engine.ts';
 import { type MrzFormat, type MrzReading, readMrzLines } from './read-mrz.ts';
 
@@ -25,6 +26,16 @@ export interface MrzBand {
   lines: number;
   score: number;
 }
+
+/**
+ * Photo pixels a character of the zone must span at least for Tesseract to tell OCR-B's
+ * look-alikes apart (8 B E, 5 S, 0 O D, N M): they differ by strokes a tenth of the pitch wide,
+ * which a smaller zone blurs into each other — specimen passports scanned 272–275 px wide
+ * (5.4–5.6 px a character) read document numbers and names wrong with every check digit
+ * holding, the sharp ones (7.7 px and more) right. Below it the zone's unchecked letters are
+ * compared with its own glyphs, and its check digits are not trusted (mrz-result.ts).
+ */
+export const MIN_MRZ_PITCH_PX = 6.5;
 
 /** Longer side of the working image (px): MRZ glyphs then span about 6–30 px. */
 const WORK_SIZE = 900;
@@ -719,8 +730,23 @@ async function readBandCells(
     count = fitFor(36) < fitFor(44) ? 36 : 44;
     format = count === 44 ? (visa ? 'MRVA' : 'TD3') : visa ? 'MRVB' : 'TD2';
   } else format = 'TD1';
-  const read = rows.map((r, i) => charsOf(cellsOf(cut, r, count), symbolsOf[i] ?? []));
-  return { format, chars: read.map((r) => r.chars), read: read.map((r) => r.read) };
+  const cells = rows.map((r) => cellsOf(cut, r, count));
+  const read = cells.map((c, i) => charsOf(c, symbolsOf[i] ?? []));
+  let chars = read.map((r) => r.chars);
+  // A zone too small for the engine to tell look-alikes apart: the letters no check digit
+  // covers are compared with the zone's own glyphs (mrz-glyphs.ts). Above that size the engine
+  // reads them better than a comparison on a coarse grid.
+  if (band.length / count < MIN_MRZ_PITCH_PX)
+    chars = reviseByZoneGlyphs(cut, cells, chars, uncheckedLetters(format, count)).chars;
+  return { format, chars, read: read.map((r) => r.read) };
+}
+
+/** The cells no check digit covers that hold letters: the issuing state and the names (ICAO 9303). */
+function uncheckedLetters(format: MrzFormat, count: number): [number, number][] {
+  const at: [number, number][] = [];
+  for (let i = 2; i < (format === 'TD1' ? 5 : count); i++) at.push([0, i]);
+  if (format === 'TD1') for (let i = 0; i < count; i++) at.push([2, i]);
+  return at;
 }
 
 async function readBandAt(

@@ -2,7 +2,7 @@
 // outline to warp to a layout), a passport of another state (no Japanese field layout), an
 // identity card or visa with an MRZ. The MRZ gives the name, birth date, document number and
 // expiry date; its check digits say how far to trust them (interface §2.6 fields only).
-import type { MrzFound } from './locate-mrz.ts';
+import { MIN_MRZ_PITCH_PX, type MrzFound } from './locate-mrz.ts';
 import { OCR_CONFIDENCE_THRESHOLD, type OcrCheckResult, type OcrExtras } from './ocr.check.ts';
 import { isKnownState, type MrzReading, mrzDate, stateCodesOf } from './read-mrz.ts';
 
@@ -29,16 +29,10 @@ export function isJapaneseMrz(reading: MrzReading): boolean {
 }
 
 /**
- * Photo pixels a character of the zone must span at least for its check digits to be trusted:
- * OCR-B's look-alikes (8 B E, 5 S, 0 O D) differ by strokes a tenth of the pitch wide, which a
- * smaller zone blurs into each other, and check digits then hold by chance (one in ten per field)
- * on a field read wrong — specimen passports scanned 272–275 px wide (5.4–5.6 px a character)
- * read document numbers and names wrong with every check digit holding, the sharp ones (7.7 px
- * and more) right.
+ * Why a reading whose check digits hold is still not sure, or undefined when it is. A zone under
+ * `MIN_MRZ_PITCH_PX` a character: its look-alikes blur into each other, and check digits then
+ * hold by chance (one in ten per field) on a field read wrong.
  */
-export const MIN_MRZ_PITCH_PX = 6.5;
-
-/** Why a reading whose check digits hold is still not sure, or undefined when it is. */
 export function mrzDoubt(found: MrzFound): string | undefined {
   const r = found.reading;
   if (!r.valid) return undefined;

@@ -124,7 +124,9 @@ export interface WebhookEventsTable {
   id: string;
   tenant_id: string;
   session_id: string;
-  decision_key: string;
+  /** The domain's WEBHOOK_EVENT_KINDS; the key is unique per session and kind. */
+  kind: string;
+  idempotency_key: string;
   event: string;
   callback_url: string;
   endpoint: string;

@@ -1,7 +1,7 @@
 // The one place that turns any thrown error into an HTTP answer (docs/decisions.md "Errors").
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, type ErrorDetail } from './app-error.ts';
-import { ERRORS, type ErrorCode } from './errors.ts';
+import type { ErrorCode } from './errors.ts';
 
 /** Fastify's own errors that are the client's fault, by their code. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -13,7 +13,22 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_BAD_URL: 'BadRequest',
 };
 
-function toAppError(error: FastifyError): AppError | undefined {
+/**
+ * The AppError a thrown error answers with. A Fastify error of the client's making keeps its
+ * meaning (validation, body size, media type, a malformed body or URL; any other 400 is BadRequest
+ * without Fastify's text); anything else is `unexpected`: logged, and answered 500 (503 while
+ * closing) with nothing internal in the body.
+ */
+export function toAppError(error: FastifyError): { appError: AppError; unexpected: boolean } {
+  const known = clientError(error);
+  if (known) return { appError: known, unexpected: false };
+  return {
+    appError: new AppError(error.statusCode === 503 ? 'ServiceUnavailable' : 'InternalError'),
+    unexpected: true,
+  };
+}
+
+function clientError(error: FastifyError): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error.validation) {
     const details: ErrorDetail[] = error.validation.map((issue) => ({
@@ -26,6 +41,7 @@ function toAppError(error: FastifyError): AppError | undefined {
   if (code) return new AppError(code, code === 'BadRequest' ? error.message : undefined);
   if (error.statusCode === 413) return new AppError('PayloadTooLarge');
   if (error.statusCode === 415) return new AppError('UnsupportedMediaType');
+  if (error.statusCode === 400) return new AppError('BadRequest');
   return undefined;
 }
 
@@ -44,18 +60,28 @@ export function sendError(error: AppError) {
   };
 }
 
-export function installErrorHandler(app: FastifyInstance) {
+/** The body of an error answer: the API's `{error, message[, details]}` unless a scope words it its own way. */
+export type ErrorBody = (request: FastifyRequest, error: AppError) => unknown;
+
+/**
+ * Answers every error thrown in `app` (and the scopes it encapsulates) by toAppError; a scope that
+ * words its answers differently (the hosted flow, in the user's language) installs it again with
+ * its own body.
+ */
+export function installErrorHandler(
+  app: FastifyInstance,
+  body: ErrorBody = (_request, error) => sendError(error),
+) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = toAppError(error);
-    if (!appError) {
-      // 5xx bodies never carry internals; the log has them.
-      request.log.error({ err: error }, 'unhandled error');
-      const code = error.statusCode === 503 ? 'ServiceUnavailable' : 'InternalError';
-      return reply.code(ERRORS[code].status).send(sendError(new AppError(code)));
-    }
+    const { appError, unexpected } = toAppError(error);
+    // 5xx bodies never carry internals; the log has them.
+    if (unexpected) request.log.error({ err: error }, 'unhandled error');
     if (appError.headers) reply.headers(appError.headers);
-    return reply.code(appError.statusCode).send(sendError(appError));
+    return reply.code(appError.statusCode).send(body(request, appError));
   });
+}
+
+export function installNotFoundHandler(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     reply
       .code(404)

@@ -1,27 +1,16 @@
-// Turns a decision into its one webhook event (interface §6). Called by the deciding code — the
-// automatic decision or a reviewer's outcome — INSIDE the transaction that
-// writes the decision, so the decision and its event commit together or not at all. The event row
-// is the delivery job: once committed, a delivery worker picks it up (delivery-worker.ts).
+// Records one webhook event of any kind (webhook-event-kinds.ts; interface §6). Called by the code
+// that makes it happen — the automatic decision, a reviewer's outcome, the expiry sweep — INSIDE
+// the transaction of that change, so the change and its event commit together or not at all. The
+// event row is the delivery job: once committed, a delivery worker picks it up (delivery-worker.ts).
 import { createHash } from 'node:crypto';
+import type { WebhookEventKind } from '../domain/index.ts';
 import { encryptBytes, type Keyring } from '../platform/crypto/encryption.ts';
 import { newId } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
-import {
-  buildWebhookPayload,
-  type DecisionEventInput,
-  serializeWebhookPayload,
-} from './build-webhook-payload.ts';
+import { buildWebhookPayload, serializeWebhookPayload } from './build-webhook-payload.ts';
 import { endpointKey } from './endpoint-concurrency.ts';
+import { WEBHOOK_EVENT_KIND_DEFINITIONS, type WebhookEventInput } from './webhook-event-kinds.ts';
 import { findSessionCallback, insertWebhookEvent } from './webhook-event-repository.ts';
-
-export interface DecisionEventRecord {
-  /**
-   * Names the decision, unique per session: recording the same key twice (a retried decision job)
-   * returns the first event and creates nothing. E.g. `auto:<decision seq>` or the review id.
-   */
-  decisionKey: string;
-  decision: DecisionEventInput;
-}
 
 export class WebhookEventSessionError extends Error {
   override name = 'WebhookEventSessionError';
@@ -31,19 +20,23 @@ export class WebhookEventSessionError extends Error {
 export const eventBodyContext = (eventId: string) => `webhook_events.body_enc:${eventId}`;
 
 /**
- * Builds the §6.2 payload (validated against the published schema), serialises it once, stores the
- * bytes encrypted (the payload carries OCR PII, docs/decisions.md "Data at rest") and makes the event due
- * now. Returns the event id; `created` is false when this decision already had its event.
+ * Builds the §6.2 payload (validated against its kind's schema), serialises it once, stores the
+ * bytes encrypted (a payload may carry OCR PII, docs/decisions.md "Data at rest") and makes the
+ * event due now. Returns the event id; `created` is false when the session already had this kind's
+ * event under the same idempotency key (a retried job), which is then returned unchanged.
  */
-export async function recordDecisionEvent(
+export async function recordWebhookEvent<K extends WebhookEventKind>(
   trx: Db,
   platform: { keyring: Keyring; now(): Date },
-  record: DecisionEventRecord,
+  kind: K,
+  input: WebhookEventInput<K>,
 ): Promise<{ eventId: string; created: boolean }> {
-  const { decision, decisionKey } = record;
-  if (decisionKey.length === 0 || decisionKey.length > 200)
-    throw new RangeError('decisionKey must have 1 to 200 characters');
-  const payload = buildWebhookPayload(decision);
+  const idempotencyKey = (
+    WEBHOOK_EVENT_KIND_DEFINITIONS[kind].idempotencyKey as (input: WebhookEventInput<K>) => string
+  )(input);
+  if (idempotencyKey.length === 0 || idempotencyKey.length > 200)
+    throw new RangeError(`the idempotency key of a ${kind} event must have 1 to 200 characters`);
+  const payload = buildWebhookPayload(kind, input);
   // interface §6.2: verificationId is the sessionId.
   const session = await findSessionCallback(trx, payload.verificationId);
   if (!session) throw new WebhookEventSessionError(`no session '${payload.verificationId}'`);
@@ -57,7 +50,8 @@ export async function recordDecisionEvent(
     id,
     tenantId: payload.tenantId,
     sessionId: payload.verificationId,
-    decisionKey,
+    kind,
+    idempotencyKey,
     event: payload.event,
     callbackUrl: session.callbackUrl,
     endpoint: endpointKey(session.callbackUrl),

@@ -1,0 +1,86 @@
+// One owning repository per table (ARCHITECTURE.md "Database"): the SQL of these tables is written
+// only in their owner's folder; other capabilities ask the owner through its index.ts. Checked on
+// every query-builder call and SQL text in src/ that names one of them.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+const SRC = path.resolve('src');
+
+/** Table → the folder (under src/) that owns it. */
+const OWNERS: Record<string, string> = {
+  tenants: 'tenants/',
+  api_keys: 'api-keys/',
+  webhook_events: 'webhooks/',
+  webhook_attempts: 'webhooks/',
+};
+
+/** `file -> table` allowed outside the owner, each with why. An entry nothing matches fails the test. */
+const EXCEPTIONS: ReadonlyMap<string, string> = new Map([
+  [
+    'sessions/retention-repository.ts -> tenants',
+    "the retention sweep picks every tenant's expired sessions in one set-based statement, joining each tenant's retention days",
+  ],
+  [
+    'sessions/retention-repository.ts -> webhook_events',
+    "the sweep keeps a session while its event is pending, and deletes a session's rows in every table in one transaction",
+  ],
+  [
+    'sessions/retention-repository.ts -> webhook_attempts',
+    "the sweep deletes a session's rows in every table in one transaction",
+  ],
+]);
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(ts|mts|tsx)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+function tableUses(): { file: string; table: string }[] {
+  const names = Object.keys(OWNERS).join('|');
+  const builder = new RegExp(
+    `\\b(?:selectFrom|updateTable|insertInto|deleteFrom|mergeInto)\\(\\s*'(${names})'`,
+    'g',
+  );
+  const text = new RegExp(`\\b(?:FROM|JOIN|UPDATE|INTO)\\s+(${names})\\b`, 'g');
+  return sourceFiles(SRC).flatMap((full) => {
+    const file = path.relative(SRC, full).split(path.sep).join('/');
+    const source = fs.readFileSync(full, 'utf8');
+    return [...source.matchAll(builder), ...source.matchAll(text)].map((m) => ({
+      file,
+      table: m[1] as string,
+    }));
+  });
+}
+
+describe('table owners', () => {
+  const uses = tableUses();
+
+  it('finds the owners’ own queries (the scan sees what it looks for)', () => {
+    for (const [table, owner] of Object.entries(OWNERS))
+      assert.ok(
+        uses.some((u) => u.table === table && u.file.startsWith(owner)),
+        `no query on ${table} in ${owner}`,
+      );
+  });
+
+  it('writes the SQL of each table only in its owner, but for the listed exceptions', () => {
+    const strays = uses
+      .filter(({ file, table }) => !file.startsWith(OWNERS[table] as string))
+      .map(({ file, table }) => `${file} -> ${table}`)
+      .filter((use) => !EXCEPTIONS.has(use));
+    assert.deepEqual([...new Set(strays)], []);
+  });
+
+  it('lists no exception that nothing needs any more', () => {
+    const seen = new Set(uses.map(({ file, table }) => `${file} -> ${table}`));
+    assert.deepEqual(
+      [...EXCEPTIONS.keys()].filter((key) => !seen.has(key)),
+      [],
+    );
+  });
+});
