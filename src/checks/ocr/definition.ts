@@ -5,7 +5,7 @@ import { defineCheck } from '../check-definition.ts';
 
 export const ocrDefinition = defineCheck({
   id: 'ocr',
-  version: '2.0.0',
+  version: '2.0.2',
   inputs: ['documentImages', 'documentType'],
   waitsFor: [],
   resultSchema: OcrResultSchema,

@@ -61,9 +61,19 @@ export type FieldName =
 
 const official = (type: DocumentType) => DOCUMENT_DEFINITIONS[type].front;
 
+/** A zone with `margin` units more below it. */
+function grownDown(region: Region | undefined, margin: number): Region | undefined {
+  return region && [region[0], region[1], region[2], region[3] + margin];
+}
+
 /** Front-side fields per type (values only, labels left out where they are to the left). */
 export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region>>> = {
-  drivers_license: { ...official('drivers_license') },
+  drivers_license: {
+    ...official('drivers_license'),
+    // The issuer is printed on two lines (北海道 over 公安委員会), the second down to the zone's
+    // lower edge: read with the margin a reader may add below it.
+    issuer: grownDown(official('drivers_license').issuer, DOCUMENT_DEFINITIONS.drivers_license.tolerance),
+  },
   my_number_card: { ...official('my_number_card') },
   residence_card: {
     documentNumber: line(596, 850, 56, 26),

@@ -85,6 +85,10 @@ import { type MrzReading, type MrzVerdictFacts, mrzDate, mrzFailureKind, readMrz
 // 1.8.4: an address with no number before 丁目 is not read as one (read again, else left out).
 // 2.0.0: cards read in the issuer's layout (src/documents) by what they print, the whole photo read
 // when no outline is found; the MRZ found anywhere and read as TD1, TD2, TD3 or a visa.
+// 2.0.1: the licence's issuer read as the two lines it is printed on (北海道 / 公安委員会).
+// 2.0.2: in an MRZ under 6.5 px a character, the letters no check digit covers are compared with the
+// zone's own glyphs (mrz-glyphs.ts); the outline the finder returned is in the extras
+// (documentOutline), for the document check.
 // The number itself is declared with the check in the registry (definition.ts).
 export const OCR_CHECK_VERSION = ocrDefinition.version;
 
@@ -387,7 +391,8 @@ async function stretch(png: Buffer, factor: number): Promise<Buffer> {
     .toBuffer();
 }
 
-async function readRegion(
+/** One field's crop read, and read again while unsure or unfitting (exported for its tests). */
+export async function readRegion(
   engine: OcrEngine & { readonly spare?: boolean },
   image: GreyImage,
   region: Region,
@@ -714,6 +719,16 @@ async function readVertical(engine: OcrEngine, card: GreyImage, region: Region, 
 }
 
 /**
+ * A printed passport number one OCR slip from the check-digit-valid MRZ number (a character read
+ * twice, Z read as 7) is a misread of the same number, not a second one; letters and digits that
+ * look alike count as one (a clean genuine TZ9268522 read 129268522).
+ */
+export function isMisreadOfNumber(printed: string, mrzNumber: string): boolean {
+  const asDigits = (t: string) => [...t.replace(/[^0-9A-Za-z]/g, '').toUpperCase()].map(toDigit).join('');
+  return editDistance(asDigits(printed), asDigits(mrzNumber), 1) <= 1;
+}
+
+/**
  * The first MRZ line of a Japanese passport: its run of fillers, or its opening P<JPN and a
  * surname — a blurred capture drops the fillers or reads them as letters ("P<IPNSHIMIZU<<AYA",
  * "PIPNTAKAHASH…").
@@ -956,6 +971,8 @@ function acceptorsFor(
     expiryDate: (t) => isPlausibleExpiryDate(readPrintedDate(t, reference), reference),
     address: (t) => fitsAddress(type, type === 'passport' ? t.trim() : cleanAddress(t)),
     documentNumber: (t) => type === 'my_number_card' || readDocumentNumber(type, t) !== undefined,
+    // The licence's issuer is read again when it names no prefecture (its small red print).
+    ...(type === 'drivers_license' ? { issuer: (t: string) => issuerArea(type, t) !== undefined } : {}),
   };
 }
 const MRZ_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
@@ -1295,6 +1312,7 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           stretchX?: number;
           eraseRules?: boolean;
           searchMargin?: number;
+          rereadAt?: readonly number[];
         },
       ) => {
         const region = regions[name];
@@ -1322,6 +1340,12 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
             ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
             ...(condensed(name) ? { stretchX: 1.3 } : {}),
             ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
+            // The licence prints its issuer on two lines under the portrait (北海道 / 公安委員会),
+            // in small red type: read as a block, then with its gaps closed (cropWithoutRules),
+            // and no further (an issuer is a cue of the document check, no field the reading needs).
+            ...(name === 'issuer' && type === 'drivers_license'
+              ? { psm: PAGE_SEGMENTATION.singleBlock, rereadAt: [], searchMargin: 0 }
+              : {}),
           });
           if (r) readings.set(name, r);
         }),
@@ -1437,16 +1461,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
           const numberOk = compositeOk && !mrz.invalidFields.includes('documentNumber') && mrz.documentNumber;
           const birthOk = compositeOk && !mrz.invalidFields.includes('birthDate') && mrzBirth;
           const expiryOk = compositeOk && !mrz.invalidFields.includes('expirationDate') && mrzExpiry;
-          // A printed number one OCR slip from the check-digit-valid MRZ number (a character read
-          // twice, Z read as 7) is a misread of the same number, not a second one; letters and
-          // digits that look alike count as one (a clean genuine TZ9268522 read 129268522).
-          const asDigits = (t: string) =>
-            [...t.replace(/[^0-9A-Za-z]/g, '').toUpperCase()].map(toDigit).join('');
           const printedNumberAgrees =
             !documentNumber ||
             !numberOk ||
             documentNumber === mrz.documentNumber ||
-            editDistance(asDigits(numberRead.text), asDigits(numberOk), 1) <= 1;
+            isMisreadOfNumber(numberRead.text, numberOk);
           const matchesPrintedFields =
             printedNumberAgrees &&
             (!printedBirth || !birthOk || printedBirth === mrzBirth) &&

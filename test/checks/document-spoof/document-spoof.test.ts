@@ -444,9 +444,17 @@ test('a licence photographed upside down is read the way up its portrait shows',
   assert.equal(await turned('test/fixtures/portrait-paste/licence-turned-front.jpg', 'drivers_license'), 0.6);
 });
 
-test('a print turned across the box, its edges crossing the issued ones, is tampering: rejected', {
-  todo: 'needs a swap on a residence card or passport whose print crosses the box edges without leaving them',
-}, () => {});
+test('a print turned across the box, its edges crossing the issued ones, is tampering: rejected', async () => {
+  const { result, outline } = await portraitOf(
+    'test/fixtures/portrait-paste-across/front.jpg',
+    'residence_card',
+  );
+  assert.equal(result.risk, 'high', result.details);
+  assert.equal(result.isForgedOrTampered, true);
+  // The box's size, centred and turned 2°: no side stands off the box, two sides' edges turn alike.
+  assert.deepEqual(outline.displacement, []);
+  assert.ok(Math.abs(outline.tilt - 2) <= 0.5, `tilt ${outline.tilt}`);
+});
 
 test('on a blurred capture a glued print goes to review, not to rejection', async () => {
   const { result, score } = await portraitOf(

@@ -17,14 +17,17 @@ import {
   splitKanjiName,
   splitNameLine,
 } from '../../../src/checks/ocr/correct-fields.ts';
+import type { GreyImage } from '../../../src/checks/ocr/find-document.ts';
 import { addressOutsideArea, issuerArea } from '../../../src/checks/ocr/issuing-authority.ts';
 import {
   backDisagreements,
   checkDigitsVerdict,
   createOcrCheck,
+  isMisreadOfNumber,
   looksLikePassportMrz,
   type OcrCheckResult,
   READ_BUDGET,
+  readRegion,
 } from '../../../src/checks/ocr/ocr.check.ts';
 import {
   getOcrEngineFor,
@@ -33,6 +36,7 @@ import {
   terminateOcrEngine,
 } from '../../../src/checks/ocr/ocr-engine.ts';
 import { mrzDate, mrzFailureKind, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
+import type { Region } from '../../../src/documents/index.ts';
 import { homographyBetween as homography } from '../../../src/platform/image/homography.ts';
 import { OcrResultSchema } from '../../../src/webhooks/webhook-payload.schema.ts';
 
@@ -187,12 +191,16 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(nameEdited.extras.addressOutsideIssuer, undefined);
   });
 
-  it("a licence's address outside its issuing commission's prefecture is flagged", {
-    todo: "the licence's 公安委員会, printed on two lines under the portrait in the issuer's layout, is not read",
-  }, async () => {
+  it("a licence's address outside its issuing commission's prefecture is flagged", async () => {
+    // The licence prints its issuer on two lines under the portrait: 北海道 over 公安委員会.
     const genuine = await runOn(sample('drivers_license-genuine-0'));
     assert.equal(genuine.extras.issuer?.value, '北海道');
     assert.equal(genuine.extras.addressOutsideIssuer, undefined);
+    // Issued by 大阪府公安委員会, its address re-typed to one in 福岡県.
+    const retyped = await runOnFixture('issuer-address', 'drivers_license');
+    assert.equal(retyped.result.payload?.address, '福岡県福岡市博多区博多駅前4丁目22番20号');
+    assert.equal(retyped.extras.issuer?.value, '大阪府');
+    assert.equal(retyped.extras.addressOutsideIssuer, '大阪府');
   });
 
   it('a My Number printed with a wrong check digit fails it', async () => {
@@ -232,40 +240,6 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(result.status, 'success');
   });
 
-  it('two readings of a key field that agree outvote a third', {
-    todo: 'the regenerated licence-name capture reads its name surely at 1×: no third reading to outvote',
-  }, async () => {
-    const { result, extras } = await runOnFixture('ocr-rereads', 'drivers_license', 'licence-name-');
-    assert.equal(extras.fields.name?.raw, '鈴木 美咲');
-    assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['鈴木', '美咲']);
-    assert.equal(result.status, 'success');
-    assert.equal(extras.fields.name?.confirmed, true);
-    assert.equal(result.status, 'success');
-  });
-
-  it('a name only the local threshold reads is confirmed when the global one gives it at half size', {
-    todo: 'the regenerated my-number-name capture reads its name surely with the global threshold',
-  }, async () => {
-    const { result, extras } = await runOnFixture('ocr-rereads', 'my_number_card', 'my-number-name-');
-    assert.equal(extras.fields.name?.value, '山田 花子');
-    assert.equal(extras.fields.name?.confirmed, true);
-    assert.equal(extras.fields.name?.lastResort, undefined);
-    assert.equal(result.status, 'success', result.reason);
-  });
-
-  it('three readings that all differ are settled by a fourth, larger one', {
-    todo: "the regenerated capture (a clean licence in the issuer's layout, 吉田 恵) reads its name as nothing usable at every scale",
-  }, async () => {
-    const { result, extras } = await runOnFixture(
-      'ocr-rereads',
-      'drivers_license',
-      'licence-three-readings-',
-    );
-    assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['吉田', '恵']);
-    assert.equal(extras.fields.name?.confirmed, true);
-    assert.equal(result.status, 'success');
-  });
-
   it('an MRZ check digit failing on a capture too poor to read is a misread, not a verdict', async () => {
     const { result, extras } = await runOnFixture('poor-passport-mrz', 'passport', 'composite-only-');
     assert.equal(result.status, 'low_confidence');
@@ -282,29 +256,42 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(checkDigitsVerdict(extras), null);
   });
 
-  it('a printed passport number read alike twice is not confirmed against a check-digit-valid MRZ number', {
-    todo: 'the regenerated number-misread capture reads neither the printed number nor the MRZ',
-  }, async () => {
-    const { result, extras } = await runOnFixture('poor-passport-mrz', 'passport', 'number-misread-');
-    assert.equal(extras.mrz?.documentNumber, 'TH9107320');
-    assert.equal(extras.fields.documentNumber?.value, 'TH9107230');
+  it('a printed passport number read alike twice is not confirmed against a check-digit-valid MRZ number', async () => {
+    // The page prints TR5757207, its MRZ TR5752707 with the number's check digit holding and the
+    // composite smudged; the printed number, blurred, reads unsure and alike at two scales.
+    const { extras } = await runOnFixture('passport-number-against-mrz', 'passport');
+    assert.equal(extras.mrz?.documentNumber, 'TR5752707');
+    assert.deepEqual(extras.mrz?.invalidFields, ['compositeCheckDigit']);
+    assert.equal(extras.fields.documentNumber?.value, 'TR5757207');
+    // Left as unsure as its one reading: no second reading lifts it.
     assert.equal(extras.fields.documentNumber?.confirmed, undefined);
-    assert.equal(result.status, 'low_confidence');
+    assert.ok(
+      (extras.fields.documentNumber?.confidence ?? 1) < 0.85,
+      JSON.stringify(extras.fields.documentNumber),
+    );
   });
 
-  it('a printed passport number whose letters read as look-alike digits still agrees with its MRZ', {
-    todo: 'the regenerated capture reads its letters as letters: the look-alike comparison is not exercised',
-  }, async () => {
-    const { extras } = await runOnFixture('passport-number-lookalikes', 'passport');
-    assert.equal(extras.mrz?.valid, true);
-    assert.equal(extras.mrz?.documentNumber, 'TH5446303');
-    assert.equal(extras.mrz?.matchesPrintedFields, true);
-    assert.equal(extras.documentNumber, 'TH5446303');
+  it('a printed passport number whose letters read as look-alike digits still agrees with its MRZ', () => {
+    // Which glyph Tesseract takes for which is not a fixture's to choose: the comparison is run on
+    // readings as they came from real captures (a clean genuine TZ9268522 read 129268522).
+    assert.ok(isMisreadOfNumber('129268522', 'TZ9268522'));
+    assert.ok(isMisreadOfNumber('TH544G3O3', 'TH5446303'));
+    assert.ok(isMisreadOfNumber('1Z9268S22', 'TZ9268522'));
+    // One slip more than look-alikes explain: another number.
+    assert.ok(!isMisreadOfNumber('TH5446330', 'TH5446303'));
+    assert.ok(!isMisreadOfNumber('TK9268523', 'TZ9268522'));
   });
 
-  it.todo(
-    'a poor passport whose MRZ fillers read as nothing is still found to be a passport (its capture carried a face from outside the repository: to be made again from the corpus)',
-  );
+  it('a poor passport whose MRZ fillers are lost is still found to be a passport', async () => {
+    // Its title smudged past reading and the fillers after its names washed out: only the first
+    // MRZ line's opening (P<JPN and the names) names the type.
+    const { result } = await runOnFixture('passport-mrz-fillers', 'passport');
+    assert.equal(result.detectedDocumentType, 'passport');
+    assert.ok(
+      (result.detectedDocumentTypeConfidence ?? 0) >= 0.7,
+      String(result.detectedDocumentTypeConfidence),
+    );
+  });
 
   it('a capture whose type nothing names is read as the type the user chose, below the threshold', async () => {
     // A passport whose title and MRZ band are smudged past reading; its printed fields still read.
@@ -450,6 +437,90 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(extras.documentTypeMismatch, true);
     assert.match(result.reason ?? '', /document_type_mismatch/);
     assert.equal(result.unsupportedDocumentType, undefined);
+  });
+});
+
+describe('a key value read unsure or unfitting is read again', () => {
+  // Which misread a capture gives at which scale is Tesseract's, not a fixture's: the rereading
+  // rules are run on a blank crop by an engine that answers each pass by the scale it is given
+  // (the crop's width against the first reading's) and the threshold asked for.
+  const image: GreyImage = { data: new Uint8Array(400 * 100).fill(235), width: 400, height: 100 };
+  const layout = { width: 400, height: 100, scale: 1 };
+  const region: Region = [0, 0, 200, 50];
+  const confirm = { below: 0.7, value: (r: { text: string }) => (r.text.trim() ? r.text.trim() : undefined) };
+  const accept = (t: string) => /^\p{Script=Han}{1,4} \p{Script=Han}{1,4}$/u.test(t.trim());
+  function scripted(answers: Record<string, readonly [text: string, confidence: number]>) {
+    const passes: string[] = [];
+    const engine: OcrEngine = {
+      model: 'scripted',
+      recognize: async (png: Buffer, options?: RecognizeOptions) => {
+        const { width = 0 } = await sharp(png).metadata();
+        const key = `${Math.round((width / 200) * 100) / 100}×${options?.binarization === 'sauvola' ? ' sauvola' : ''}`;
+        passes.push(key);
+        const [text, confidence] = answers[key] ?? ['', 0];
+        return { text, confidence: confidence * 100, words: [], lines: [] };
+      },
+      recognizeLines: () => Promise.reject(new Error('not read by lines')),
+    } as unknown as OcrEngine;
+    return { engine, passes };
+  }
+
+  it('two readings of a key field that agree outvote a third', async () => {
+    // 美咲 misread 美唉 at 1×, read right at 1.4× and 0.75×.
+    const { engine, passes } = scripted({
+      '1×': ['鈴木 美唉', 0.55],
+      '1.4×': ['鈴木 美咲', 0.6],
+      '0.75×': ['鈴木 美咲', 0.62],
+    });
+    const read = await readRegion(engine, image, region, layout, { accept, confirm });
+    assert.equal(read.text, '鈴木 美咲');
+    assert.equal(read.confirmation?.text, '鈴木 美咲');
+    assert.deepEqual(passes, ['1×', '1.4×', '0.75×']);
+  });
+
+  it('three readings that all differ are settled by a fourth, larger one', async () => {
+    const { engine, passes } = scripted({
+      '1×': ['吉田 忠', 0.5],
+      '1.4×': ['吉田 恵', 0.55],
+      '0.75×': ['古田 恵', 0.5],
+      '1.7×': ['吉田 恵', 0.6],
+    });
+    const read = await readRegion(engine, image, region, layout, { accept, confirm });
+    assert.equal(read.text, '吉田 恵');
+    assert.equal(read.confirmation?.text, '吉田 恵');
+    assert.deepEqual(passes, ['1×', '1.4×', '0.75×', '1.7×']);
+    // No two of four agree: the first reading stays, unconfirmed.
+    const none = scripted({
+      '1×': ['吉田 忠', 0.5],
+      '1.4×': ['吉田 恵', 0.55],
+      '0.75×': ['古田 恵', 0.5],
+      '1.7×': ['吉田 悪', 0.6],
+    });
+    const unsettled = await readRegion(none.engine, image, region, layout, { accept, confirm });
+    assert.equal(unsettled.text, '吉田 忠');
+    assert.equal(unsettled.confirmation, null);
+  });
+
+  it('a name only the local threshold reads is confirmed when the global one gives it at half size', async () => {
+    // Read as nothing (or as no name) at 1×, 1.4× and 0.75× with the global threshold.
+    const base = {
+      '1×': ['', 0],
+      '1.4×': ['山|田', 0.3],
+      '0.75×': ['', 0],
+      '1× sauvola': ['山田 花子', 0.8],
+    } as const;
+    const { engine, passes } = scripted({ ...base, '0.5×': ['山田 花子', 0.5] });
+    const read = await readRegion(engine, image, region, layout, { accept, confirm });
+    assert.equal(read.text, '山田 花子');
+    assert.equal(read.confirmation?.text, '山田 花子');
+    assert.equal(read.lastResort, undefined);
+    assert.deepEqual(passes, ['1×', '1.4×', '0.75×', '1× sauvola', '0.5×']);
+    // Half size giving another value leaves it the last resort it is.
+    const alone = scripted({ ...base, '0.5×': ['山田 花', 0.5] });
+    const lastResort = await readRegion(alone.engine, image, region, layout, { accept, confirm });
+    assert.equal(lastResort.text, '山田 花子');
+    assert.equal(lastResort.lastResort, true);
+    assert.equal(lastResort.confirmation, undefined);
   });
 });
 
