@@ -3,7 +3,18 @@
 // job data, and the no-verdict answer of the spoof checks. Each check has its own index.ts too.
 
 export { PROVIDER } from './check.ts';
-export { CHECK_INPUTS, type CheckDefinition, type CheckInput, type CheckRunsIn } from './check-definition.ts';
+export {
+  CHECK_INPUTS,
+  type CheckDefinition,
+  type CheckInput,
+  type CheckInputValues,
+  type CheckRunArgs,
+  type CheckRunFn,
+  type CheckRunOutput,
+  type CheckRunsIn,
+  defineCheck,
+  type WaitedResult,
+} from './check-definition.ts';
 export {
   CHECK_JOB_OPTIONS,
   type CheckJobData,

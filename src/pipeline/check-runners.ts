@@ -1,14 +1,25 @@
-// One runner per check of the registry (src/checks/check-registry.ts): it is handed the inputs its
-// check declares and the stored results of the checks it waits for, runs the check, and returns
-// what is stored. A registered check without a runner here does not compile. `unavailable(id)`
+// The runners of the registry's checks (src/checks/check-registry.ts): a runner is handed the inputs
+// its check declares and the stored results of the checks it waits for, runs the check, and returns
+// what is stored. A check whose definition has `run` and runs on the event loop needs none: the
+// generic runner (genericRunner) loads its inputs and calls `run`. Any other registered check
+// without a runner here does not compile (RUNNERS). `unavailable(id)`
 // remains for a check that cannot run in a build (a clearly labelled result, never a faked pass:
 // the decision sends such a verification to review, src/decision/decide.ts).
 
+import { Value } from '@sinclair/typebox/value';
 import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
 import { decideFaceMatch, type FaceMatchResult } from '../checks/face-match/index.ts';
 import { analyzeFraudSignals } from '../checks/fraud-signals/index.ts';
-import type { CheckId, InputsOf, WaitsForOf } from '../checks/index.ts';
-import { CHECKS, PROVIDER } from '../checks/index.ts';
+import type {
+  CheckDefinition,
+  CheckDefinitionOf,
+  CheckId,
+  CheckInputValues,
+  InputsOf,
+  WaitedResult,
+  WaitsForOf,
+} from '../checks/index.ts';
+import { CHECKS, checkDefinition, PROVIDER } from '../checks/index.ts';
 import { createOcrCheck, DOCUMENT_TYPES, type DocumentType, type OcrExtras } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
@@ -56,10 +67,7 @@ export interface CheckInputLoaders {
   tenantHistory(inputs: FraudInputs): ReturnType<typeof gatherFraudFacts>;
 }
 
-interface LivenessFrames {
-  frames: { image: Buffer; t: number }[];
-  liveness: { passed: boolean; confidence: number; failures: string[]; maxFaceDistance: null };
-}
+type LivenessFrames = CheckInputValues['livenessFrames'];
 
 export interface RunContext<Id extends CheckId> {
   platform: Platform;
@@ -262,8 +270,22 @@ const runFraudSignals: CheckRunner<'fraudSignalAnalysis'> = async ({ inputs, res
   };
 };
 
-/** One runner per registered check: the type refuses a missing one. */
-export const RUNNERS: { readonly [Id in CheckId]: CheckRunner<Id> } = {
+/** The checks the generic runner can run: `run` declared, on the event loop, inputs it can load. */
+type RunGenerically = {
+  [Id in CheckId]: CheckDefinitionOf<Id> extends { runsIn: 'eventLoop'; run: (...args: never) => unknown }
+    ? Exclude<InputsOf<Id>, keyof CheckInputValues> extends never
+      ? Id
+      : never
+    : never;
+}[CheckId];
+
+/**
+ * The runners written for checks: the type asks for one per registered check the generic runner
+ * cannot run, and allows one for any other (it then replaces the generic runner).
+ */
+export const RUNNERS: { readonly [Id in Exclude<CheckId, RunGenerically>]: CheckRunner<Id> } & {
+  readonly [Id in RunGenerically]?: CheckRunner<Id>;
+} = {
   ocr: runOcr,
   documentSpoofCheck: runDocumentSpoof,
   selfieSpoofCheck: runSelfieSpoof,
@@ -298,6 +320,82 @@ async function loadLivenessFrames(platform: Platform, session: SessionRow): Prom
   };
 }
 
+/** Each input `run` can be given, from the loaders; the types hold the loaders to CheckInputValues. */
+const INPUT_VALUES: {
+  readonly [K in keyof CheckInputValues]: (
+    loaders: CheckInputLoaders,
+  ) => CheckInputValues[K] | Promise<CheckInputValues[K]>;
+} = {
+  documentImages: (loaders) => loaders.documentImages(),
+  documentType: (loaders) => loaders.documentType(),
+  referenceImage: (loaders) => loaders.referenceImage(),
+  livenessFrames: (loaders) => loaders.livenessFrames(),
+  userInput: (loaders) => loaders.userInput(),
+  thresholds: (loaders) => ({ ...loaders.thresholds() }),
+};
+
+/** Hashes an input as stored with the result (inputHashes): bytes as they are, the rest as JSON. */
+function hashOf(value: unknown): string {
+  return Buffer.isBuffer(value) ? sha256Of(value) : sha256Of(JSON.stringify(bytesHashed(value)));
+}
+/** `value` with each Buffer in it replaced by its hash, so an image is not written out as JSON. */
+function bytesHashed(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) return `sha256:${sha256Of(value)}`;
+  if (Array.isArray(value)) return value.map(bytesHashed);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, bytesHashed(v)]));
+  }
+  return value;
+}
+
+/**
+ * The runner of a check declared with `run` and no runner in RUNNERS: loads the inputs it declares
+ * and the results it waits for, calls `run` here, on the worker's event loop, and stores what it
+ * returns once its result schema accepts it. A check running in the threads is refused: the
+ * threads (src/inference) run named tasks of their own, not a definition's function, so such a
+ * check has a runner that dispatches to them.
+ */
+export function genericRunner(definition: CheckDefinition): CheckRunner<CheckId> {
+  return async ({ platform, inputs, resultOf }) => {
+    const { id, run } = definition;
+    if (!run) throw new Error(`${id} has neither a runner (check-runners.ts) nor run in its definition`);
+    if (definition.runsIn !== 'eventLoop') {
+      throw new Error(`${id} runs in the inference threads: it needs a runner in check-runners.ts`);
+    }
+    const loaders = inputs as unknown as CheckInputLoaders;
+    const values: Record<string, unknown> = {};
+    for (const name of definition.inputs) {
+      if (!(name in INPUT_VALUES))
+        throw new Error(`${id} reads ${name}: it needs a runner in check-runners.ts`);
+      values[name] = await INPUT_VALUES[name as keyof CheckInputValues](loaders);
+    }
+    const results: Record<string, WaitedResult> = {};
+    for (const other of definition.waitsFor) {
+      const { envelope } = await resultOf(other as never);
+      results[other] = { result: envelope.result, extras: envelope.extras };
+    }
+    const output = await run({
+      inputs: values as never,
+      results,
+      now: platform.now(),
+    });
+    if (!Value.Check(definition.resultSchema, output.result)) {
+      const first = Value.Errors(definition.resultSchema, output.result).First();
+      throw new Error(`${id} returned a result its schema refuses: ${first?.path} ${first?.message}`);
+    }
+    return {
+      status: 'success',
+      envelope: { result: output.result as Record<string, unknown>, extras: output.extras ?? {} },
+      provider: output.provider ?? PROVIDER,
+      model: output.model ?? id,
+      inputHashes: {
+        ...Object.fromEntries(Object.entries(values).map(([name, value]) => [name, hashOf(value)])),
+        ...Object.fromEntries(Object.entries(results).map(([other, r]) => [other, hashOf(r.result)])),
+      },
+    };
+  };
+}
+
 /** Every loader; a runner sees only those its check declares (RunContext.inputs). */
 function inputLoaders(
   platform: Platform,
@@ -315,21 +413,35 @@ function inputLoaders(
   };
 }
 
-/** Runs check `checkId`'s runner with its declared inputs and the results it waits for. */
+/** Runs check `checkId`'s runner, or the generic runner, with its declared inputs and the results it waits for. */
 export function runCheck<Id extends CheckId>(
   checkId: Id,
   platform: Platform,
   session: SessionRow,
   thresholds: DecisionThresholds,
 ): Promise<CheckRun> {
-  const runner = RUNNERS[checkId] as CheckRunner<Id>;
+  return runDeclaredCheck(checkDefinition(checkId), platform, session, thresholds);
+}
+
+/**
+ * runCheck for a definition, registered or not (a test declares a check of its own): its runner in
+ * RUNNERS when there is one, else the generic runner.
+ */
+export function runDeclaredCheck(
+  definition: CheckDefinition,
+  platform: Platform,
+  session: SessionRow,
+  thresholds: DecisionThresholds,
+): Promise<CheckRun> {
+  const written = (RUNNERS as Partial<Record<string, CheckRunner<CheckId>>>)[definition.id];
+  const runner = written ?? genericRunner(definition);
   return runner({
     platform,
     session,
     inputs: inputLoaders(platform, session, thresholds),
-    async resultOf<R, E>(id: WaitsForOf<Id>) {
+    async resultOf<R, E>(id: CheckId) {
       const stored = await readStoredResult<R, E>(platform, session.id, id);
-      if (!stored) throw new DependencyNotReady(`${checkId} waits for ${id}`);
+      if (!stored) throw new DependencyNotReady(`${definition.id} waits for ${id}`);
       return stored;
     },
   });
