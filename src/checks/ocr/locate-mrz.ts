@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import { connectedComponents } from '../../platform/image/components.ts';
 import type { GreyImage } from './find-document.ts';
-import { reviseByZoneGlyphs } from './mrz-glyphs.ts';
+import { reviseByZoneGlyphs, sampleGrey } from './mrz-glyphs.ts';
 import type { OcrEngine, OcrWord } from './ocr-engine.ts';
 import { type MrzFormat, type MrzReading, readMrzLines } from './read-mrz.ts';
 
@@ -338,19 +338,7 @@ function resample(photo: GreyImage, width: number, height: number): Uint8Array {
   return out;
 }
 
-function sampleBilinear(img: GreyImage, x: number, y: number): number {
-  const x0 = Math.max(0, Math.min(img.width - 1, Math.floor(x)));
-  const y0 = Math.max(0, Math.min(img.height - 1, Math.floor(y)));
-  const x1 = Math.min(img.width - 1, x0 + 1);
-  const y1 = Math.min(img.height - 1, y0 + 1);
-  const fx = Math.max(0, Math.min(1, x - x0));
-  const fy = Math.max(0, Math.min(1, y - y0));
-  const d = img.data;
-  const w = img.width;
-  const top = (d[y0 * w + x0] as number) * (1 - fx) + (d[y0 * w + x1] as number) * fx;
-  const bottom = (d[y1 * w + x0] as number) * (1 - fx) + (d[y1 * w + x1] as number) * fx;
-  return Math.round(top * (1 - fy) + bottom * fy);
-}
+const sampleBilinear = (img: GreyImage, x: number, y: number) => Math.round(sampleGrey(img, x, y));
 
 /**
  * The band cut out of the photo, rotated so its lines run left to right (`flip`: turned half a

@@ -49,7 +49,8 @@ export interface GlyphLine {
   pitch: number;
 }
 
-function sample(img: GreyImage, x: number, y: number): number {
+/** The grey level at (x, y) by bilinear interpolation, coordinates clamped to the image. */
+export function sampleGrey(img: GreyImage, x: number, y: number): number {
   const x0 = Math.max(0, Math.min(img.width - 1, Math.floor(x)));
   const y0 = Math.max(0, Math.min(img.height - 1, Math.floor(y)));
   const x1 = Math.min(img.width - 1, x0 + 1);
@@ -78,7 +79,7 @@ function glyphAt(
   let mean = 0;
   for (let y = 0; y < GRID_H; y++)
     for (let x = 0; x < GRID_W; x++) {
-      const v = 255 - sample(img, x0 + (x + 0.5 + dx) * sx - 0.5, line.top + (y + 0.5 + dy) * sy - 0.5);
+      const v = 255 - sampleGrey(img, x0 + (x + 0.5 + dx) * sx - 0.5, line.top + (y + 0.5 + dy) * sy - 0.5);
       out[y * GRID_W + x] = v;
       mean += v;
     }
