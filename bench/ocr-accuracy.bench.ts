@@ -1,4 +1,4 @@
-// OCR check accuracy on synthetic documents (issue 6 item 5, OCR part): field exact-match rates by
+// OCR check accuracy on synthetic documents: field exact-match rates by
 // document type and capture quality, how often a wrong value is passed as `success`, and time per
 // document.
 //

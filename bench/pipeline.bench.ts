@@ -1,4 +1,4 @@
-// Pipeline speed (issue 6 item 6): verifications through decision with the real pipeline and one
+// Pipeline speed: verifications through decision with the real pipeline and one
 // worker process, written to docs/benchmarks/pipeline.md.
 //
 //   npm run bench:pipeline -- [--backlog 20] [--latency 10] [--no-write]

@@ -1,4 +1,4 @@
-// Spoof checks on generated corpora (issue 6 item 2 and item 5): APCER per attack type and
+// Spoof checks on generated corpora: APCER per attack type and
 // BPCER (ISO/IEC 30107-3) at the operating point in the checks, and the time per check.
 //
 //   npm run bench:spoof -- --corpus /tmp/spoofcorpus2 [--corpus DIR …] [--no-selfie] [--dump]

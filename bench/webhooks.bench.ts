@@ -1,4 +1,4 @@
-// Webhook delivery throughput and isolation (issue 7 item 9), on PostgreSQL.
+// Webhook delivery throughput and isolation, on PostgreSQL.
 //
 //   npm run bench:webhooks -- [--events 6000] [--endpoints 20] [--rate 200] [--seconds 6] [--rounds 3] [--json FILE]
 //

@@ -1,4 +1,4 @@
-// The accuracy corpus (issue 6 item 5): one folder per bundle under a cache directory in
+// The accuracy corpus: one folder per bundle under a cache directory in
 // os.tmpdir(), so a run generates only the bundles that are missing. Each synth sample is seeded
 // by (seed, sample id) alone, so a bundle generated on its own is identical to the same bundle of
 // a full `mimoto synth` run.

@@ -1,4 +1,4 @@
-// One accuracy-bench task in a worker thread (issue 6 item 5): generate a bundle if missing, then
+// One accuracy-bench task in a worker thread: generate a bundle if missing, then
 // run every check on it the way the pipeline does (src/pipeline/check-runners.ts): the live check
 // on the frames, OCR, the document spoof check on the OCR's facts, the selfie spoof check on the
 // frames and the live-check outcome, and face descriptors of the document, the selfie and the

@@ -1,4 +1,4 @@
-// Open-loop load at a constant rate, for "p99 at that load" (issue 3 item 9).
+// Open-loop load at a constant rate, for "p99 at that load" (the API bench's latency target).
 //
 // autocannon's overallRate is not a constant rate: each connection sends its per-second quota
 // back to back and then waits for the next second, so the server sees bursts at full speed and
