@@ -15,7 +15,7 @@
 //   process, the same one for every target, so on a 2-core machine the server has one core and
 //   autocannon the other (PostgreSQL's backends share them);
 // - each measurement follows a warm-up of the same load, whose figures are discarded;
-// - latencies are every response's own time (exact p50/p99), not autocannon's whole-millisecond
+// - latencies are every response's own time (exact p50/p95/p99), not autocannon's whole-millisecond
 //   histogram;
 // - bare-insert is measured before and after mimoto and the ratio taken to the mean of the two;
 // - the latency target is an open-loop run (paced-load.ts) at half the create-session max rate.
@@ -120,7 +120,7 @@ async function measure(
   });
   process.stderr.write(
     `  ${row.target} / ${row.database} / ${row.load}: ${result.reqPerSec.toFixed(0)} req/s, ` +
-      `p99 ${result.latency.p99Ms.toFixed(2)} ms\n`,
+      `p50 / p95 / p99 ${result.latency.p50Ms.toFixed(2)} / ${result.latency.p95Ms.toFixed(2)} / ${result.latency.p99Ms.toFixed(2)} ms\n`,
   );
   return result;
 }
@@ -253,6 +253,7 @@ function printTable(yardsticks: Yardsticks) {
     'load',
     'req/s',
     'p50 ms',
+    'p95 ms',
     'p99 ms',
     'of bare',
     'of bare-insert',
@@ -269,6 +270,7 @@ function printTable(yardsticks: Yardsticks) {
       load,
       result.reqPerSec.toFixed(0),
       result.latency.p50Ms.toFixed(2),
+      result.latency.p95Ms.toFixed(2),
       result.latency.p99Ms.toFixed(2),
       max ? percent(result.reqPerSec, yardsticks.bare) : '-',
       max && database === 'PostgreSQL' ? percent(result.reqPerSec, yardsticks.bareInsert) : '-',
@@ -326,7 +328,8 @@ function printVerdicts(yardsticks: Yardsticks) {
         half.result.reqPerSec >= rate * 0.97 && half.result.non2xx === 0 && half.result.errors === 0;
       const p99Ok = p99 <= TARGET_P99_MS;
       line +=
-        `; at ${half.load.split(' ')[0]} (half its max) p99 ${p99.toFixed(2)} ms` +
+        `; at ${half.load.split(' ')[0]} (half its max) p50 / p95 / p99 ` +
+        `${half.result.latency.p50Ms.toFixed(2)} / ${half.result.latency.p95Ms.toFixed(2)} / ${p99.toFixed(2)} ms` +
         (isTarget
           ? ` (${margin(p99Ok, `≤ ${TARGET_P99_MS} ms`, Math.abs(TARGET_P99_MS - p99), 2, 'ms')})`
           : '') +
@@ -396,7 +399,19 @@ async function main() {
     if (values.json) {
       writeFileSync(
         values.json,
-        JSON.stringify({ connections, pipelining, durationS, warmupS, yardsticks, rows }, null, 2),
+        JSON.stringify(
+          {
+            targets: { shareOfBareInsert: TARGET_SHARE_OF_BARE_INSERT, p99MsAtHalfMax: TARGET_P99_MS },
+            connections,
+            pipelining,
+            durationS,
+            warmupS,
+            yardsticks,
+            rows,
+          },
+          null,
+          2,
+        ),
       );
     }
     const [after1] = os.loadavg();

@@ -7,6 +7,7 @@ export interface LatencySummary {
   meanMs: number;
   p50Ms: number;
   p90Ms: number;
+  p95Ms: number;
   p99Ms: number;
   maxMs: number;
 }
@@ -34,6 +35,7 @@ export class LatencyRecorder {
       meanMs: sorted.length ? sum / sorted.length : Number.NaN,
       p50Ms: percentile(sorted, 50),
       p90Ms: percentile(sorted, 90),
+      p95Ms: percentile(sorted, 95),
       p99Ms: percentile(sorted, 99),
       maxMs: sorted.length ? (sorted[sorted.length - 1] as number) : Number.NaN,
     };

@@ -36,4 +36,5 @@ export {
   type InputsOf,
   type WaitsForOf,
 } from './check-registry.ts';
+export { notRunnableByDefinition, runByDefinition } from './run-definition.ts';
 export { NO_VERDICT } from './spoof-cues.ts';

@@ -3,6 +3,7 @@
 // check objects are exactly what the API returns (interface §2.6, §2.9).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CHECKS, type CheckDefinition } from '../checks/index.ts';
 import { terminateOcrEngine } from '../checks/ocr/index.ts';
 import { resolveThresholds } from '../decision/index.ts';
 import {
@@ -11,8 +12,10 @@ import {
   type DocumentInspection,
   type DocumentType,
   engineInThisThread,
+  type InspectedCheck,
   inspectDocument,
   inspectFaces,
+  inspectRegisteredChecks,
   UnreadableImageFileError,
 } from './inspect.ts';
 
@@ -27,6 +30,8 @@ document: runs ocr and documentSpoofCheck as the pipeline does for a session of 
 faces: faceMatch of FILE_A (the document side; with --type, a photo of that document whose printed
   portrait is cut out first) against FILE_B (the selfie), at the service's default thresholds;
   prints {similarity, isSamePerson, status, reason}.
+Both add a "checks" key when the check registry holds checks beyond its five built-in ones: each
+  run through its definition when the command has what it declares ({result}), else {notRun: why}.
 `;
 
 class UsageError extends Error {
@@ -87,7 +92,17 @@ function documentSummary(r: DocumentInspection): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function documentCommand(args: string[]): Promise<number> {
+/** One line per registered check beyond the built-in ones; nothing when there is none. */
+function checksSummary(checks: Record<string, InspectedCheck> | undefined): string {
+  if (!checks) return '';
+  return Object.entries(checks)
+    .map(([id, c]) =>
+      'result' in c ? `${id}: ${JSON.stringify(c.result)}\n` : `${id}: not run (${c.notRun})\n`,
+    )
+    .join('');
+}
+
+async function documentCommand(args: string[], registered: readonly CheckDefinition[]): Promise<string> {
   const { values, positionals } = parse(args, {
     type: { type: 'string' },
     front: { type: 'string' },
@@ -109,17 +124,39 @@ async function documentCommand(args: string[]): Promise<number> {
   const front = await readImage(values.front, '--front');
   const back = typeof values.back === 'string' ? await readImage(values.back, '--back') : undefined;
   // The OCR's Tesseract threads would keep the process alive: stopped once read.
-  const { inspection } = await inspectDocument(engineInThisThread, {
+  const detail = await inspectDocument(engineInThisThread, {
     documentType: type,
     front,
     ...(back ? { back } : {}),
     ...(referenceDate ? { referenceDate } : {}),
   }).finally(terminateOcrEngine);
-  process.stdout.write(values.json ? `${JSON.stringify(inspection)}\n` : documentSummary(inspection));
-  return 0;
+  const { inspection } = detail;
+  // What the pipeline's runners would have stored for these two checks, for a check that waits for them.
+  const checks = await inspectRegisteredChecks(
+    {
+      command: 'inspect document',
+      inputs: {
+        documentImages: { front, ...(back ? { back } : {}) },
+        documentType: type,
+        thresholds: { ...resolveThresholds(null) },
+      },
+      results: {
+        ocr: { result: { ...inspection.ocr }, extras: { ...detail.ocrExtras } },
+        documentSpoofCheck: {
+          result: { ...inspection.documentSpoofCheck },
+          extras: { measurements: detail.spoofMeasurements },
+        },
+      },
+      now: referenceDate ?? new Date(),
+    },
+    registered,
+  );
+  return values.json
+    ? `${JSON.stringify(checks ? { ...inspection, checks } : inspection)}\n`
+    : documentSummary(inspection) + checksSummary(checks);
 }
 
-async function facesCommand(args: string[]): Promise<number> {
+async function facesCommand(args: string[], registered: readonly CheckDefinition[]): Promise<string> {
   const { values, positionals } = parse(args, {
     type: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -137,24 +174,50 @@ async function facesCommand(args: string[]): Promise<number> {
     threshold: thresholds.faceSimilarityThreshold,
     nearThresholdBand: thresholds.faceNearThresholdBand,
   });
-  const { similarity, isSamePerson, status, reason } = decided;
-  if (values.json) process.stdout.write(`${JSON.stringify({ similarity, isSamePerson, status, reason })}\n`);
-  else
-    process.stdout.write(
-      `faceMatch: ${status}, similarity ${similarity.toFixed(3)} (threshold ${decided.threshold}, review band ±${decided.nearThresholdBand}), ${isSamePerson ? 'same person' : 'not the same person'}, ${reason}\n`,
-    );
-  return 0;
+  const { similarity, isSamePerson, status, reason, ...extras } = decided;
+  // FILE_A is a photo of a document only when its type is given.
+  const checks = await inspectRegisteredChecks(
+    {
+      command: 'inspect faces',
+      inputs: {
+        referenceImage: b,
+        thresholds: { ...thresholds },
+        ...(type ? { documentImages: { front: a }, documentType: type } : {}),
+      },
+      results: { faceMatch: { result: { similarity, isSamePerson, status, reason }, extras } },
+      now: new Date(),
+    },
+    registered,
+  );
+  if (values.json) {
+    const printed = { similarity, isSamePerson, status, reason };
+    return `${JSON.stringify(checks ? { ...printed, checks } : printed)}\n`;
+  }
+  return (
+    `faceMatch: ${status}, similarity ${similarity.toFixed(3)} (threshold ${decided.threshold}, review band ±${decided.nearThresholdBand}), ${isSamePerson ? 'same person' : 'not the same person'}, ${reason}\n` +
+    checksSummary(checks)
+  );
+}
+
+/**
+ * What `mimoto inspect …args` prints, the registry's checks being `registered` (a test declares
+ * checks of its own). Throws UnreadableImageFileError, or a UsageError.
+ */
+export async function inspectOutput(
+  args: string[],
+  registered: readonly CheckDefinition[] = CHECKS,
+): Promise<string> {
+  const [sub, ...rest] = args;
+  if (sub === '--help' || sub === '-h' || sub === 'help') return usage;
+  if (sub === 'document') return documentCommand(rest, registered);
+  if (sub === 'faces') return facesCommand(rest, registered);
+  throw new UsageError(`inspect commands: document, faces\n${usage}`);
 }
 
 export async function inspectCommand(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === '--help' || sub === '-h' || sub === 'help') {
-    process.stdout.write(usage);
-    return 0;
-  }
   try {
-    if (sub === 'document') return await documentCommand(rest);
-    if (sub === 'faces') return await facesCommand(rest);
+    process.stdout.write(await inspectOutput(args));
+    return 0;
   } catch (error) {
     if (error instanceof UnreadableImageFileError) {
       process.stderr.write(`mimoto inspect: ${error.message}\n`);
@@ -162,5 +225,4 @@ export async function inspectCommand(args: string[]): Promise<number> {
     }
     throw error;
   }
-  throw new UsageError(`inspect commands: document, faces\n${usage}`);
 }

@@ -2,7 +2,8 @@
 // (src/pipeline/check-runners.ts): OCR and the document's face at once, then documentSpoofCheck on
 // the OCR's facts and the portrait's apparent sex; faceMatch decided by decideFaceMatch from the two
 // descriptions. Used by `mimoto inspect` (in this thread) and bench/real.bench.ts (in the pipeline's
-// worker threads, so its time and memory are a worker's).
+// worker threads, so its time and memory are a worker's). A registered check beyond these is run
+// through its definition's `run` when inspect has what it declares (inspectRegisteredChecks).
 import sharp from 'sharp';
 import {
   type DocumentSpoofInput,
@@ -17,6 +18,15 @@ import {
   describeFace,
   type FaceMatchResult,
 } from '../checks/face-match/index.ts';
+import {
+  CHECKS,
+  type CheckDefinition,
+  type CheckId,
+  type CheckInputValues,
+  notRunnableByDefinition,
+  runByDefinition,
+  type WaitedResult,
+} from '../checks/index.ts';
 import {
   createOcrCheck,
   DOCUMENT_TYPES,
@@ -230,4 +240,100 @@ export async function inspectFaces(
     threshold: input.threshold ?? DEFAULT_THRESHOLDS.faceSimilarityThreshold,
     nearThresholdBand: input.nearThresholdBand ?? DEFAULT_THRESHOLDS.faceNearThresholdBand,
   });
+}
+
+/** A registered check beyond those above, as inspect reports it: its result, or why it was not run. */
+export type InspectedCheck = { result: Record<string, unknown> } | { notRun: string };
+
+/** What a subcommand has for the registry's checks: inputs by their declared names, checks' results. */
+export interface InspectGiven {
+  /** The subcommand, as its reasons name it ("inspect document"). */
+  command: string;
+  inputs: Partial<CheckInputValues>;
+  results: Readonly<Record<string, WaitedResult>>;
+  /** The day the checks are judged on (the pipeline's clock). */
+  now: Date;
+}
+
+/**
+ * Registered checks whose results inspect prints as it always has: the three composed above, and
+ * the two that read only what a session holds (the live check's frames, the tenant's history).
+ * Every other registered check is listed under `checks`.
+ */
+const PRINTED_AS_BEFORE = new Set<string>([
+  'ocr',
+  'documentSpoofCheck',
+  'faceMatch',
+  'selfieSpoofCheck',
+  'fraudSignalAnalysis',
+] satisfies CheckId[]);
+
+/**
+ * The registered checks not composed above, each run through its definition's `run` when the
+ * subcommand has every input it declares and every result it waits for (in the order they wait
+ * for each other), else listed with the reason it was not; undefined when there is none, so the
+ * output is then what it always was.
+ */
+export async function inspectRegisteredChecks(
+  given: InspectGiven,
+  checks: readonly CheckDefinition[] = CHECKS,
+): Promise<Record<string, InspectedCheck> | undefined> {
+  const listed = checks.filter((check) => !PRINTED_AS_BEFORE.has(check.id));
+  if (listed.length === 0) return undefined;
+  const results: Record<string, WaitedResult> = { ...given.results };
+  const outcomes = new Map<string, InspectedCheck>();
+  const notRun = (check: CheckDefinition): string | null => {
+    if (notRunnableByDefinition(check) !== null) {
+      return check.run
+        ? 'runs in the inference threads: only its runner in the pipeline runs it'
+        : 'has no run in its definition: only its runner in the pipeline runs it';
+    }
+    const missing = check.inputs.filter((name) => given.inputs[name as keyof CheckInputValues] === undefined);
+    if (missing.length > 0) return `needs ${missing.join(', ')}, which ${given.command} is not given`;
+    const unrun = check.waitsFor.filter(
+      (other) => !(other in results) && !listed.some((c) => c.id === other),
+    );
+    if (unrun.length > 0) return `waits for ${unrun.join(', ')}, which ${given.command} does not run`;
+    const failed = check.waitsFor.filter((other) => outcomes.has(other) && !(other in results));
+    if (failed.length > 0) return `waits for ${failed.join(', ')}, which was not run`;
+    return null;
+  };
+  let pending = listed;
+  while (pending.length > 0) {
+    const waiting: CheckDefinition[] = [];
+    for (const check of pending) {
+      const reason = notRun(check);
+      if (reason !== null) {
+        outcomes.set(check.id, { notRun: reason });
+        continue;
+      }
+      if (!check.waitsFor.every((other) => other in results)) {
+        waiting.push(check);
+        continue;
+      }
+      const inputs = Object.fromEntries(
+        check.inputs.map((name) => [name, given.inputs[name as keyof CheckInputValues]]),
+      );
+      const waited = Object.fromEntries(
+        check.waitsFor.map((other) => [other, results[other] as WaitedResult]),
+      );
+      const output = await runByDefinition(check, {
+        inputs: inputs as never,
+        results: waited,
+        now: given.now,
+      });
+      const result = output.result as Record<string, unknown>;
+      results[check.id] = { result, extras: output.extras ?? {} };
+      outcomes.set(check.id, { result });
+    }
+    // The registry refuses a cycle of waits (checkRegistryProblems): a round without progress is one.
+    if (waiting.length === pending.length) {
+      for (const check of waiting) {
+        outcomes.set(check.id, { notRun: `waits for ${check.waitsFor.join(', ')} in a cycle` });
+      }
+      break;
+    }
+    pending = waiting;
+  }
+  return Object.fromEntries(listed.map((check) => [check.id, outcomes.get(check.id) as InspectedCheck]));
 }

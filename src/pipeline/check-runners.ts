@@ -6,7 +6,6 @@
 // remains for a check that cannot run in a build (a clearly labelled result, never a faked pass:
 // the decision sends such a verification to review, src/decision/decide.ts).
 
-import { Value } from '@sinclair/typebox/value';
 import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
 import { decideFaceMatch, type FaceMatchResult } from '../checks/face-match/index.ts';
 import { analyzeFraudSignals } from '../checks/fraud-signals/index.ts';
@@ -19,7 +18,13 @@ import type {
   WaitedResult,
   WaitsForOf,
 } from '../checks/index.ts';
-import { CHECKS, checkDefinition, PROVIDER } from '../checks/index.ts';
+import {
+  CHECKS,
+  checkDefinition,
+  notRunnableByDefinition,
+  PROVIDER,
+  runByDefinition,
+} from '../checks/index.ts';
 import { createOcrCheck, DOCUMENT_TYPES, type DocumentType, type OcrExtras } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
@@ -357,11 +362,9 @@ function bytesHashed(value: unknown): unknown {
  */
 export function genericRunner(definition: CheckDefinition): CheckRunner<CheckId> {
   return async ({ platform, inputs, resultOf }) => {
-    const { id, run } = definition;
-    if (!run) throw new Error(`${id} has neither a runner (check-runners.ts) nor run in its definition`);
-    if (definition.runsIn !== 'eventLoop') {
-      throw new Error(`${id} runs in the inference threads: it needs a runner in check-runners.ts`);
-    }
+    const { id } = definition;
+    const refused = notRunnableByDefinition(definition);
+    if (refused !== null) throw new Error(refused);
     const loaders = inputs as unknown as CheckInputLoaders;
     const values: Record<string, unknown> = {};
     for (const name of definition.inputs) {
@@ -374,15 +377,11 @@ export function genericRunner(definition: CheckDefinition): CheckRunner<CheckId>
       const { envelope } = await resultOf(other as never);
       results[other] = { result: envelope.result, extras: envelope.extras };
     }
-    const output = await run({
+    const output = await runByDefinition(definition, {
       inputs: values as never,
       results,
       now: platform.now(),
     });
-    if (!Value.Check(definition.resultSchema, output.result)) {
-      const first = Value.Errors(definition.resultSchema, output.result).First();
-      throw new Error(`${id} returned a result its schema refuses: ${first?.path} ${first?.message}`);
-    }
     return {
       status: 'success',
       envelope: { result: output.result as Record<string, unknown>, extras: output.extras ?? {} },
