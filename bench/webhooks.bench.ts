@@ -146,6 +146,7 @@ interface Endpoint {
   port: number;
   tenantId: string;
   sessionId: string;
+  callbackUrl: string;
   secret: string;
   hanging: boolean;
 }
@@ -199,7 +200,7 @@ async function setUpEndpoints(
         callbackUrlPrefixes: [`http://127.0.0.1:${port}/`],
       });
       const { sessionId } = await createSession(platform, { tenantId, keyId: 'key_bench' }, { callbackUrl });
-      endpoints.push({ port, tenantId, sessionId, secret: webhookSecret, hanging: isHanging });
+      endpoints.push({ port, tenantId, sessionId, callbackUrl, secret: webhookSecret, hanging: isHanging });
     }
   }
   await receiver.ask<'ack'>({
@@ -220,6 +221,7 @@ async function recordEvents(platform: OpenPlatform, targets: Endpoint[]): Promis
         platform,
         'decision',
         decision(endpoint, ++keySequence),
+        { id: endpoint.sessionId, tenant_id: endpoint.tenantId, callback_url: endpoint.callbackUrl },
       );
       ids.push(eventId);
     }

@@ -5,8 +5,8 @@
 import net from 'node:net';
 import { sha256Hex } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
+import { findSession, startFlow } from '../sessions/index.ts';
 import { FLOW_COOKIE_VALIDITY_MS, flowCookieHash, isSameText, newFlowCookieValue } from './flow-session.ts';
-import { lockSessionById, startFlow } from './hosted-flow-repository.ts';
 
 /** A refused link names its session's tenant (when there is one) for the page that says so. */
 export type EntryOutcome =
@@ -27,7 +27,7 @@ export async function enterFlow(
   requestIp: string,
 ): Promise<EntryOutcome> {
   return platform.database.db.transaction().execute(async (trx) => {
-    const session = await lockSessionById(trx, query.sessionId);
+    const session = await findSession(trx, query.sessionId, true);
     const now = platform.now();
     const isValid =
       session !== undefined &&

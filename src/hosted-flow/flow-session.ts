@@ -8,8 +8,7 @@ import type { Config } from '../config.ts';
 import { randomBase62, sha256Hex } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { SessionRow } from '../sessions/index.ts';
-import { findSessionByCookieHash } from './hosted-flow-repository.ts';
+import { findSessionByCookieHash, type SessionRow } from '../sessions/index.ts';
 
 export const FLOW_COOKIE = 'mimoto_flow';
 export const CSRF_HEADER = 'x-csrf-token';

@@ -10,6 +10,7 @@ import { newId } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
+import { findSession, recordConsent, saveUserInput, setDocumentType } from '../sessions/index.ts';
 import { brandingOf, findTenant, thicknessCaptureRequired } from '../tenants/index.ts';
 import { documentQualityProblem, measureDocumentQuality } from './assess-document-quality.ts';
 import { decodeUploadImage } from './decode-upload-image.ts';
@@ -29,12 +30,8 @@ import {
   deleteDocuments,
   insertChallenge,
   listDocuments,
-  lockSessionById,
   markSubmitted,
-  recordConsent,
   saveDocument,
-  saveUserInput,
-  setDocumentType,
 } from './hosted-flow-repository.ts';
 import type { CaptureVerdict, DocumentReading } from './identify-document-capture.ts';
 import type { TiltedCheck } from './thickness-capture.ts';
@@ -205,7 +202,7 @@ export async function uploadDocumentImage(
   let replaced: string | null;
   try {
     replaced = await platform.database.db.transaction().execute(async (trx) => {
-      const locked = await lockSessionById(trx, session.id);
+      const locked = await findSession(trx, session.id, true);
       // The type may have changed, or the flow been submitted, since this request began.
       if (!locked || locked.document_type !== session.document_type || locked.submitted_at !== null) {
         throw new AppError('FlowStepOutOfOrder');
@@ -291,7 +288,7 @@ export async function submitVerification(
 ): Promise<{ redirectTo: string }> {
   const { session } = context;
   await platform.database.db.transaction().execute(async (trx) => {
-    const locked = await lockSessionById(trx, session.id);
+    const locked = await findSession(trx, session.id, true);
     if (!locked) throw new AppError('FlowSessionRequired');
     if (locked.submitted_at !== null) return;
     const documents = await listDocuments(trx, session.id);

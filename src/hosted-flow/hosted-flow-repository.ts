@@ -1,69 +1,20 @@
-// SQL of the hosted flow (style.md: SQL only in repositories). Every call names the session it
-// acts for; the session was found through its link token or its flow cookie, never by a bare id
-// from the browser.
+// SQL of the hosted flow (style.md: SQL only in repositories): the uploaded sides, the live check's
+// challenges, the phone hand-off codes. Every call names the session it acts for; the session was
+// found through its link token or its flow cookie, never by a bare id from the browser. The session
+// row's own changes go through sessions, in the same transaction.
 import type { Selectable } from 'kysely';
 import type { Db } from '../platform/db/open-database.ts';
 import type { LivenessChallengesTable, SessionDocumentsTable } from '../platform/db/schema.ts';
-import type { SessionRow } from '../sessions/index.ts';
+import {
+  countLivenessAttempt,
+  markSessionSubmitted,
+  recordLivenessOutcome,
+  setFlowCookie,
+  touchSession,
+} from '../sessions/index.ts';
 
 export type DocumentRow = Selectable<SessionDocumentsTable>;
 export type ChallengeRow = Selectable<LivenessChallengesTable>;
-
-export async function lockSessionById(db: Db, sessionId: string): Promise<SessionRow | undefined> {
-  return db
-    .selectFrom('verification_sessions')
-    .selectAll()
-    .where('id', '=', sessionId)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
-export async function findSessionByCookieHash(db: Db, cookieHash: string): Promise<SessionRow | undefined> {
-  return db
-    .selectFrom('verification_sessions')
-    .selectAll()
-    .where('flow_cookie_hash', '=', cookieHash)
-    .executeTakeFirst();
-}
-
-/** The first valid use of the link (docs/decisions.md "verificationUrl"). */
-export async function startFlow(
-  db: Db,
-  sessionId: string,
-  values: { cookieHash: string; now: Date; expiresAt: Date; firstAccessIp: string },
-): Promise<void> {
-  await db
-    .updateTable('verification_sessions')
-    .set({
-      link_used_at: values.now,
-      // The fraud check compares it with clientIpAddress.
-      first_access_ip: values.firstAccessIp,
-      status: 'in_progress',
-      flow_cookie_hash: values.cookieHash,
-      expires_at: values.expiresAt,
-      updated_at: values.now,
-    })
-    .where('id', '=', sessionId)
-    .where('link_used_at', 'is', null)
-    .execute();
-}
-
-export async function recordConsent(db: Db, sessionId: string, now: Date): Promise<void> {
-  await db
-    .updateTable('verification_sessions')
-    .set({ consented_at: now, updated_at: now })
-    .where('id', '=', sessionId)
-    .where('consented_at', 'is', null)
-    .execute();
-}
-
-export async function setDocumentType(db: Db, sessionId: string, documentType: string, now: Date) {
-  await db
-    .updateTable('verification_sessions')
-    .set({ document_type: documentType, updated_at: now })
-    .where('id', '=', sessionId)
-    .execute();
-}
 
 export async function listDocuments(db: Db, sessionId: string): Promise<DocumentRow[]> {
   return db.selectFrom('session_documents').selectAll().where('session_id', '=', sessionId).execute();
@@ -103,11 +54,7 @@ export async function saveDocument(db: Db, row: DocumentRow): Promise<string | n
       }),
     )
     .execute();
-  await db
-    .updateTable('verification_sessions')
-    .set({ updated_at: row.uploaded_at })
-    .where('id', '=', row.session_id)
-    .execute();
+  await touchSession(db, row.session_id, row.uploaded_at);
   return previous?.blob_key ?? null;
 }
 
@@ -162,15 +109,8 @@ export async function claimChallenge(
     .returningAll()
     .executeTakeFirst();
   if (!challenge) return 'invalid';
-  const session = await db
-    .updateTable('verification_sessions')
-    .set((eb) => ({ liveness_attempts: eb('liveness_attempts', '+', 1), updated_at: values.now }))
-    .where('id', '=', values.sessionId)
-    .where('liveness_attempts', '<', values.maxAttempts)
-    .where('liveness_status', 'is', null)
-    .returning('liveness_attempts')
-    .executeTakeFirst();
-  return session ? challenge : 'exhausted';
+  const counted = await countLivenessAttempt(db, values);
+  return counted ? challenge : 'exhausted';
 }
 
 export async function recordLivenessAttempt(
@@ -198,34 +138,13 @@ export async function recordLivenessAttempt(
     .where('id', '=', values.challengeId)
     .execute();
   if (!values.outcome) return;
-  await db
-    .updateTable('verification_sessions')
-    .set({
-      liveness_status: values.outcome.status,
-      liveness_confidence: values.confidence,
-      liveness_reference_blob: values.outcome.referenceBlob,
-      updated_at: values.now,
-    })
-    .where('id', '=', values.sessionId)
-    .execute();
-  if (values.outcome.status === 'success') {
-    // docs/decisions.md "Session status": in_progress → liveness_success.
-    await db
-      .updateTable('verification_sessions')
-      .set({ status: 'liveness_success' })
-      .where('id', '=', values.sessionId)
-      .where('status', '=', 'in_progress')
-      .execute();
-  }
-}
-
-export async function saveUserInput(db: Db, sessionId: string, userInputEnc: string, now: Date) {
-  await db
-    .updateTable('verification_sessions')
-    .set({ user_input_enc: userInputEnc, updated_at: now })
-    .where('id', '=', sessionId)
-    .where('submitted_at', 'is', null)
-    .execute();
+  await recordLivenessOutcome(db, {
+    sessionId: values.sessionId,
+    status: values.outcome.status,
+    confidence: values.confidence,
+    referenceBlob: values.outcome.referenceBlob,
+    now: values.now,
+  });
 }
 
 export async function markSubmitted(db: Db, sessionId: string, now: Date): Promise<void> {
@@ -235,25 +154,24 @@ export async function markSubmitted(db: Db, sessionId: string, now: Date): Promi
     .set({ reading_enc: null })
     .where('session_id', '=', sessionId)
     .execute();
-  await db
-    .updateTable('verification_sessions')
-    .set({ submitted_at: now, verification_status: 'processing', updated_at: now })
-    .where('id', '=', sessionId)
-    .where('submitted_at', 'is', null)
-    .execute();
+  await markSessionSubmitted(db, sessionId, now);
 }
 
-/** The stored frames of the session's last used live check challenge (null when none). */
-export async function findLastFrameBlobs(db: Db, sessionId: string): Promise<string[] | null> {
-  const row = await db
+/** The session's last used live check challenge, if any (the fraud check reads its timing). */
+export async function findLastChallenge(db: Db, sessionId: string) {
+  return db
     .selectFrom('liveness_challenges')
-    .select('frame_blobs')
+    .select(['issued_at', 'used_at', 'passed', 'confidence', 'failure_reasons', 'frame_blobs'])
     .where('session_id', '=', sessionId)
     .where('used_at', 'is not', null)
     .orderBy('used_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row?.frame_blobs ?? null;
+}
+
+/** The stored frames of the session's last used live check challenge (null when none). */
+export async function findLastFrameBlobs(db: Db, sessionId: string): Promise<string[] | null> {
+  return (await findLastChallenge(db, sessionId))?.frame_blobs ?? null;
 }
 
 /** A new hand-off code for the session; the codes it had not used yet stop working. */
@@ -299,11 +217,7 @@ export async function moveSessionByHandoff(
     .set({ used_at: values.now })
     .where('token_hash', '=', values.tokenHash)
     .execute();
-  await db
-    .updateTable('verification_sessions')
-    .set({ flow_cookie_hash: values.cookieHash, updated_at: values.now })
-    .where('id', '=', values.sessionId)
-    .execute();
+  await setFlowCookie(db, values.sessionId, values.cookieHash, values.now);
 }
 
 /** The last hand-off the browser with this cookie asked for. */
@@ -315,4 +229,28 @@ export async function findHandoffByIssuer(db: Db, issuerCookieHash: string) {
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
+}
+
+/** Every blob key the sessions' flow rows name: document sides and live-check frames. */
+export async function listFlowBlobKeys(db: Db, sessionIds: string[]): Promise<string[]> {
+  const documents = await db
+    .selectFrom('session_documents')
+    .select('blob_key')
+    .where('session_id', 'in', sessionIds)
+    .execute();
+  const frames = await db
+    .selectFrom('liveness_challenges')
+    .select('frame_blobs')
+    .where('session_id', 'in', sessionIds)
+    .execute();
+  return [...documents.map((r) => r.blob_key), ...frames.flatMap((r) => r.frame_blobs ?? [])];
+}
+
+/** Drops the captures' readings (personal data); the rows stay, naming the uploaded sides. */
+export async function eraseDocumentReadings(db: Db, sessionIds: string[]): Promise<void> {
+  await db
+    .updateTable('session_documents')
+    .set({ reading_enc: null })
+    .where('session_id', 'in', sessionIds)
+    .execute();
 }

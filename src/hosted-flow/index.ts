@@ -1,9 +1,14 @@
-// The hosted flow as the app and the session detail use it.
+// The hosted flow as the app, the session detail, the pipeline and the erasure use it.
 export { allowedDocumentTypes, DOCUMENT_TYPES, hasBackSide } from './document-types.ts';
 export { negotiateLanguage } from './flow-messages.ts';
 export type { FlowPersonalData, FlowState } from './flow-state.ts';
 export { MAX_UPLOAD_REQUEST_BYTES, registerHostedFlow } from './hosted-flow.routes.ts';
-export { listDocuments } from './hosted-flow-repository.ts';
+export {
+  eraseDocumentReadings,
+  findLastChallenge,
+  listDocuments,
+  listFlowBlobKeys,
+} from './hosted-flow-repository.ts';
 export { type FlowDetail, readFlowDetail } from './read-flow-detail.ts';
 export {
   IMAGE_KINDS,

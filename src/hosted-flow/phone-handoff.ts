@@ -20,7 +20,6 @@ import {
   findHandoffByIssuer,
   insertHandoff,
   lockHandoff,
-  lockSessionById,
   moveSessionByHandoff,
 } from './hosted-flow-repository.ts';
 
@@ -69,7 +68,7 @@ export async function useHandoff(platform: Platform, code: string): Promise<Hand
   return platform.database.db.transaction().execute(async (trx) => {
     const handoff = await lockHandoff(trx, codeHash(code));
     if (!handoff) return { kind: 'expired', tenantId: null };
-    const session = await lockSessionById(trx, handoff.session_id);
+    const session = await findSession(trx, handoff.session_id, true);
     const now = platform.now().getTime();
     const isValid =
       session !== undefined &&

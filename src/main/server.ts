@@ -3,7 +3,8 @@
 import { buildApp } from '../app.ts';
 import type { Config, Role } from '../config.ts';
 import { startPipelineWorkers, warmUpCheckModels } from '../pipeline/index.ts';
-import { startExpirySweep, startRetentionSweep } from '../sessions/index.ts';
+import { startRetentionSweep } from '../session-api/index.ts';
+import { startExpirySweep } from '../sessions/index.ts';
 import { startWebhookDeliveryWorker } from '../webhooks/index.ts';
 import { openPlatform } from './open-platform.ts';
 

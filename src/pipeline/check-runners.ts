@@ -29,7 +29,7 @@ import { createOcrCheck, DOCUMENT_TYPES, type DocumentType, type OcrExtras } fro
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
 import type { OcrResult } from '../domain/index.ts';
-import type { UserInput } from '../hosted-flow/index.ts';
+import { findLastChallenge, type UserInput } from '../hosted-flow/index.ts';
 import {
   describeDocumentFaceInWorker,
   describeReferenceFaceInWorker,
@@ -49,7 +49,7 @@ import {
   sha256Of,
 } from './check-inputs.ts';
 import { type FraudInputs, gatherFraudFacts } from './gather-fraud-facts.ts';
-import { type CheckResultRow, findLastChallenge, saveFaceDescriptor } from './pipeline-repository.ts';
+import { type CheckResultRow, saveFaceDescriptor } from './pipeline-repository.ts';
 import { descriptorContext, type ResultEnvelope, readStoredResult } from './stored-results.ts';
 
 export interface CheckRun {

@@ -12,6 +12,7 @@ import {
 import { checkDigitsVerdict, type OcrExtras } from '../checks/ocr/index.ts';
 import type { OcrResult } from '../domain/index.ts';
 import type { UserInput } from '../hosted-flow/index.ts';
+import { findLastChallenge } from '../hosted-flow/index.ts';
 import { normalizeJapaneseText } from '../japanese/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -21,7 +22,6 @@ import { identityKeyCandidates, identityKeyHash } from './identity-hashes.ts';
 import {
   countIdentitiesFromIp,
   findDescriptor,
-  findLastChallenge,
   listIdentityKeys,
   listSessionsWithDocumentNumber,
   listTenantDescriptors,

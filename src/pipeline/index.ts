@@ -1,7 +1,16 @@
-// The verification pipeline: check jobs, the decision job, stored results.
+// The verification pipeline: check jobs, the decision job, stored results; the owner of the check
+// results, decisions, face descriptors and identity keys, which others read through it.
 export { type CheckRun, RUNNERS } from './check-runners.ts';
 export { identityKeyCandidates } from './identity-hashes.ts';
-export { findDescriptor, insertDecision } from './pipeline-repository.ts';
+export {
+  eraseCheckData,
+  findDescriptor,
+  insertDecision,
+  latestDecisionReasons,
+  listAutomaticDecisions,
+  listOcrResultRows,
+  sessionIdsWithDocumentNumber,
+} from './pipeline-repository.ts';
 export { type PipelineDetail, readPipelineDetail } from './read-pipeline-detail.ts';
 export { requestReprocess } from './request-reprocess.ts';
 export {

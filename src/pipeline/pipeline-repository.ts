@@ -1,10 +1,12 @@
-// SQL of the pipeline (style.md: SQL only in repositories): stored check results, decisions, face
-// descriptors and identity keys for cross-session fraud signals, and the session's pipeline state.
+// SQL of the pipeline (style.md: SQL only in repositories): stored check results, decisions (the
+// automatic ones and, through insertDecision, a reviewer's), face descriptors and identity keys for
+// cross-session fraud signals. The session's pipeline state is the sessions' row (sessions/).
 
-import type { Selectable } from 'kysely';
+import type { Expression, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/open-database.ts';
 import type { CheckResultsTable, DecisionsTable } from '../platform/db/schema.ts';
+import { sessionIdsFromIp } from '../sessions/index.ts';
 
 export type CheckResultRow = Selectable<CheckResultsTable>;
 export type DecisionRow = Selectable<DecisionsTable>;
@@ -72,6 +74,18 @@ export async function listCheckResults(db: Db, sessionId: string): Promise<Check
   return db.selectFrom('check_results').selectAll().where('session_id', '=', sessionId).execute();
 }
 
+/** The stored OCR results (encrypted envelopes) of these sessions, for the identity search. */
+export async function listOcrResultRows(db: Db, sessionIds: string[]) {
+  if (sessionIds.length === 0) return [];
+  return db
+    .selectFrom('check_results')
+    .select(['session_id', 'check_id', 'result_enc'])
+    .where('session_id', 'in', sessionIds)
+    .where('check_id', '=', 'ocr')
+    .where('status', '<>', 'failed')
+    .execute();
+}
+
 export async function findCheckResult(db: Db, sessionId: string, checkId: string) {
   return db
     .selectFrom('check_results')
@@ -113,6 +127,30 @@ export async function hasReviewDecision(db: Db, sessionId: string): Promise<bool
   return row !== undefined;
 }
 
+/** The automatic decisions of a session, newest first. */
+export async function listAutomaticDecisions(db: Db, sessionId: string) {
+  return db
+    .selectFrom('decisions')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('kind', '=', 'automatic')
+    .orderBy('generation', 'desc')
+    .execute();
+}
+
+/** The reason of each session's latest decision (automatic or a reviewer's). */
+export async function latestDecisionReasons(db: Db, sessionIds: string[]) {
+  if (sessionIds.length === 0) return new Map<string, { reason: string; kind: string }>();
+  const rows = await db
+    .selectFrom('decisions')
+    .select(['session_id', 'reason', 'kind', 'decided_at', 'generation'])
+    .where('session_id', 'in', sessionIds)
+    .orderBy('decided_at', 'asc')
+    .orderBy('generation', 'asc')
+    .execute();
+  return new Map(rows.map((r) => [r.session_id, { reason: r.reason, kind: r.kind }]));
+}
+
 export async function insertDecision(
   db: Db,
   d: {
@@ -148,54 +186,6 @@ export async function insertDecision(
       decided_at: d.decidedAt,
     })
     .execute();
-}
-
-/** docs/decisions.md "Session status": a decision makes the session completed. */
-export async function completeSession(
-  db: Db,
-  sessionId: string,
-  status: 'approved' | 'rejected' | 'pending_review',
-  now: Date,
-): Promise<void> {
-  await db
-    .updateTable('verification_sessions')
-    .set({ status: 'completed', verification_status: status, failure_reason: null, updated_at: now })
-    .where('id', '=', sessionId)
-    .execute();
-}
-
-/** docs/decisions.md "Session status": any non-final → failed when a check failed permanently. */
-export async function failSession(db: Db, sessionId: string, cause: string, now: Date): Promise<void> {
-  await db
-    .updateTable('verification_sessions')
-    .set({ status: 'failed', failure_reason: cause.slice(0, 1000), updated_at: now })
-    .where('id', '=', sessionId)
-    .where('status', 'not in', ['completed', 'expired', 'failed'])
-    .execute();
-}
-
-/** A reprocess: the next generation, naming the checks it runs again. Returns the new generation. */
-/** The request is kept so that a decision it changes can say so (the payload's reprocess block). */
-export async function startGeneration(
-  db: Db,
-  sessionId: string,
-  checks: readonly string[],
-  now: Date,
-  reason = '',
-) {
-  const row = await db
-    .updateTable('verification_sessions')
-    .set((eb) => ({
-      pipeline_generation: eb('pipeline_generation', '+', 1),
-      pipeline_checks: [...checks],
-      reprocess_requested_at: now,
-      reprocess_reason: reason,
-      updated_at: now,
-    }))
-    .where('id', '=', sessionId)
-    .returning('pipeline_generation')
-    .executeTakeFirstOrThrow();
-  return row.pipeline_generation;
 }
 
 export async function saveFaceDescriptor(
@@ -349,24 +339,36 @@ export async function listSessionsWithDocumentNumber(
  */
 export async function countIdentitiesFromIp(db: Db, tenantId: string, ip: string, from: Date, to: Date) {
   const row = await db
-    .selectFrom('verification_sessions as s')
-    .innerJoin('session_identity_keys as k', 'k.session_id', 's.id')
+    .selectFrom('session_identity_keys as k')
     .select(sql<number>`count(distinct coalesce(k.identity_hash, k.session_id))::int`.as('n'))
-    .where('s.tenant_id', '=', tenantId)
-    .where('s.client_ip', '=', ip)
-    .where('s.created_at', '>=', from)
-    .where('s.created_at', '<=', to)
+    .where('k.session_id', 'in', sessionIdsFromIp(db, tenantId, ip, from, to))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function findLastChallenge(db: Db, sessionId: string) {
+/**
+ * The ids of the tenant's sessions whose document number has one of these keyed hashes, as a
+ * subquery for the console's session search (`documentNumberHashes`: under every key of the keyring).
+ */
+export function sessionIdsWithDocumentNumber(
+  db: Db,
+  tenantId: string,
+  documentNumberHashes: readonly string[],
+): Expression<string> {
   return db
-    .selectFrom('liveness_challenges')
-    .select(['issued_at', 'used_at', 'passed', 'confidence', 'failure_reasons', 'frame_blobs'])
-    .where('session_id', '=', sessionId)
-    .where('used_at', 'is not', null)
-    .orderBy('used_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .selectFrom('session_identity_keys')
+    .select('session_id')
+    .where('tenant_id', '=', tenantId)
+    .where('document_number_hash', 'in', documentNumberHashes.length > 0 ? [...documentNumberHashes] : [''])
+    .$asScalar();
+}
+
+/**
+ * Deletes the rows that only hold the sessions' personal data: check results with the OCR payload,
+ * face descriptors, identity keys (the erasure of a session's data).
+ */
+export async function eraseCheckData(db: Db, sessionIds: string[]): Promise<void> {
+  await db.deleteFrom('check_results').where('session_id', 'in', sessionIds).execute();
+  await db.deleteFrom('session_face_descriptors').where('session_id', 'in', sessionIds).execute();
+  await db.deleteFrom('session_identity_keys').where('session_id', 'in', sessionIds).execute();
 }

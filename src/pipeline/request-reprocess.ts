@@ -8,7 +8,8 @@ import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
-import { hasReviewDecision, startGeneration } from './pipeline-repository.ts';
+import { startGeneration } from '../sessions/index.ts';
+import { hasReviewDecision } from './pipeline-repository.ts';
 
 export async function requestReprocess(
   platform: Platform,

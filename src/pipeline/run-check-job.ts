@@ -15,15 +15,10 @@ import {
 import { resolveThresholds } from '../decision/index.ts';
 import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findSession, type SessionRow } from '../sessions/index.ts';
+import { failSession, findSession, type SessionRow } from '../sessions/index.ts';
 import { findTenantSettings } from '../tenants/index.ts';
 import { CHECK_DEPENDENCIES, type CheckRun, DependencyNotReady, runCheck } from './check-runners.ts';
-import {
-  type CheckResultRow,
-  failSession,
-  listCheckResults,
-  saveCheckResult,
-} from './pipeline-repository.ts';
+import { type CheckResultRow, listCheckResults, saveCheckResult } from './pipeline-repository.ts';
 import { resultContext } from './stored-results.ts';
 
 export interface DecisionJobData {

@@ -9,12 +9,11 @@ import type { OcrResult } from '../domain/index.ts';
 import { compareIdentityFields, type IdentityFieldComparison } from '../japanese/index.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findSession } from '../sessions/index.ts';
+import { completeSession, findSession } from '../sessions/index.ts';
 import { findTenantSettings } from '../tenants/index.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
 import { comparableWithDocument, readPreRegisteredInfo, readUserInput } from './check-inputs.ts';
 import {
-  completeSession,
   findAutomaticDecision,
   findLatestDecision,
   hasReviewDecision,
@@ -130,25 +129,31 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
       const results = Object.fromEntries(
         CHECK_IDS.map((id) => [id, envelopes.get(id)!.envelope.result]),
       ) as CheckResults;
-      await recordWebhookEvent(trx, platform, 'decision', {
-        verificationId: session.id,
-        tenantId: session.tenant_id,
-        generation: data.generation,
-        decision,
-        results,
-        processedAt: now,
-        // A decision a reprocess changed says so: a receiver deduplicating by verificationId
-        // would otherwise take it for a repeat of the earlier event (interface §6.5 rule 4).
-        ...(previous && session.reprocess_requested_at
-          ? {
-              reprocess: {
-                requestedAt: session.reprocess_requested_at,
-                reason: session.reprocess_reason ?? '',
-                previousStatus: previous.status,
-              },
-            }
-          : {}),
-      });
+      await recordWebhookEvent(
+        trx,
+        platform,
+        'decision',
+        {
+          verificationId: session.id,
+          tenantId: session.tenant_id,
+          generation: data.generation,
+          decision,
+          results,
+          processedAt: now,
+          // A decision a reprocess changed says so: a receiver deduplicating by verificationId
+          // would otherwise take it for a repeat of the earlier event (interface §6.5 rule 4).
+          ...(previous && session.reprocess_requested_at
+            ? {
+                reprocess: {
+                  requestedAt: session.reprocess_requested_at,
+                  reason: session.reprocess_reason ?? '',
+                  previousStatus: previous.status,
+                },
+              }
+            : {}),
+        },
+        session,
+      );
     }
     return 'decided';
   });

@@ -4,10 +4,16 @@
 
 import { listSessionImages } from '../hosted-flow/index.ts';
 import { compareIdentityFields, type IdentityFields } from '../japanese/index.ts';
+import {
+  latestDecisionReasons,
+  listAutomaticDecisions,
+  listOcrResultRows,
+  sessionIdsWithDocumentNumber,
+} from '../pipeline/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { getSessionDetail } from '../session-api/index.ts';
-import { findSession, type SessionRow } from '../sessions/index.ts';
+import { findSession, type SessionFilters, type SessionRow, searchSessions } from '../sessions/index.ts';
 import { listSessionWebhookEvents } from '../webhooks/index.ts';
 import { faceCropUrls } from './face-crops.ts';
 import {
@@ -18,17 +24,7 @@ import {
 } from './identity-search.ts';
 import type { QueueQuery, SessionQuery } from './review.schemas.ts';
 import { claimView } from './review-claims.ts';
-import {
-  findClaim,
-  latestDecisionReasons,
-  listAutomaticDecisions,
-  listAwaitingReviews,
-  listLiveClaims,
-  listOcrResultRows,
-  listReviews,
-  type SessionFilters,
-  searchSessions,
-} from './review-repository.ts';
+import { findClaim, listAwaitingReviews, listLiveClaims, listReviews } from './review-repository.ts';
 import { reviewView } from './submit-review.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -69,8 +65,12 @@ function parseQuery(
       to: query.to ? new Date(query.to) : undefined,
       ip: query.ip,
       q: query.q,
-      documentNumberHashes: query.documentNumber
-        ? documentNumberHashes(platform.keyring, tenantId, query.documentNumber)
+      sessionIdsIn: query.documentNumber
+        ? sessionIdsWithDocumentNumber(
+            platform.database.db,
+            tenantId,
+            documentNumberHashes(platform.keyring, tenantId, query.documentNumber),
+          )
         : undefined,
     },
     identity: { name: query.name, birthDate: query.birthDate },

@@ -6,12 +6,17 @@
 
 import { recordAudit } from '../actors/index.ts';
 import { NO_VERDICT } from '../checks/index.ts';
-import { insertDecision, type PipelineDetail, readPipelineDetail } from '../pipeline/index.ts';
+import {
+  insertDecision,
+  listAutomaticDecisions,
+  type PipelineDetail,
+  readPipelineDetail,
+} from '../pipeline/index.ts';
 import { newId, randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findSession } from '../sessions/index.ts';
+import { findSession, type SessionRow, setVerificationStatus } from '../sessions/index.ts';
 import { findTenantSettings } from '../tenants/index.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
 import type { ReasonCode } from './review-reasons.ts';
@@ -20,10 +25,8 @@ import {
   findClaim,
   findReview,
   insertReview,
-  listAutomaticDecisions,
   listReviews,
   type ReviewRow,
-  setVerificationStatus,
   updateReviewStatus,
 } from './review-repository.ts';
 
@@ -186,7 +189,7 @@ export async function submitReview(platform: Platform, req: ReviewRequest): Prom
       ip: req.ip ?? null,
     });
     if (needsSecond) return { status: 'awaiting_confirmation', review: reviewView(review) };
-    await finalize(platform, trx, review, automatic[0], pipeline, session.liveness_confidence);
+    await finalize(platform, trx, review, automatic[0], pipeline, session);
     return { status: 'final', review: reviewView(review) };
   });
 }
@@ -260,7 +263,7 @@ async function confirmWaiting(
     ip: confirmer.ip ?? null,
   });
   const [automatic] = await listAutomaticDecisions(trx, waiting.session_id);
-  await finalize(platform, trx, review, automatic, pipeline, session.liveness_confidence);
+  await finalize(platform, trx, review, automatic, pipeline, session);
   return { status: 'final', review: reviewView(review) };
 }
 
@@ -271,8 +274,9 @@ async function finalize(
   review: ReviewRow,
   automatic: Awaited<ReturnType<typeof listAutomaticDecisions>>[number] | undefined,
   pipeline: PipelineDetail,
-  livenessConfidence: number | null,
+  session: SessionRow,
 ): Promise<void> {
+  const livenessConfidence = session.liveness_confidence;
   const decidedAt = review.decided_at ?? platform.now();
   await insertDecision(trx, {
     kind: 'review',
@@ -294,24 +298,32 @@ async function finalize(
   const results = pipeline.results ?? {};
   const similarity = results.faceMatch?.similarity;
   const risk = results.documentSpoofCheck?.risk;
-  await recordWebhookEvent(trx, platform, 'review', {
-    verificationId: review.session_id,
-    tenantId: review.tenant_id,
-    review: {
-      id: review.id,
-      decision: review.decision,
-      reviewedBy: review.reviewed_by,
-      reviewedAt: decidedAt,
-      reason: review.reason,
+  await recordWebhookEvent(
+    trx,
+    platform,
+    'review',
+    {
+      verificationId: review.session_id,
+      tenantId: review.tenant_id,
+      review: {
+        id: review.id,
+        decision: review.decision,
+        reviewedBy: review.reviewed_by,
+        reviewedAt: decidedAt,
+        reason: review.reason,
+      },
+      verificationResult: {
+        ...(livenessConfidence !== null ? { livenessConfidence } : {}),
+        ...(typeof similarity === 'number' ? { faceMatchConfidence: similarity } : {}),
+        ...(risk && AUTHENTICITY[risk] ? { documentAuthenticity: AUTHENTICITY[risk] } : {}),
+        ...(pipeline.userInputMatch !== undefined ? { userInputMatch: pipeline.userInputMatch } : {}),
+        ...(pipeline.preRegisteredInfoMatch
+          ? { preRegisteredInfoMatch: pipeline.preRegisteredInfoMatch }
+          : {}),
+      },
+      results,
+      processedAt: decidedAt,
     },
-    verificationResult: {
-      ...(livenessConfidence !== null ? { livenessConfidence } : {}),
-      ...(typeof similarity === 'number' ? { faceMatchConfidence: similarity } : {}),
-      ...(risk && AUTHENTICITY[risk] ? { documentAuthenticity: AUTHENTICITY[risk] } : {}),
-      ...(pipeline.userInputMatch !== undefined ? { userInputMatch: pipeline.userInputMatch } : {}),
-      ...(pipeline.preRegisteredInfoMatch ? { preRegisteredInfoMatch: pipeline.preRegisteredInfoMatch } : {}),
-    },
-    results,
-    processedAt: decidedAt,
-  });
+    session,
+  );
 }

@@ -21,12 +21,12 @@ import {
   listSessions,
   ReprocessBody,
   ReprocessResult,
-  redactSession,
   SessionDetail,
   SessionIdParams,
   SessionList,
 } from '../sessions/index.ts';
 import { getSessionDetail } from './get-session-detail.ts';
+import { redactSession } from './redact-session.ts';
 import { reprocessSession } from './reprocess-session.ts';
 
 const security = [{ bearerAuth: [] }];

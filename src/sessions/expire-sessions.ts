@@ -21,12 +21,18 @@ export function sweepExpiredSessions(platform: Platform): Promise<number> {
       'webhookExpiredEvent',
     );
     for (const session of expired.filter((s) => optedIn.has(s.tenant_id))) {
-      await recordWebhookEvent(trx, platform, 'expired', {
-        verificationId: session.id,
-        tenantId: session.tenant_id,
-        expiresAt: session.expires_at,
-        processedAt: now,
-      });
+      await recordWebhookEvent(
+        trx,
+        platform,
+        'expired',
+        {
+          verificationId: session.id,
+          tenantId: session.tenant_id,
+          expiresAt: session.expires_at,
+          processedAt: now,
+        },
+        session,
+      );
     }
     return expired.length;
   });

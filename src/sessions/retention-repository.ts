@@ -1,5 +1,6 @@
-// SQL of the retention sweep (retention-sweep.ts): which finished sessions are past their tenant's
-// retention, and the erasure of their personal data.
+// SQL of the retention sweep (session-api/retention-sweep.ts): which finished sessions are past
+// their tenant's retention. One set-based statement reads the tenants' settings, the decisions and
+// the pending webhook events beside the sessions; the erasure itself asks each table's owner.
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/open-database.ts';
 
@@ -38,59 +39,4 @@ export async function lockErasableSessions(
     LIMIT ${limit}
     FOR UPDATE OF s SKIP LOCKED`.execute(db);
   return result.rows;
-}
-
-/** Every blob key the sessions' rows name: document sides, live-check frames, reference image. */
-export async function listSessionBlobKeys(db: Db, sessionIds: string[]): Promise<string[]> {
-  const documents = await db
-    .selectFrom('session_documents')
-    .select('blob_key')
-    .where('session_id', 'in', sessionIds)
-    .execute();
-  const frames = await db
-    .selectFrom('liveness_challenges')
-    .select('frame_blobs')
-    .where('session_id', 'in', sessionIds)
-    .execute();
-  const references = await db
-    .selectFrom('verification_sessions')
-    .select('liveness_reference_blob')
-    .where('id', 'in', sessionIds)
-    .execute();
-  return [
-    ...documents.map((r) => r.blob_key),
-    ...frames.flatMap((r) => r.frame_blobs ?? []),
-    ...references.flatMap((r) => (r.liveness_reference_blob ? [r.liveness_reference_blob] : [])),
-  ];
-}
-
-/**
- * Removes the sessions' personal data and stamps them erased. Rows that only hold personal data
- * (check results with the OCR payload, face descriptors, identity keys, webhook bodies with their
- * attempts) are deleted. Blob keys stay: they name no one, the detail still says which images were
- * uploaded, and their URLs answer 404 once the bytes are gone.
- */
-export async function eraseSessionData(db: Db, sessionIds: string[], now: Date): Promise<void> {
-  await db.deleteFrom('check_results').where('session_id', 'in', sessionIds).execute();
-  await db.deleteFrom('session_face_descriptors').where('session_id', 'in', sessionIds).execute();
-  await db.deleteFrom('session_identity_keys').where('session_id', 'in', sessionIds).execute();
-  await db
-    .updateTable('session_documents')
-    .set({ reading_enc: null })
-    .where('session_id', 'in', sessionIds)
-    .execute();
-  const events = db.selectFrom('webhook_events').select('id').where('session_id', 'in', sessionIds);
-  await db.deleteFrom('webhook_attempts').where('event_id', 'in', events).execute();
-  await db.deleteFrom('webhook_events').where('session_id', 'in', sessionIds).execute();
-  await db
-    .updateTable('verification_sessions')
-    .set({
-      pre_registered_info_enc: null,
-      user_input_enc: null,
-      client_ip: null,
-      first_access_ip: null,
-      data_erased_at: now,
-    })
-    .where('id', 'in', sessionIds)
-    .execute();
 }

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, type Expression, type Kysely, type Selectable } from 'kysely';
 import { enabledApiKeyCondition } from '../api-keys/index.ts';
 import { type Db, preparedStatement } from '../platform/db/open-database.ts';
 import type { Tables, VerificationSessionsTable } from '../platform/db/schema.ts';
@@ -83,17 +83,92 @@ export async function findSession(
   return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
+/** The session the hosted flow's cookie names. */
+export async function findSessionByCookieHash(db: Db, cookieHash: string): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('verification_sessions')
+    .selectAll()
+    .where('flow_cookie_hash', '=', cookieHash)
+    .executeTakeFirst();
+}
+
 /** Marks every session whose time ran out before submission as expired; returns them. */
 export async function expireSessions(
   db: Db,
   now: Date,
-): Promise<{ id: string; tenant_id: string; expires_at: Date }[]> {
+): Promise<{ id: string; tenant_id: string; callback_url: string; expires_at: Date }[]> {
   return db
     .updateTable('verification_sessions')
     .set({ status: 'expired', updated_at: now })
     .where('status', 'in', EXPIRABLE_STATUSES)
     .where('submitted_at', 'is', null)
     .where('expires_at', '<=', now)
-    .returning(['id', 'tenant_id', 'expires_at'])
+    .returning(['id', 'tenant_id', 'callback_url', 'expires_at'])
     .execute();
+}
+
+export interface SessionFilters {
+  status?: string | undefined;
+  verificationStatus?: string | undefined;
+  documentType?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  ip?: string | undefined;
+  q?: string | undefined;
+  /** Only these sessions: a subquery of session ids, built by another table's owner. */
+  sessionIdsIn?: Expression<string> | undefined;
+}
+
+const likePrefix = (value: string) => `${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The console's session search, newest first; `before` is the last session id of the previous page. */
+export async function searchSessions(
+  db: Db,
+  tenantId: string,
+  filters: SessionFilters,
+  page: { limit: number; before?: string | undefined; oldestFirst?: boolean },
+) {
+  let query = db
+    .selectFrom('verification_sessions as s')
+    .select([
+      's.id',
+      's.status',
+      's.verification_status',
+      's.document_type',
+      's.client_ip',
+      's.state',
+      's.created_at',
+      's.submitted_at',
+      's.pre_registered_info_enc',
+      's.user_input_enc',
+    ])
+    .where('s.tenant_id', '=', tenantId);
+  if (filters.status) query = query.where('s.status', '=', filters.status as never);
+  if (filters.verificationStatus)
+    query = query.where('s.verification_status', '=', filters.verificationStatus as never);
+  if (filters.documentType) query = query.where('s.document_type', '=', filters.documentType);
+  if (filters.from) query = query.where('s.created_at', '>=', filters.from);
+  if (filters.to) query = query.where('s.created_at', '<', filters.to);
+  if (filters.ip) query = query.where('s.client_ip', '=', filters.ip);
+  if (filters.q) {
+    const q = filters.q;
+    query = query.where((eb) => eb.or([eb('s.id', '=', q), eb('s.state', 'like', likePrefix(q))]));
+  }
+  if (filters.sessionIdsIn) query = query.where('s.id', 'in', filters.sessionIdsIn);
+  const direction = page.oldestFirst ? 'asc' : 'desc';
+  if (page.before) {
+    const cursor = page.before;
+    const comparison = page.oldestFirst ? '>' : '<';
+    query = query.where((eb) =>
+      eb(
+        eb.refTuple('s.created_at', 's.id'),
+        comparison,
+        eb.tuple(
+          eb.selectFrom('verification_sessions').select('created_at').where('id', '=', cursor),
+          cursor,
+        ),
+      ),
+    );
+  }
+  return query.orderBy('s.created_at', direction).orderBy('s.id', direction).limit(page.limit).execute();
 }

@@ -41,6 +41,7 @@ export {
 export {
   eventBodyContext,
   recordWebhookEvent,
+  type WebhookEventSession,
   WebhookEventSessionError,
 } from './record-webhook-event.ts';
 export {
@@ -70,6 +71,7 @@ export {
   type WebhookEventPayload,
   type WebhookPayload,
 } from './webhook-event-kinds.ts';
+export { deleteSessionEvents } from './webhook-event-repository.ts';
 export {
   publishedWebhookPayloadSchema,
   WebhookPayloadSchema,

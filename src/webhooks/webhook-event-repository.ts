@@ -60,18 +60,6 @@ export async function insertWebhookEvent(
   return { eventId: existing.id, created: false };
 }
 
-export async function findSessionCallback(
-  trx: Db,
-  sessionId: string,
-): Promise<{ tenantId: string; callbackUrl: string } | undefined> {
-  const row = await trx
-    .selectFrom('verification_sessions')
-    .select(['tenant_id', 'callback_url'])
-    .where('id', '=', sessionId)
-    .executeTakeFirst();
-  return row && { tenantId: row.tenant_id, callbackUrl: row.callback_url };
-}
-
 /** An event leased for one attempt. */
 export interface ClaimedEvent {
   id: string;
@@ -345,4 +333,11 @@ function toDate(value: Date | string | null): Date | null {
 /** PostgreSQL text cannot hold NUL; a receiver's binary answer is kept readable instead of failing the record. */
 function toStorableText(value: string | null): string | null {
   return value === null ? null : value.replaceAll('\u0000', '\uFFFD');
+}
+
+/** Deletes the sessions' events and their attempts (the erasure of their personal data). */
+export async function deleteSessionEvents(db: Db, sessionIds: string[]): Promise<void> {
+  const events = db.selectFrom('webhook_events').select('id').where('session_id', 'in', sessionIds);
+  await db.deleteFrom('webhook_attempts').where('event_id', 'in', events).execute();
+  await db.deleteFrom('webhook_events').where('session_id', 'in', sessionIds).execute();
 }

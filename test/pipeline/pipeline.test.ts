@@ -15,8 +15,8 @@ import {
   runDecisionJob,
   startPipelineWorkers,
 } from '../../src/pipeline/index.ts';
-import { startGeneration } from '../../src/pipeline/pipeline-repository.ts';
 import { decryptBytes } from '../../src/platform/crypto/encryption.ts';
+import { startGeneration } from '../../src/sessions/index.ts';
 import { eventBodyContext } from '../../src/webhooks/record-webhook-event.ts';
 import { ApiClient, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';

@@ -9,15 +9,9 @@ import {
   submitVerification,
   uploadDocumentImage,
 } from '../../src/hosted-flow/flow-steps.ts';
-import {
-  insertChallenge,
-  recordConsent,
-  recordLivenessAttempt,
-  setDocumentType,
-  startFlow,
-} from '../../src/hosted-flow/hosted-flow-repository.ts';
+import { insertChallenge, recordLivenessAttempt } from '../../src/hosted-flow/hosted-flow-repository.ts';
 import { openBlobStore } from '../../src/platform/blobs/index.ts';
-import { findSession } from '../../src/sessions/session-repository.ts';
+import { findSession, recordConsent, setDocumentType, startFlow } from '../../src/sessions/index.ts';
 import type { ApiClient } from '../helpers/api-client.ts';
 import { CALLBACK_PREFIX } from '../helpers/api-client.ts';
 import type { TestPlatform } from '../helpers/test-platform.ts';

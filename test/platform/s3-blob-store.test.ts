@@ -11,7 +11,7 @@ import {
   openBlobStore,
 } from '../../src/platform/blobs/index.ts';
 import { DecryptionError, parseKeyring } from '../../src/platform/crypto/encryption.ts';
-import { sweepRetention } from '../../src/sessions/retention-sweep.ts';
+import { sweepRetention } from '../../src/session-api/retention-sweep.ts';
 import { ApiClient, CALLBACK_PREFIX, createTestTenant } from '../helpers/api-client.ts';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { createTestPlatform, type TestPlatform, testConfig } from '../helpers/test-platform.ts';

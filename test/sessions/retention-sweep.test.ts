@@ -10,7 +10,7 @@ import { userInputContext } from '../../src/hosted-flow/user-input.ts';
 import { resultContext } from '../../src/pipeline/stored-results.ts';
 import { openBlobStore } from '../../src/platform/blobs/index.ts';
 import { encryptJson } from '../../src/platform/crypto/encryption.ts';
-import { eraseOneBatch, sweepRetention } from '../../src/sessions/retention-sweep.ts';
+import { eraseOneBatch, sweepRetention } from '../../src/session-api/retention-sweep.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 import { ApiClient, CALLBACK_PREFIX } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';

@@ -21,6 +21,7 @@ import {
   createTenantWithSession,
   readEvent,
   recordApproval,
+  sessionOf,
   signatureIsValid,
   waitFor,
 } from './event-fixture.ts';
@@ -104,10 +105,11 @@ describe('decision events', () => {
   test('exactly one event per decision: the same generation decided again returns the first event', async () => {
     const { tenantId, sessionId } = await createTenantWithSession(platform, receiver.url('/once'));
     const first = await recordApproval(platform, tenantId, sessionId, 7);
+    const session = await sessionOf(platform, sessionId);
     const again = await platform.database.db
       .transaction()
       .execute((trx) =>
-        recordWebhookEvent(trx, platform, 'decision', approvedDecision(tenantId, sessionId, 7)),
+        recordWebhookEvent(trx, platform, 'decision', approvedDecision(tenantId, sessionId, 7), session),
       );
     assert.deepEqual(again, { eventId: first, created: false });
     const rows = await platform.database.db
@@ -123,9 +125,10 @@ describe('decision events', () => {
 
   test('the event commits with the decision: a rolled-back decision leaves no event and sends nothing', async () => {
     const { tenantId, sessionId } = await createTenantWithSession(platform, receiver.url('/rolled-back'));
+    const session = await sessionOf(platform, sessionId);
     await assert.rejects(
       platform.database.db.transaction().execute(async (trx) => {
-        await recordWebhookEvent(trx, platform, 'decision', approvedDecision(tenantId, sessionId));
+        await recordWebhookEvent(trx, platform, 'decision', approvedDecision(tenantId, sessionId), session);
         throw new Error('the decision failed after the event was written');
       }),
       /decision failed/,
@@ -140,17 +143,47 @@ describe('decision events', () => {
     assert.equal(requestsTo('/rolled-back').length, 0);
   });
 
-  test("an event for another tenant's session is refused", async () => {
+  test("an event for another tenant's session, or given another session's row, is refused", async () => {
     const one = await createTenantWithSession(platform, receiver.url('/a'));
     const other = await createTenantWithSession(platform, receiver.url('/b'));
+    const [oneSession, otherSession] = [
+      await sessionOf(platform, one.sessionId),
+      await sessionOf(platform, other.sessionId),
+    ];
     await assert.rejects(
       platform.database.db
         .transaction()
         .execute((trx) =>
-          recordWebhookEvent(trx, platform, 'decision', approvedDecision(other.tenantId, one.sessionId)),
+          recordWebhookEvent(
+            trx,
+            platform,
+            'decision',
+            approvedDecision(other.tenantId, one.sessionId),
+            oneSession,
+          ),
         ),
       WebhookEventSessionError,
     );
+    await assert.rejects(
+      platform.database.db
+        .transaction()
+        .execute((trx) =>
+          recordWebhookEvent(
+            trx,
+            platform,
+            'decision',
+            approvedDecision(one.tenantId, one.sessionId),
+            otherSession,
+          ),
+        ),
+      WebhookEventSessionError,
+    );
+    const rows = await platform.database.db
+      .selectFrom('webhook_events')
+      .select('id')
+      .where('session_id', 'in', [one.sessionId, other.sessionId])
+      .execute();
+    assert.equal(rows.length, 0);
   });
 
   test('retries send byte-identical bodies with the same delivery id and counting attempts; the schedule ends in failed', async () => {

@@ -5,9 +5,10 @@ import type http from 'node:http';
 import { createApiKey } from '../../src/api-keys/index.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createSession } from '../../src/sessions/create-session.ts';
+import { findSession } from '../../src/sessions/index.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 import { startWebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
-import { recordWebhookEvent } from '../../src/webhooks/record-webhook-event.ts';
+import { recordWebhookEvent, type WebhookEventSession } from '../../src/webhooks/record-webhook-event.ts';
 import type { AutomaticDecisionEventInput } from '../../src/webhooks/webhook-event-kinds.ts';
 import { findEventsWithAttempts } from '../../src/webhooks/webhook-event-repository.ts';
 
@@ -62,6 +63,13 @@ export function approvedDecision(
   };
 }
 
+/** The session row an event is recorded with, as the code recording it holds it. */
+export async function sessionOf(platform: Platform, sessionId: string): Promise<WebhookEventSession> {
+  const session = await findSession(platform.database.db, sessionId);
+  if (!session) throw new Error(`no session ${sessionId}`);
+  return session;
+}
+
 /** Records the decision's event in its own transaction, as the decision code does. */
 export async function recordApproval(
   platform: Platform,
@@ -69,10 +77,17 @@ export async function recordApproval(
   sessionId: string,
   generation = 1,
 ): Promise<string> {
+  const session = await sessionOf(platform, sessionId);
   const { eventId } = await platform.database.db
     .transaction()
     .execute((trx) =>
-      recordWebhookEvent(trx, platform, 'decision', approvedDecision(tenantId, sessionId, generation)),
+      recordWebhookEvent(
+        trx,
+        platform,
+        'decision',
+        approvedDecision(tenantId, sessionId, generation),
+        session,
+      ),
     );
   return eventId;
 }

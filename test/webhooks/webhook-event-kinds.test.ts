@@ -20,7 +20,7 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestPlatform,
 } from '../helpers/test-platform.ts';
-import { approvedDecision, createTenantWithSession } from './event-fixture.ts';
+import { approvedDecision, createTenantWithSession, sessionOf } from './event-fixture.ts';
 
 describe('event kinds', () => {
   let platform: TestPlatform;
@@ -32,7 +32,12 @@ describe('event kinds', () => {
   const record = <K extends keyof typeof WEBHOOK_EVENT_KIND_DEFINITIONS>(
     kind: K,
     input: Parameters<typeof recordWebhookEvent<K>>[3],
-  ) => platform.database.db.transaction().execute((trx) => recordWebhookEvent(trx, platform, kind, input));
+  ) =>
+    sessionOf(platform, input.verificationId).then((session) =>
+      platform.database.db
+        .transaction()
+        .execute((trx) => recordWebhookEvent(trx, platform, kind, input, session)),
+    );
 
   it('every kind of the vocabulary has its definition, and the OpenAPI document shows each', () => {
     assert.deepEqual(Object.keys(WEBHOOK_EVENT_KIND_DEFINITIONS), [...WEBHOOK_EVENT_KINDS]);
@@ -147,10 +152,16 @@ describe('migration 0013', () => {
     // A decision job retried after the upgrade finds the event its first run wrote.
     const platform = { keyring: parseKeyring(TEST_ENCRYPTION_KEY), now: () => new Date() };
     const retried = await db.transaction().execute((trx) =>
-      recordWebhookEvent(trx, platform, 'decision', {
-        ...approvedDecision('tn_old', 'vs_old', 1),
-        decision: { status: 'pending_review', reason: 'low_ocr_confidence' },
-      }),
+      recordWebhookEvent(
+        trx,
+        platform,
+        'decision',
+        {
+          ...approvedDecision('tn_old', 'vs_old', 1),
+          decision: { status: 'pending_review', reason: 'low_ocr_confidence' },
+        },
+        { id: 'vs_old', tenant_id: 'tn_old', callback_url: 'https://tenant.example/cb' },
+      ),
     );
     assert.deepEqual(retried, { eventId: 'evt_auto', created: false });
   });

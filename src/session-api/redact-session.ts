@@ -1,6 +1,6 @@
 // POST /v1/verification-sessions/{sessionId}/redact: erases a finished session's personal data and
 // images on the tenant's request, exactly as the retention sweep does when the retention period
-// ends (retention-repository.ts): the row, statuses, decisions and audit trail stay. A session still
+// ends (erase-session-data.ts): the row, statuses, decisions and audit trail stay. A session still
 // being processed or waiting for review is refused (409): its checks or its reviewer need the data.
 
 import { recordAudit } from '../actors/index.ts';
@@ -8,8 +8,8 @@ import type { ApiCaller } from '../api-keys/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
-import { eraseSessionData, listSessionBlobKeys } from './retention-repository.ts';
-import { effectiveStatus, loadCallerSession } from './session-access.ts';
+import { effectiveStatus, loadCallerSession, setSessionStatus } from '../sessions/index.ts';
+import { eraseSessionData, listSessionBlobKeys } from './erase-session-data.ts';
 
 export async function redactSession(platform: Platform, caller: ApiCaller, sessionId: string): Promise<void> {
   await platform.database.db.transaction().execute(async (trx) => {
@@ -28,13 +28,7 @@ export async function redactSession(platform: Platform, caller: ApiCaller, sessi
     for (const key of await listSessionBlobKeys(trx, [sessionId])) await store.deleteBlob(key);
     await eraseSessionData(trx, [sessionId], now);
     // An unsubmitted session past its time is expired from now on in the table too.
-    if (status !== session.status) {
-      await trx
-        .updateTable('verification_sessions')
-        .set({ status, updated_at: now })
-        .where('id', '=', sessionId)
-        .execute();
-    }
+    if (status !== session.status) await setSessionStatus(trx, sessionId, status, now);
     await recordAudit(trx, platform, {
       actor: `api_key:${caller.keyId}`,
       tenantId: caller.tenantId,

@@ -8,7 +8,8 @@ import { recordAudit } from '../actors/index.ts';
 import { DEFAULT_RETENTION_DAYS } from '../domain/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import type { Platform } from '../platform/platform.ts';
-import { eraseSessionData, listSessionBlobKeys, lockErasableSessions } from './retention-repository.ts';
+import { lockErasableSessions } from '../sessions/index.ts';
+import { eraseSessionData, listSessionBlobKeys } from './erase-session-data.ts';
 
 export const RETENTION_SWEEP_INTERVAL_MS = 10 * 60_000;
 export const RETENTION_BATCH = 100;
