@@ -13,12 +13,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  createOcrCheck,
-  OCR_CONFIDENCE_THRESHOLD,
-  type OcrCheckResult,
-} from '../src/checks/ocr/ocr.check.ts';
+import { createOcrCheck } from '../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../src/checks/ocr/ocr-engine.ts';
+import { OCR_CONFIDENCE_THRESHOLD, type OcrCheckResult } from '../src/checks/ocr/ocr-result.ts';
 import { percentile } from '../src/platform/math/percentile.ts';
 import { drawCaptureParameters, QUALITIES, type Quality } from '../src/synth/capture-parameters.ts';
 import {

@@ -1,6 +1,6 @@
 // Exact-match scoring of an OCR reading against the corpus truth, shared by the OCR and accuracy
 // benches: name = last and first name both exact; the address ignores width and spacing only.
-import type { OcrCheckResult } from '../../src/checks/ocr/ocr.check.ts';
+import type { OcrCheckResult } from '../../src/checks/ocr/ocr-result.ts';
 
 export const squash = (s: string | undefined) => (s ?? '').normalize('NFKC').replace(/\s+/g, '');
 

@@ -12,15 +12,13 @@ export {
   type GreyImage,
   type LocatedDocument,
 } from './find-document.ts';
+export { createOcrCheck, OCR_CHECK_VERSION, ocrCheck } from './ocr.check.ts';
+export { getOcrEngineFor, terminateOcrEngine } from './ocr-engine.ts';
 export {
   checkDigitsVerdict,
-  createOcrCheck,
-  OCR_CHECK_VERSION,
   OCR_CONFIDENCE_THRESHOLD,
   type OcrCheckInput,
   type OcrCheckResult,
   type OcrExtras,
-  ocrCheck,
-} from './ocr.check.ts';
-export { getOcrEngineFor, terminateOcrEngine } from './ocr-engine.ts';
+} from './ocr-result.ts';
 export { mrzFailureKind } from './read-mrz.ts';

@@ -3,7 +3,7 @@
 // identity card or visa with an MRZ. The MRZ gives the name, birth date, document number and
 // expiry date; its check digits say how far to trust them (interface §2.6 fields only).
 import { MIN_MRZ_PITCH_PX, type MrzFound } from './locate-mrz.ts';
-import { OCR_CONFIDENCE_THRESHOLD, type OcrCheckResult, type OcrExtras } from './ocr.check.ts';
+import { OCR_CONFIDENCE_THRESHOLD, type OcrCheckResult, type OcrExtras } from './ocr-result.ts';
 import { isKnownState, type MrzReading, mrzDate, stateCodesOf } from './read-mrz.ts';
 
 /** The document type an MRZ names (ICAO 9303 document code), or what is reported as unsupported. */

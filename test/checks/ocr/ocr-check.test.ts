@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
 import sharp from 'sharp';
+import { looksLikePassportMrz } from '../../../src/checks/ocr/classify-document.ts';
 import {
   cleanAddress,
   isPlausibleAddress,
@@ -19,23 +20,19 @@ import {
 } from '../../../src/checks/ocr/correct-fields.ts';
 import type { GreyImage } from '../../../src/checks/ocr/find-document.ts';
 import { addressOutsideArea, issuerArea } from '../../../src/checks/ocr/issuing-authority.ts';
-import {
-  backDisagreements,
-  checkDigitsVerdict,
-  createOcrCheck,
-  isMisreadOfNumber,
-  looksLikePassportMrz,
-  type OcrCheckResult,
-  READ_BUDGET,
-  readRegion,
-} from '../../../src/checks/ocr/ocr.check.ts';
+import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import {
   getOcrEngineFor,
   type OcrEngine,
   type RecognizeOptions,
   terminateOcrEngine,
 } from '../../../src/checks/ocr/ocr-engine.ts';
+import { checkDigitsVerdict, type OcrCheckResult } from '../../../src/checks/ocr/ocr-result.ts';
+import { backDisagreements } from '../../../src/checks/ocr/read-back.ts';
+import { READ_BUDGET } from '../../../src/checks/ocr/read-budget.ts';
 import { mrzDate, mrzFailureKind, readMrz } from '../../../src/checks/ocr/read-mrz.ts';
+import { isMisreadOfNumber } from '../../../src/checks/ocr/read-passport.ts';
+import { readRegion } from '../../../src/checks/ocr/read-region.ts';
 import type { Region } from '../../../src/documents/index.ts';
 import { homographyBetween as homography } from '../../../src/platform/image/homography.ts';
 import { OcrResultSchema } from '../../../src/webhooks/webhook-payload.schema.ts';

@@ -1,0 +1,172 @@
+// Step 4 of the reading: the front's readings made into fields, each corrected by its known
+// shape (correct-fields.ts) and given a confidence; the licence's number read again by its digits
+// alone; the issuer's area against the printed address (issuing-authority.ts).
+import {
+  cleanAddress,
+  isPlausibleBirthDate,
+  isPlausibleExpiryDate,
+  isPlausibleKanjiName,
+  isPlausibleLatinName,
+  readDigits,
+  readPrintedDate,
+  readPrintedSex,
+  residenceCardNumberLength,
+  startsWithPrefecture,
+} from './correct-fields.ts';
+import { type FieldName, LICENCE_NUMBER_DIGITS } from './document-regions.ts';
+import { addressOutsideArea, issuerArea } from './issuing-authority.ts';
+import type { FrontPhoto } from './locate-front.ts';
+import { field, type OcrExtras, type OcrField } from './ocr-result.ts';
+import type { OcrRun } from './ocr-run.ts';
+import { CROSS_CHECK_CONFIDENCE } from './read-back.ts';
+import {
+  CONFIRM_BELOW,
+  type FrontPage,
+  fitsAddress,
+  readDocumentNumber,
+  readName,
+} from './read-front-fields.ts';
+import { DIGITS, type Recognised, readRegion } from './read-region.ts';
+
+/** The fields every front gives, read or not. */
+export type FrontFields = OcrExtras['fields'] &
+  Record<'name' | 'birthDate' | 'address' | 'expiryDate', OcrField>;
+
+/** The front's fields, and the readings the later steps compare them with. */
+export interface FrontReading {
+  readings: Map<FieldName, Recognised>;
+  fields: FrontFields;
+  extras: OcrExtras & { fields: FrontFields };
+  name: ReturnType<typeof readName>;
+  /** The number reported; the MRZ or the back may give it instead. */
+  documentNumber: string | undefined;
+  numberRead: Recognised;
+  /** How well the printed number's reading fits its shape. */
+  numberFit: number;
+  birthRead: Recognised;
+  printedBirth: string | undefined;
+  expiryRead: Recognised;
+  /** The printed expiry date as read, plausible or not. */
+  printedExpiry: string | undefined;
+}
+
+/** A field's reading, or an empty one when the layout prints no such field. */
+export function recognisedOf(readings: Map<FieldName, Recognised>, name: FieldName): Recognised {
+  return readings.get(name) ?? { text: '', confidence: 0, words: [] };
+}
+
+export async function interpretFrontFields(
+  run: OcrRun,
+  front: FrontPage,
+  readings: Map<FieldName, Recognised>,
+  photo: FrontPhoto,
+  documentTypeMismatch: boolean,
+): Promise<FrontReading> {
+  const { reference } = run;
+  const { type, page, layout } = front;
+  const get = (name: FieldName) => recognisedOf(readings, name);
+
+  // Names.
+  const nameRead = get('name');
+  const name = readName(type, nameRead);
+  const nameFits =
+    name && (type === 'residence_card' ? isPlausibleLatinName(name) : isPlausibleKanjiName(name));
+  const nameField = field(
+    name ? `${name.lastName} ${name.firstName}` : undefined,
+    nameRead,
+    nameFits ? 1 : 0.5,
+  );
+
+  // Birth date (passports: the MRZ, check-digit validated, confirms or replaces the print).
+  const birthRead = get('birthDate');
+  const printedBirth = readPrintedDate(birthRead.text, reference);
+  const birthField = field(printedBirth, birthRead, isPlausibleBirthDate(printedBirth, reference) ? 1 : 0.3);
+
+  // Address.
+  const addressRead = get('address');
+  const address = cleanAddress(addressRead.text);
+  const addressFits = fitsAddress(type, address);
+  // A prefecture the list does not hold (a specimen's 見本県, a misread one) fits less well.
+  const addressFit = !addressFits ? 0.6 : type === 'passport' || startsWithPrefecture(address) ? 1 : 0.9;
+  const addressField = field(address || undefined, addressRead, addressFit);
+
+  // Expiry date.
+  const expiryRead = get('expiryDate');
+  const printedExpiry = readPrintedDate(expiryRead.text, reference);
+  const expiry = isPlausibleExpiryDate(printedExpiry, reference) ? printedExpiry : undefined;
+  const fields: FrontFields = {
+    name: nameField,
+    birthDate: birthField,
+    address: addressField,
+    expiryDate: field(expiry, expiryRead, expiry ? 1 : 0.3),
+  };
+
+  // Document number.
+  const numberRead = get('documentNumber');
+  let documentNumber = readDocumentNumber(type, numberRead.text);
+  const unconfirmed = numberRead.confidence < CONFIRM_BELOW && !numberRead.confirmation;
+  if (type === 'drivers_license' && (!documentNumber || unconfirmed)) {
+    // The jpn model drops a digit now and then, or reads clean digits unsure and differently
+    // at every scale (50195526271 1, S019SS26220 1); the digits alone, read by eng, are the
+    // fallback: they confirm an unsure jpn reading, or replace it when eng reads them surely.
+    // Read past the budget too: one pass, and the one that pays off most for a key field (on
+    // poor synthetic licences the jpn rereads at other scales read 11 digits where it reads 12).
+    const digits = await readRegion(run.ocr.eng, page, LICENCE_NUMBER_DIGITS, layout, {
+      whitelist: DIGITS,
+    });
+    const read = readDigits(digits.text, 12);
+    if (!documentNumber) {
+      documentNumber = read;
+      if (read) numberRead.confidence = Math.min(numberRead.confidence, digits.confidence) * 0.95;
+    } else if (read === documentNumber) numberRead.confirmation = digits;
+    else if (read && digits.confidence >= CONFIRM_BELOW) {
+      documentNumber = read;
+      numberRead.confidence = digits.confidence * 0.9;
+    }
+  }
+  // Extra characters around a residence card number make the 12 chosen ambiguous.
+  const numberFit = type === 'residence_card' && residenceCardNumberLength(numberRead.text) !== 12 ? 0.6 : 1;
+  if (type !== 'my_number_card')
+    fields.documentNumber = field(documentNumber, numberRead, documentNumber ? numberFit : 0.3);
+
+  const extras: FrontReading['extras'] = {
+    documentTypeMismatch,
+    fields,
+    frontOutline: photo.frontOutline,
+    documentOutline: run.documentOutline,
+    layout: front.variant,
+    timingsMs: run.timingsMs,
+  };
+  const sex = readPrintedSex(get('sex').text);
+  if (sex) extras.sex = sex;
+
+  // The issuer names the area the printed address lies in (issuing-authority.ts).
+  const issuerRead = readings.get('issuer');
+  if (issuerRead) {
+    const area = issuerArea(type, issuerRead.text);
+    extras.issuer = field(area, issuerRead, 1);
+    const address = fields.address;
+    const sure = (f: OcrField) => f.confidence >= CROSS_CHECK_CONFIDENCE.issuer;
+    if (
+      area &&
+      address.value &&
+      sure(address) &&
+      sure(extras.issuer) &&
+      addressOutsideArea(type, address.value, area)
+    )
+      extras.addressOutsideIssuer = area;
+  }
+  return {
+    readings,
+    fields,
+    extras,
+    name,
+    documentNumber,
+    numberRead,
+    numberFit,
+    birthRead,
+    printedBirth,
+    expiryRead,
+    printedExpiry,
+  };
+}

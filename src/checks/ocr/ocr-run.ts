@@ -1,0 +1,93 @@
+// What every step of one document's reading shares: the input, the engines and their read budget,
+// the clock, the timings, and the MRZ search made at most once.
+import { PROVIDER } from '../check.ts';
+import type { Layout } from './document-regions.ts';
+import type { DocumentGeometry, DocumentOutline, GreyImage } from './find-document.ts';
+import { findMrz, type MrzFound } from './locate-mrz.ts';
+import { MODEL_DESCRIPTION, type OcrEngine, type OcrLanguage } from './ocr-engine.ts';
+import type { OcrCheckInput } from './ocr-result.ts';
+import { type Engines, READ_BUDGET, readingOnce } from './read-budget.ts';
+
+/** What the check is built with (createOcrCheck's options, defaults filled in). */
+export interface OcrSettings {
+  loadEngine: (languages: readonly OcrLanguage[]) => Promise<OcrEngine>;
+  now: () => Date;
+  geometry: DocumentGeometry;
+  version: string;
+}
+
+/** One document's reading. */
+export interface OcrRun {
+  settings: OcrSettings;
+  input: OcrCheckInput;
+  started: number;
+  timingsMs: Record<string, number>;
+  /** Tesseract passes made and allowed (READ_BUDGET), shared by every engine of the document. */
+  tally: { reads: number; budget: number };
+  ocr: Engines;
+  /** The clock read once, for dates and their plausibility. */
+  reference: Date;
+  base: { provider: typeof PROVIDER; model: string };
+  /** The outline the finder returned on the front (null: none); set once it was looked for. */
+  documentOutline: DocumentOutline | null;
+  mrzSearch?: Promise<MrzFound | undefined>;
+}
+
+export async function startRun(settings: OcrSettings, input: OcrCheckInput): Promise<OcrRun> {
+  const started = performance.now();
+  const tally = { reads: 0, budget: READ_BUDGET };
+  const ocr: Engines = {
+    jpn: readingOnce(await settings.loadEngine(['jpn']), tally),
+    eng: readingOnce(await settings.loadEngine(['eng']), tally),
+  };
+  const reference = settings.now();
+  const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields, mrz then eng for an MRZ found anywhere); mimoto ocr pipeline ${settings.version}`;
+  return {
+    settings,
+    input,
+    started,
+    timingsMs: {},
+    tally,
+    ocr,
+    reference,
+    base: { provider: PROVIDER, model },
+    documentOutline: null,
+  };
+}
+
+/** Records how long a step took, from `since`. */
+export function lap(run: OcrRun, name: string, since: number): void {
+  run.timingsMs[name] = Math.round(performance.now() - since);
+}
+
+/** The photo rectified to the layout (the card's or the passport page's). */
+export function warpTo(
+  run: OcrRun,
+  grey: GreyImage,
+  corners: [number, number][],
+  layout: Layout,
+): Promise<GreyImage> {
+  return run.settings.geometry.warp(
+    grey,
+    corners,
+    Math.round(layout.width * layout.scale),
+    Math.round(layout.height * layout.scale),
+  );
+}
+
+/**
+ * The MRZ anywhere in the photo (locate-mrz.ts), looked for once, when the card's own layout gives
+ * no answer: a flat scan with no outline, a passport of another state, an ID card.
+ */
+export function locatedMrz(run: OcrRun): Promise<MrzFound | undefined> {
+  run.mrzSearch ??= (async () => {
+    const since = performance.now();
+    // The MRZ model first (trained on MRZ lines, it tells 8 from B and 0 from O where eng
+    // does not), eng again where its check digits fail.
+    const mrzModel = readingOnce(await run.settings.loadEngine(['mrz']), run.tally);
+    const found = await findMrz(mrzModel, run.input.front, run.ocr.eng);
+    lap(run, 'mrz', since);
+    return found;
+  })();
+  return run.mrzSearch;
+}

@@ -1,0 +1,216 @@
+// Step 3 of the reading: each field read from where the type's layout prints it, one Tesseract
+// single-line pass per field, read again while it does not fit its field or a key value is unsure.
+import {
+  cleanAddress,
+  isPlausibleAddress,
+  isPlausibleBirthDate,
+  isPlausibleExpiryDate,
+  readDigits,
+  readPassportNumber,
+  readPrintedDate,
+  readResidenceCardNumber,
+  residenceCardNumberLength,
+  splitNameLine,
+} from './correct-fields.ts';
+import {
+  type DocumentType,
+  type FieldName,
+  FRONT_FIELDS,
+  LAYOUT_VARIANT,
+  type Layout,
+  type LayoutVariant,
+  layoutOf,
+  type Region,
+} from './document-regions.ts';
+import type { GreyImage } from './find-document.ts';
+import { issuerArea } from './issuing-authority.ts';
+import { type OcrRecognition, PAGE_SEGMENTATION } from './ocr-engine.ts';
+import { lap, type OcrRun } from './ocr-run.ts';
+import { MRZ_CHARS, type Recognised, readRegion } from './read-region.ts';
+
+/** Fields printed in Latin letters and digits, read with the eng model alone. */
+const LATIN_FIELDS: Record<DocumentType, readonly FieldName[]> = {
+  drivers_license: [],
+  my_number_card: [],
+  residence_card: ['name', 'documentNumber'],
+  passport: [
+    'documentNumber',
+    'lastNameLatin',
+    'firstNameLatin',
+    'birthDate',
+    'address',
+    'expiryDate',
+    'mrz1',
+    'mrz2',
+  ],
+};
+
+/** The words of a name line without the label 氏名 / NAME before the name, when the crop caught it. */
+function withoutNameLabel(words: OcrRecognition['words']): OcrRecognition['words'] {
+  const joined = words.slice(0, 2).map((w) => w.text.replace(/\s+/g, ''));
+  if (joined[0] === '氏名' || joined[0]?.toUpperCase() === 'NAME') return words.slice(1);
+  if (joined[0] === '氏' && joined[1] === '名') return words.slice(2);
+  return words;
+}
+
+/** The document number printed on the front (a My Number card prints its number on the back). */
+export function readDocumentNumber(type: DocumentType, text: string): string | undefined {
+  if (type === 'drivers_license') return readDigits(text, 12);
+  if (type === 'residence_card') return readResidenceCardNumber(text);
+  if (type === 'passport') return readPassportNumber(text);
+  return undefined;
+}
+
+/** An address as read has the shape of one: a prefecture name in capitals on a passport. */
+export function fitsAddress(type: DocumentType, address: string): boolean {
+  return type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : isPlausibleAddress(address);
+}
+
+/**
+ * A key field read less sure than this is read again (readRegion `confirm`): below
+ * ~0.6 the field alone keeps the overall confidence under OCR_CONFIDENCE_THRESHOLD, and a
+ * second reading of the same value is what can lift it (docs/ocr.md "Confidence").
+ */
+export const CONFIRM_BELOW = 0.7;
+
+/** What a correct reading of each field looks like, to decide whether to read it again. */
+function acceptorsFor(
+  type: DocumentType,
+  reference: Date,
+): Partial<Record<FieldName, (text: string) => boolean>> {
+  const latinName = (t: string) => /^[A-Z]{2,} [A-Z][A-Z ]*$/.test(t.trim());
+  // As splitNameLine reads the line: marks, digits and a box's rule read as | are not the name.
+  const kanjiName = (t: string) =>
+    /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]{2,8}$/u.test(
+      t.normalize('NFKC').replace(/[\s\p{P}\p{S}\d]/gu, ''),
+    );
+  return {
+    name: type === 'residence_card' ? latinName : kanjiName,
+    birthDate: (t) => isPlausibleBirthDate(readPrintedDate(t, reference), reference),
+    expiryDate: (t) => isPlausibleExpiryDate(readPrintedDate(t, reference), reference),
+    address: (t) => fitsAddress(type, type === 'passport' ? t.trim() : cleanAddress(t)),
+    documentNumber: (t) => type === 'my_number_card' || readDocumentNumber(type, t) !== undefined,
+    // The licence's issuer is read again when it names no prefecture (its small red print).
+    ...(type === 'drivers_license' ? { issuer: (t: string) => issuerArea(type, t) !== undefined } : {}),
+  };
+}
+
+const READ_FIELDS: readonly FieldName[] = [
+  'name',
+  'lastNameLatin',
+  'firstNameLatin',
+  'birthDate',
+  'address',
+  'documentNumber',
+  'expiryDate',
+  'issuer',
+  'sex',
+  'mrz1',
+  'mrz2',
+];
+
+/** The front as its type's layout is read: the rectified page and what each field looks like. */
+export interface FrontPage {
+  type: DocumentType;
+  layout: Layout;
+  variant: LayoutVariant;
+  page: GreyImage;
+  regions: Partial<Record<FieldName, Region>>;
+  accept: Partial<Record<FieldName, (text: string) => boolean>>;
+  /** The key fields' values, as two readings are compared (readRegion `confirm`). */
+  keyValue: Partial<Record<FieldName, (r: Recognised) => string | undefined>>;
+}
+
+/** The name a line's reading gives, split into last and first names. */
+export function readName(type: DocumentType, r: Recognised) {
+  const script = type === 'residence_card' ? 'latin' : 'kanji';
+  return type === 'passport'
+    ? splitNameLine([{ text: r.words.map((w) => w.text).join(''), x0: 0, x1: 1 }], 'kanji')
+    : splitNameLine(
+        withoutNameLabel(r.words).map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
+        script,
+      );
+}
+
+export function frontPageFor(run: OcrRun, type: DocumentType, page: GreyImage): FrontPage {
+  const { reference } = run;
+  return {
+    type,
+    layout: layoutOf(type),
+    variant: LAYOUT_VARIANT[type],
+    page,
+    regions: FRONT_FIELDS[type],
+    accept: acceptorsFor(type, reference),
+    // A name as its characters: where the line splits is not what a second reading confirms.
+    keyValue: {
+      name: (r) => {
+        const n = readName(type, r);
+        return n && `${n.lastName}${n.firstName}`;
+      },
+      birthDate: (r) => readPrintedDate(r.text, reference),
+      // Extra characters around a residence card number make the 12 chosen ambiguous: no vote.
+      documentNumber: (r) =>
+        type === 'residence_card' && residenceCardNumberLength(r.text) !== 12
+          ? undefined
+          : readDocumentNumber(type, r.text),
+    },
+  };
+}
+
+/** One field read where the layout prints it (undefined: the layout prints no such field). */
+export async function readField(
+  run: OcrRun,
+  front: FrontPage,
+  name: FieldName,
+  opts?: {
+    psm?: string;
+    whitelist?: string;
+    confirm?: NonNullable<Parameters<typeof readRegion>[4]>['confirm'];
+    stretchX?: number;
+    eraseRules?: boolean;
+    searchMargin?: number;
+    rereadAt?: readonly number[];
+  },
+) {
+  const region = front.regions[name];
+  const engine = LATIN_FIELDS[front.type].includes(name) ? run.ocr.eng : run.ocr.jpn;
+  const acceptor = front.accept[name];
+  const value = front.keyValue[name];
+  return region
+    ? readRegion(engine, front.page, region, front.layout, {
+        ...(acceptor ? { accept: acceptor } : {}),
+        ...(value ? { confirm: { below: CONFIRM_BELOW, value } } : {}),
+        ...opts,
+      })
+    : undefined;
+}
+
+/** Every field the checks use read, side by side: the licence's 交付 date, say, is printed but not read. */
+export async function readFrontFields(run: OcrRun, front: FrontPage): Promise<Map<FieldName, Recognised>> {
+  const t = performance.now();
+  const { type, variant } = front;
+  const names = (Object.keys(front.regions) as FieldName[]).filter((n) => READ_FIELDS.includes(n));
+  const readings = new Map<FieldName, Recognised>();
+  // The official licence prints its 有効期限 band in condensed glyphs.
+  const condensed = (name: FieldName) =>
+    variant === 'official' && type === 'drivers_license' && name === 'expiryDate';
+  await Promise.all(
+    names.map(async (name) => {
+      const isMrz = name === 'mrz1' || name === 'mrz2';
+      const r = await readField(run, front, name, {
+        ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
+        ...(condensed(name) ? { stretchX: 1.3 } : {}),
+        ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
+        // The licence prints its issuer on two lines under the portrait (北海道 / 公安委員会),
+        // in small red type: read as a block, then with its gaps closed (cropWithoutRules),
+        // and no further (an issuer is a cue of the document check, no field the reading needs).
+        ...(name === 'issuer' && type === 'drivers_license'
+          ? { psm: PAGE_SEGMENTATION.singleBlock, rereadAt: [], searchMargin: 0 }
+          : {}),
+      });
+      if (r) readings.set(name, r);
+    }),
+  );
+  lap(run, 'fields', t);
+  return readings;
+}
