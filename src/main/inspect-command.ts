@@ -15,6 +15,7 @@ import {
   inspectFaces,
   UnreadableImageFileError,
 } from './inspect.ts';
+import type { CommandOutput } from './operator-commands.ts';
 
 const usage = `usage:
   mimoto inspect document --type TYPE --front FILE [--back FILE] [--reference-date YYYY-MM-DD] [--json]
@@ -87,7 +88,7 @@ function documentSummary(r: DocumentInspection): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function documentCommand(args: string[]): Promise<number> {
+async function documentCommand(args: string[], io: CommandOutput): Promise<number> {
   const { values, positionals } = parse(args, {
     type: { type: 'string' },
     front: { type: 'string' },
@@ -115,11 +116,11 @@ async function documentCommand(args: string[]): Promise<number> {
     ...(back ? { back } : {}),
     ...(referenceDate ? { referenceDate } : {}),
   }).finally(terminateOcrEngine);
-  process.stdout.write(values.json ? `${JSON.stringify(inspection)}\n` : documentSummary(inspection));
+  io.stdout.write(values.json ? `${JSON.stringify(inspection)}\n` : documentSummary(inspection));
   return 0;
 }
 
-async function facesCommand(args: string[]): Promise<number> {
+async function facesCommand(args: string[], io: CommandOutput): Promise<number> {
   const { values, positionals } = parse(args, {
     type: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -138,26 +139,26 @@ async function facesCommand(args: string[]): Promise<number> {
     nearThresholdBand: thresholds.faceNearThresholdBand,
   });
   const { similarity, isSamePerson, status, reason } = decided;
-  if (values.json) process.stdout.write(`${JSON.stringify({ similarity, isSamePerson, status, reason })}\n`);
+  if (values.json) io.stdout.write(`${JSON.stringify({ similarity, isSamePerson, status, reason })}\n`);
   else
-    process.stdout.write(
+    io.stdout.write(
       `faceMatch: ${status}, similarity ${similarity.toFixed(3)} (threshold ${decided.threshold}, review band ±${decided.nearThresholdBand}), ${isSamePerson ? 'same person' : 'not the same person'}, ${reason}\n`,
     );
   return 0;
 }
 
-export async function inspectCommand(args: string[]): Promise<number> {
+export async function inspectCommand(args: string[], io: CommandOutput = process): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === '--help' || sub === '-h' || sub === 'help') {
-    process.stdout.write(usage);
+    io.stdout.write(usage);
     return 0;
   }
   try {
-    if (sub === 'document') return await documentCommand(rest);
-    if (sub === 'faces') return await facesCommand(rest);
+    if (sub === 'document') return await documentCommand(rest, io);
+    if (sub === 'faces') return await facesCommand(rest, io);
   } catch (error) {
     if (error instanceof UnreadableImageFileError) {
-      process.stderr.write(`mimoto inspect: ${error.message}\n`);
+      io.stderr.write(`mimoto inspect: ${error.message}\n`);
       return 1;
     }
     throw error;
