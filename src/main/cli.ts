@@ -3,15 +3,26 @@
 import { type Config, ConfigError, parseConfig } from '../config.ts';
 import { DatabaseInUseError } from '../platform/db/lock-data-directory.ts';
 import { AppError } from '../platform/http/app-error.ts';
+import type { CommandOutput } from './operator-commands.ts';
 
-type Command = (args: string[]) => Promise<number>;
-type ConfiguredCommand = (config: Config, args: string[]) => Promise<number>;
+/**
+ * What a command writes to and the environment its configuration is read from: the process's
+ * own when run as `mimoto`, a test's when called in the test's process.
+ */
+export interface CommandIo extends CommandOutput {
+  env: Record<string, string | undefined>;
+}
+
+const processIo = (): CommandIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+
+type Command = (args: string[], io: CommandIo) => Promise<number>;
+type ConfiguredCommand = (config: Config, args: string[], io: CommandIo) => Promise<number>;
 
 const configured =
   (load: () => Promise<ConfiguredCommand>): (() => Promise<Command>) =>
   async () => {
     const run = await load();
-    return (args) => run(parseConfig(), args);
+    return (args, io) => run(parseConfig(io.env), args, io);
   };
 const operator = () => import('./operator-commands.ts');
 
@@ -23,7 +34,10 @@ const commands: Record<string, () => Promise<Command>> = {
   webhooks: configured(async () => (await operator()).webhooksCommand),
   user: configured(async () => (await import('./user-command.ts')).userCommand),
   synth: async () => (await import('../synth/synth.command.ts')).synthCommand,
-  simulate: async () => (await import('../simulate/simulate.command.ts')).simulateCommand,
+  simulate: async () => {
+    const { simulateCommand } = await import('../simulate/simulate.command.ts');
+    return (args, io) => simulateCommand(args, io, () => parseConfig(io.env));
+  },
   inspect: async () => (await import('./inspect-command.ts')).inspectCommand,
 };
 
@@ -51,26 +65,27 @@ commands:
 configuration comes from the environment: see .env.example
 `;
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs one command; resolves to the process exit status. */
+export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage);
+    io.stdout.write(usage);
     return name === undefined ? 2 : 0;
   }
   const load = commands[name];
   if (!load) {
-    process.stderr.write(`mimoto: unknown command '${name}'\n\n${usage}`);
+    io.stderr.write(`mimoto: unknown command '${name}'\n\n${usage}`);
     return 2;
   }
   try {
-    return await (await load())(rest);
+    return await (await load())(rest, io);
   } catch (error) {
     if ((error as Error).name === 'UsageError') {
-      process.stderr.write(`mimoto ${name}: ${(error as Error).message}\n`);
+      io.stderr.write(`mimoto ${name}: ${(error as Error).message}\n`);
       return 2;
     }
     if (error instanceof ConfigError || error instanceof DatabaseInUseError || error instanceof AppError) {
-      process.stderr.write(`mimoto ${name}: ${error.message}\n`);
+      io.stderr.write(`mimoto ${name}: ${error.message}\n`);
       return 1;
     }
     throw error;

@@ -18,6 +18,7 @@ import {
   inspectRegisteredChecks,
   UnreadableImageFileError,
 } from './inspect.ts';
+import type { CommandOutput } from './operator-commands.ts';
 
 const usage = `usage:
   mimoto inspect document --type TYPE --front FILE [--back FILE] [--reference-date YYYY-MM-DD] [--json]
@@ -214,13 +215,13 @@ export async function inspectOutput(
   throw new UsageError(`inspect commands: document, faces\n${usage}`);
 }
 
-export async function inspectCommand(args: string[]): Promise<number> {
+export async function inspectCommand(args: string[], io: CommandOutput = process): Promise<number> {
   try {
-    process.stdout.write(await inspectOutput(args));
+    io.stdout.write(await inspectOutput(args));
     return 0;
   } catch (error) {
     if (error instanceof UnreadableImageFileError) {
-      process.stderr.write(`mimoto inspect: ${error.message}\n`);
+      io.stderr.write(`mimoto inspect: ${error.message}\n`);
       return 1;
     }
     throw error;

@@ -59,10 +59,18 @@ export async function withPlatform<T>(
   }
 }
 
-/** Where command output goes; tests of a command pass their own. */
-export const print = (text: string) => {
-  process.stdout.write(`${text}\n`);
-};
+/** Where a command writes: the process's streams, or a test's. */
+export interface CommandOutput {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/** Writes whole lines to `stream`. */
+export const lines =
+  (stream: CommandOutput['stdout']) =>
+  (text: string): void => {
+    stream.write(`${text}\n`);
+  };
 
 export async function startCommand(config: Config, args: string[]): Promise<number> {
   const { role = 'all' } = parse(args, { role: { type: 'string' } });
@@ -74,7 +82,12 @@ export async function startCommand(config: Config, args: string[]): Promise<numb
   return 0;
 }
 
-export async function migrateCommand(config: Config, args: string[]): Promise<number> {
+export async function migrateCommand(
+  config: Config,
+  args: string[],
+  io: CommandOutput = process,
+): Promise<number> {
+  const print = lines(io.stdout);
   parse(args, {});
   const database = await openDatabase(databaseLocation(config));
   try {
@@ -86,7 +99,12 @@ export async function migrateCommand(config: Config, args: string[]): Promise<nu
   return 0;
 }
 
-export async function tenantCommand(config: Config, args: string[], out = print): Promise<number> {
+export async function tenantCommand(
+  config: Config,
+  args: string[],
+  io: CommandOutput = process,
+): Promise<number> {
+  const out = lines(io.stdout);
   const [action, ...rest] = args;
   const flags = parse(rest, {
     name: { type: 'string' },
@@ -146,7 +164,12 @@ export async function tenantCommand(config: Config, args: string[], out = print)
   });
 }
 
-export async function keyCommand(config: Config, args: string[]): Promise<number> {
+export async function keyCommand(
+  config: Config,
+  args: string[],
+  io: CommandOutput = process,
+): Promise<number> {
+  const print = lines(io.stdout);
   const [action, ...rest] = args;
   const flags = parse(rest, {
     tenant: { type: 'string' },
@@ -194,7 +217,12 @@ export async function keyCommand(config: Config, args: string[]): Promise<number
 /**
  * `mimoto webhooks list --session ID [--json]` and `mimoto webhooks redeliver --event ID [--json]`.
  */
-export async function webhooksCommand(config: Config, args: string[], out = print): Promise<number> {
+export async function webhooksCommand(
+  config: Config,
+  args: string[],
+  io: CommandOutput = process,
+): Promise<number> {
+  const out = lines(io.stdout);
   const [action, ...rest] = args;
   const flags = parse(rest, {
     session: { type: 'string' },
@@ -217,13 +245,13 @@ export async function webhooksCommand(config: Config, args: string[], out = prin
         outcome = await redeliverWebhookEvent(platform, eventId);
       } catch (error) {
         if (error instanceof WebhookEventBusyError) {
-          process.stderr.write(`mimoto webhooks: ${error.message}; try again in a few seconds\n`);
+          io.stderr.write(`mimoto webhooks: ${error.message}; try again in a few seconds\n`);
           return 1;
         }
         throw error;
       }
       if (!outcome) {
-        process.stderr.write(`mimoto webhooks: no event '${eventId}'\n`);
+        io.stderr.write(`mimoto webhooks: no event '${eventId}'\n`);
         return 1;
       }
       const { result } = outcome;

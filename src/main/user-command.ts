@@ -2,9 +2,14 @@
 // account and the one-time link (24 h) its owner opens to set a password.
 import type { Config } from '../config.ts';
 import { CLI_ACTOR, CONSOLE_ROLES, type ConsoleRole, createConsoleUser } from '../console/index.ts';
-import { parse, print, required, UsageError, withPlatform } from './operator-commands.ts';
+import { type CommandOutput, lines, parse, required, UsageError, withPlatform } from './operator-commands.ts';
 
-export async function userCommand(config: Config, args: string[], out = print): Promise<number> {
+export async function userCommand(
+  config: Config,
+  args: string[],
+  io: CommandOutput = process,
+): Promise<number> {
+  const out = lines(io.stdout);
   const [action, ...rest] = args;
   const flags = parse(rest, {
     email: { type: 'string' },

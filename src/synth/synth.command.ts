@@ -19,12 +19,16 @@ options:
   --contact-sheets DIR also write contact-sheet PNGs (corpus-*.png) into DIR
 `;
 
-function fail(message: string): number {
-  process.stderr.write(`mimoto synth: ${message}\n${usage}`);
-  return 2;
+interface CommandOutput {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
 }
 
-export async function synthCommand(args: string[]): Promise<number> {
+export async function synthCommand(args: string[], io: CommandOutput = process): Promise<number> {
+  const fail = (message: string): number => {
+    io.stderr.write(`mimoto synth: ${message}\n${usage}`);
+    return 2;
+  };
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -47,7 +51,7 @@ export async function synthCommand(args: string[]): Promise<number> {
     return fail((error as Error).message);
   }
   if (values.help) {
-    process.stdout.write(usage);
+    io.stdout.write(usage);
     return 0;
   }
   const out = values.out;
@@ -72,15 +76,15 @@ export async function synthCommand(args: string[]): Promise<number> {
     video: values['no-video'] !== true,
     captureWidth: Math.round(captureWidth / 4) * 4,
     only,
-    onSample: (id, i, total) => process.stderr.write(`[${i + 1}/${total}] ${id}\n`),
+    onSample: (id, i, total) => io.stderr.write(`[${i + 1}/${total}] ${id}\n`),
   });
   const sheetsDir = values['contact-sheets'];
   if (typeof sheetsDir === 'string') {
     const { writeContactSheets } = await import('./contact-sheet.ts');
     const written = await writeContactSheets(manifest, out, sheetsDir);
-    process.stdout.write(`wrote ${written.length} contact sheets to ${sheetsDir}\n`);
+    io.stdout.write(`wrote ${written.length} contact sheets to ${sheetsDir}\n`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  process.stdout.write(`wrote ${manifest.samples.length} samples to ${out}/manifest.json in ${seconds} s\n`);
+  io.stdout.write(`wrote ${manifest.samples.length} samples to ${out}/manifest.json in ${seconds} s\n`);
   return 0;
 }

@@ -1,14 +1,15 @@
-// `mimoto inspect` as an operator runs it: a separate process on the committed synthetic corpus
-// (test/fixtures/corpus, made by `mimoto synth`), its JSON checked against the corpus truth.
+// `mimoto inspect` on the committed synthetic corpus (test/fixtures/corpus, made by `mimoto synth`),
+// its JSON checked against the corpus truth. The command runs through the CLI's `main` in this
+// process (its models loaded once for every case, not once per process); a refusal also runs as
+// the separate process of bin/mimoto.js an operator starts.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { type DocumentInspection, mrzFormat } from '../../src/main/inspect.ts';
 import type { FaceMatch } from '../../src/webhooks/webhook-payload.schema.ts';
+import { runBin, runCli } from '../helpers/run-cli.ts';
 
-const BIN = path.resolve('bin/mimoto.js');
 const CORPUS = path.resolve('test/fixtures/corpus');
 const file = (p: string) => path.join(CORPUS, p);
 
@@ -24,26 +25,19 @@ const sample = (id: string) => {
   return s;
 };
 
-function inspect(args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, 'inspect', ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '' },
-    timeout: 120_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const inspect = (args: string[]) => runCli(['inspect', ...args]);
 
-function inspectJson<T = DocumentInspection>(args: string[]): T {
-  const r = inspect([...args, '--json']);
+async function inspectJson<T = DocumentInspection>(args: string[]): Promise<T> {
+  const r = await inspect([...args, '--json']);
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as T;
 }
 const inspectFacesJson = (args: string[]) => inspectJson<Required<FaceMatch>>(['faces', ...args]);
 
 describe('mimoto inspect document', () => {
-  it('prints the OCR result, the fields as read, no MRZ and the spoof check for a genuine licence', () => {
+  it('prints the OCR result, the fields as read, no MRZ and the spoof check for a genuine licence', async () => {
     const s = sample('drivers_license-genuine-0');
-    const out = inspectJson([
+    const out = await inspectJson([
       'document',
       '--type',
       'drivers_license',
@@ -89,9 +83,9 @@ describe('mimoto inspect document', () => {
       );
   });
 
-  it('gives a passport its MRZ lines, format and check digits', () => {
+  it('gives a passport its MRZ lines, format and check digits', async () => {
     const s = sample('passport-genuine-0');
-    const out = inspectJson(['document', '--type', 'passport', '--front', file(`${s.id}/front.jpg`)]);
+    const out = await inspectJson(['document', '--type', 'passport', '--front', file(`${s.id}/front.jpg`)]);
     assert.ok(out.mrz, 'an MRZ is read');
     assert.equal(out.mrz.format, 'TD3');
     assert.equal(out.mrz.valid, true);
@@ -102,49 +96,49 @@ describe('mimoto inspect document', () => {
     assert.equal(out.fields.expiryDate, s.truth.expiryDate);
   });
 
-  it('judges expiry on the day given by --reference-date', () => {
+  it('judges expiry on the day given by --reference-date', async () => {
     const s = sample('expired-0');
     const args = ['document', '--type', 'drivers_license', '--front', file(`${s.id}/front.jpg`)];
-    const today = inspectJson(args);
+    const today = await inspectJson(args);
     assert.equal(today.fields.expiryDate, s.truth.expiryDate);
     assert.match(today.documentSpoofCheck.details ?? '', /expired/);
     assert.notEqual(today.documentSpoofCheck.risk, 'low');
-    const before = inspectJson([...args, '--reference-date', '2024-01-01']);
+    const before = await inspectJson([...args, '--reference-date', '2024-01-01']);
     assert.doesNotMatch(before.documentSpoofCheck.details ?? '', /expired/);
   });
 
-  it('prints a readable summary without --json', () => {
+  it('prints a readable summary without --json', async () => {
     const s = sample('drivers_license-genuine-0');
-    const r = inspect(['document', '--type', 'drivers_license', '--front', file(`${s.id}/front.jpg`)]);
+    const r = await inspect(['document', '--type', 'drivers_license', '--front', file(`${s.id}/front.jpg`)]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^ocr: success/);
     assert.ok(r.stdout.includes(`${s.truth.lastName} ${s.truth.firstName}`));
     assert.match(r.stdout, /documentSpoofCheck: risk low/);
   });
 
-  it('refuses a missing, unreadable or unknown input with one line', () => {
-    const missing = inspect(['document', '--type', 'passport', '--front', file('no-such.jpg')]);
+  it('refuses a missing, unreadable or unknown input with one line', async () => {
+    const missing = runBin(['inspect', 'document', '--type', 'passport', '--front', file('no-such.jpg')]);
     assert.equal(missing.status, 1);
     assert.equal(missing.stderr, `mimoto inspect: --front ${file('no-such.jpg')}: no such file\n`);
-    const notImage = inspect(['document', '--type', 'passport', '--front', file('manifest.json')]);
+    const notImage = await inspect(['document', '--type', 'passport', '--front', file('manifest.json')]);
     assert.equal(notImage.status, 1);
     assert.match(notImage.stderr, /^mimoto inspect: --front .*manifest\.json is not a readable image/);
     assert.equal(notImage.stderr.split('\n').length, 2);
-    const badType = inspect(['document', '--type', 'health_card', '--front', file('manifest.json')]);
+    const badType = await inspect(['document', '--type', 'health_card', '--front', file('manifest.json')]);
     assert.equal(badType.status, 2);
     assert.match(
       badType.stderr,
       /--type must be one of drivers_license, my_number_card, residence_card, passport/,
     );
-    const noFront = inspect(['document', '--type', 'passport']);
+    const noFront = await inspect(['document', '--type', 'passport']);
     assert.equal(noFront.status, 2);
     assert.match(noFront.stderr, /--front FILE is required/);
   });
 });
 
 describe('mimoto inspect faces', () => {
-  it('says the same person for a genuine document and selfie, another for an impostor', () => {
-    const genuine = inspectFacesJson([
+  it('says the same person for a genuine document and selfie, another for an impostor', async () => {
+    const genuine = await inspectFacesJson([
       file('drivers_license-genuine-0/front.jpg'),
       file('drivers_license-genuine-0/selfie.jpg'),
       '--type',
@@ -153,7 +147,7 @@ describe('mimoto inspect faces', () => {
     assert.equal(genuine.status, 'success');
     assert.equal(genuine.isSamePerson, true);
     assert.ok(genuine.similarity > 0.5 && genuine.similarity <= 1, String(genuine.similarity));
-    const impostor = inspectFacesJson([
+    const impostor = await inspectFacesJson([
       file('other_person-0/front.jpg'),
       file('other_person-0/selfie.jpg'),
       '--type',
@@ -165,17 +159,17 @@ describe('mimoto inspect faces', () => {
     assert.ok(impostor.similarity < genuine.similarity);
   });
 
-  it('reports a picture without a face and refuses a missing file', () => {
-    const noFace = inspectFacesJson([
+  it('reports a picture without a face and refuses a missing file', async () => {
+    const noFace = await inspectFacesJson([
       file('drivers_license-genuine-0/back.jpg'),
       file('passport-genuine-0/selfie.jpg'),
     ]);
     assert.equal(noFace.status, 'no_face_document');
     assert.equal(noFace.isSamePerson, false);
-    const missing = inspect(['faces', file('a.jpg'), file('passport-genuine-0/selfie.jpg')]);
+    const missing = await inspect(['faces', file('a.jpg'), file('passport-genuine-0/selfie.jpg')]);
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /^mimoto inspect: FILE_A .*a\.jpg: no such file\n$/);
-    const one = inspect(['faces', file('passport-genuine-0/selfie.jpg')]);
+    const one = await inspect(['faces', file('passport-genuine-0/selfie.jpg')]);
     assert.equal(one.status, 2);
   });
 });

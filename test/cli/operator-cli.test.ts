@@ -1,24 +1,19 @@
-// The operator CLI as an operator runs it: a separate process, on the embedded database in a
-// temporary data directory, or on a fresh PostgreSQL database when DATABASE_URL is set.
+// The operator CLI on the embedded database in a temporary data directory, or on a fresh
+// PostgreSQL database when DATABASE_URL is set. The commands run through the CLI's `main` in this
+// process, with their own environment and output (a process per command would cost seconds of
+// TypeScript start-up each); `mimoto migrate` and `mimoto start` also run as an operator runs them,
+// as separate processes of bin/mimoto.js.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createFreshPostgres } from '../helpers/fresh-postgres.ts';
+import { runBin, runCli } from '../helpers/run-cli.ts';
 import { POSTGRES_URL, TEST_ENCRYPTION_KEY } from '../helpers/test-platform.ts';
 
 const BIN = path.resolve('bin/mimoto.js');
-
-function run(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', ...env },
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 /** Starts `mimoto start` and resolves once it listens. */
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
@@ -70,17 +65,17 @@ describe('mimoto CLI', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('migrate applies the migrations once', () => {
-    const first = run(['migrate'], env);
+  it('migrate applies the migrations once', async () => {
+    const first = runBin(['migrate'], env);
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /applied: 0001_/);
-    const second = run(['migrate'], env);
+    const second = await runCli(['migrate'], env);
     assert.equal(second.status, 0, second.stderr);
     assert.match(second.stdout, /up to date/);
   });
 
-  it('sets up a tenant with keys from start to finish', () => {
-    const created = run(
+  it('sets up a tenant with keys from start to finish', async () => {
+    const created = await runCli(
       [
         'tenant',
         'create',
@@ -98,7 +93,7 @@ describe('mimoto CLI', () => {
     assert.match(tenant.tenantId, /^tn_[0-9A-Z]{26}$/);
     assert.match(tenant.webhookSecret, /^whsec_[0-9A-Za-z]{40}$/);
 
-    const allowed = run(
+    const allowed = await runCli(
       [
         'tenant',
         'allow-callback',
@@ -110,44 +105,51 @@ describe('mimoto CLI', () => {
       env,
     );
     assert.equal(allowed.status, 0, allowed.stderr);
-    const shown = JSON.parse(run(['tenant', 'show', '--tenant', tenant.tenantId, '--json'], env).stdout);
+    const shown = JSON.parse(
+      (await runCli(['tenant', 'show', '--tenant', tenant.tenantId, '--json'], env)).stdout,
+    );
     assert.equal(shown.name, 'Acme 株式会社');
     assert.deepEqual(shown.callbackUrlPrefixes, ['https://acme.example/kyc', 'http://localhost:4000/cb']);
     assert.ok(!JSON.stringify(shown).includes(tenant.webhookSecret), 'the secret is never shown again');
 
     const key = JSON.parse(
-      run(['key', 'create', '--tenant', tenant.tenantId, '--label', 'backend', '--json'], env).stdout,
+      (await runCli(['key', 'create', '--tenant', tenant.tenantId, '--label', 'backend', '--json'], env))
+        .stdout,
     );
     assert.deepEqual(Object.keys(key).sort(), ['apiKey', 'keyId']);
     assert.match(key.apiKey, /^mmt_test_[0-9A-Za-z]{32}$/);
-    const listed = JSON.parse(run(['key', 'list', '--tenant', tenant.tenantId, '--json'], env).stdout);
+    const listed = JSON.parse(
+      (await runCli(['key', 'list', '--tenant', tenant.tenantId, '--json'], env)).stdout,
+    );
     assert.equal(listed.length, 1);
     assert.equal(listed[0].label, 'backend');
     assert.equal(listed[0].disabledAt, null);
     assert.ok(!JSON.stringify(listed).includes(key.apiKey), 'the key is never shown again');
 
-    const disabled = run(['key', 'disable', '--key', key.keyId], env);
+    const disabled = await runCli(['key', 'disable', '--key', key.keyId], env);
     assert.equal(disabled.status, 0, disabled.stderr);
-    const after = JSON.parse(run(['key', 'list', '--tenant', tenant.tenantId, '--json'], env).stdout);
+    const after = JSON.parse(
+      (await runCli(['key', 'list', '--tenant', tenant.tenantId, '--json'], env)).stdout,
+    );
     assert.ok(after[0].disabledAt);
   });
 
-  it('explains unknown tenants, keys and bad usage with a non-zero exit', () => {
-    const unknown = run(['tenant', 'show', '--tenant', 'tn_nope'], env);
+  it('explains unknown tenants, keys and bad usage with a non-zero exit', async () => {
+    const unknown = await runCli(['tenant', 'show', '--tenant', 'tn_nope'], env);
     assert.equal(unknown.status, 1);
     assert.match(unknown.stderr, /no tenant 'tn_nope'/);
-    assert.equal(run(['key', 'disable', '--key', 'key_nope'], env).status, 1);
-    const missing = run(['tenant', 'create', '--callback-url-prefix', 'https://a.example/'], env);
+    assert.equal((await runCli(['key', 'disable', '--key', 'key_nope'], env)).status, 1);
+    const missing = await runCli(['tenant', 'create', '--callback-url-prefix', 'https://a.example/'], env);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /--name is required/);
-    assert.equal(run(['tenant', 'create', '--bogus'], env).status, 2);
-    assert.equal(run(['frobnicate'], env).status, 2);
-    const noPrefix = run(['tenant', 'create', '--name', 'x'], env);
+    assert.equal((await runCli(['tenant', 'create', '--bogus'], env)).status, 2);
+    assert.equal((await runCli(['frobnicate'], env)).status, 2);
+    const noPrefix = await runCli(['tenant', 'create', '--name', 'x'], env);
     assert.equal(noPrefix.status, 1);
     assert.match(noPrefix.stderr, /at least one callback URL prefix/);
   });
 
-  it('refuses an http callback prefix in production', () => {
+  it('refuses an http callback prefix in production', async () => {
     const prod = {
       ...env,
       MIMOTO_ENV: 'production',
@@ -155,7 +157,7 @@ describe('mimoto CLI', () => {
       MIMOTO_ENCRYPTION_KEY:
         env.MIMOTO_ENCRYPTION_KEY ?? fs.readFileSync(path.join(dataDir, 'encryption.key'), 'utf8').trim(),
     };
-    const refused = run(
+    const refused = await runCli(
       ['tenant', 'create', '--name', 'P', '--callback-url-prefix', 'http://localhost:3000/'],
       prod,
     );
@@ -163,8 +165,13 @@ describe('mimoto CLI', () => {
     assert.match(refused.stderr, /https in production/);
   });
 
-  it('reports every invalid setting at once and exits non-zero', () => {
-    const result = run(['migrate'], { ...env, PORT: '-1', MIMOTO_ENV: 'qa', MIMOTO_TRUST_PROXY: 'perhaps' });
+  it('reports every invalid setting at once and exits non-zero', async () => {
+    const result = await runCli(['migrate'], {
+      ...env,
+      PORT: '-1',
+      MIMOTO_ENV: 'qa',
+      MIMOTO_TRUST_PROXY: 'perhaps',
+    });
     assert.equal(result.status, 1);
     for (const name of ['PORT', 'MIMOTO_ENV', 'MIMOTO_TRUST_PROXY'])
       assert.match(result.stderr, new RegExp(name));
@@ -173,12 +180,16 @@ describe('mimoto CLI', () => {
   it('serves the API from `mimoto start` and stops cleanly on SIGTERM', async () => {
     const port = String(20_000 + Math.floor(Math.random() * 20_000));
     const tenant = JSON.parse(
-      run(
-        ['tenant', 'create', '--name', 'Live', '--callback-url-prefix', 'https://live.example/', '--json'],
-        env,
+      (
+        await runCli(
+          ['tenant', 'create', '--name', 'Live', '--callback-url-prefix', 'https://live.example/', '--json'],
+          env,
+        )
       ).stdout,
     );
-    const key = JSON.parse(run(['key', 'create', '--tenant', tenant.tenantId, '--json'], env).stdout);
+    const key = JSON.parse(
+      (await runCli(['key', 'create', '--tenant', tenant.tenantId, '--json'], env)).stdout,
+    );
     const server = await startServer({ ...env, PORT: port });
     try {
       const create = () =>
@@ -189,10 +200,10 @@ describe('mimoto CLI', () => {
         });
       assert.equal((await create()).status, 201);
 
-      const second = run(['key', 'list', '--tenant', tenant.tenantId], env);
+      const second = await runCli(['key', 'list', '--tenant', tenant.tenantId], env);
       if (env.DATABASE_URL) {
         // Another process disables the key: the running server refuses it on the next request.
-        assert.equal(run(['key', 'disable', '--key', key.keyId], env).status, 0);
+        assert.equal((await runCli(['key', 'disable', '--key', key.keyId], env)).status, 0);
         assert.equal((await create()).status, 401);
       } else {
         // The embedded database belongs to the running server; a second process gets a clear error.

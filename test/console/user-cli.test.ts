@@ -1,8 +1,9 @@
-// `mimoto user create` as an operator runs it: a separate process on the embedded database in a
-// temporary data directory, or on a fresh PostgreSQL database when DATABASE_URL is set; the link
-// it prints then sets the password through the console API on that same database.
+// `mimoto user create` on the embedded database in a temporary data directory, or on a fresh
+// PostgreSQL database when DATABASE_URL is set; the link it prints then sets the password through
+// the console API on that same database. The commands run through the CLI's `main` in this process
+// with their own environment and output, each opening and closing the database as the command
+// does (test/cli/operator-cli.test.ts runs bin/mimoto.js itself as a separate process).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,18 +12,8 @@ import { buildApp } from '../../src/app.ts';
 import { type Database, openDatabase } from '../../src/platform/db/open-database.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createFreshPostgres } from '../helpers/fresh-postgres.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import { POSTGRES_URL, TEST_ENCRYPTION_KEY, testConfig } from '../helpers/test-platform.ts';
-
-const BIN = path.resolve('bin/mimoto.js');
-
-function run(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', ...env },
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe('mimoto user create', () => {
   let dataDir: string;
@@ -39,8 +30,8 @@ describe('mimoto user create', () => {
       env.MIMOTO_ENCRYPTION_KEY = TEST_ENCRYPTION_KEY;
       drop = fresh.drop;
     }
-    assert.equal(run(['migrate'], env).status, 0);
-    const created = run(
+    assert.equal((await runCli(['migrate'], env)).status, 0);
+    const created = await runCli(
       ['tenant', 'create', '--name', 'Acme', '--callback-url-prefix', 'https://acme.example/', '--json'],
       env,
     );
@@ -67,7 +58,7 @@ describe('mimoto user create', () => {
   }
 
   it('prints a one-time link that sets the password, and records the creation as the CLI', async () => {
-    const created = run(
+    const created = await runCli(
       [
         'user',
         'create',
@@ -87,7 +78,7 @@ describe('mimoto user create', () => {
     assert.match(setPasswordUrl, /^https:\/\/kyc\.example\/console\/set-password\?token=[A-Za-z0-9]{43}$/);
     const token = new URL(setPasswordUrl).searchParams.get('token')!;
 
-    const text = run(['user', 'create', '--email', 'ops@kyc.example', '--role', 'operator'], env);
+    const text = await runCli(['user', 'create', '--email', 'ops@kyc.example', '--role', 'operator'], env);
     assert.equal(text.status, 0, text.stderr);
     assert.match(
       text.stdout,
@@ -95,20 +86,22 @@ describe('mimoto user create', () => {
     );
 
     // The CLI's other changes leave audit rows too.
-    const key = JSON.parse(run(['key', 'create', '--tenant', tenantId, '--json'], env).stdout);
-    assert.equal(run(['key', 'disable', '--key', key.keyId], env).status, 0);
-    assert.equal(run(['tenant', 'rotate-webhook-secret', '--tenant', tenantId], env).status, 0);
+    const key = JSON.parse((await runCli(['key', 'create', '--tenant', tenantId, '--json'], env)).stdout);
+    assert.equal((await runCli(['key', 'disable', '--key', key.keyId], env)).status, 0);
+    assert.equal((await runCli(['tenant', 'rotate-webhook-secret', '--tenant', tenantId], env)).status, 0);
     assert.equal(
-      run(
-        [
-          'tenant',
-          'allow-callback',
-          '--tenant',
-          tenantId,
-          '--callback-url-prefix',
-          'https://acme.example/v2/',
-        ],
-        env,
+      (
+        await runCli(
+          [
+            'tenant',
+            'allow-callback',
+            '--tenant',
+            tenantId,
+            '--callback-url-prefix',
+            'https://acme.example/v2/',
+          ],
+          env,
+        )
       ).status,
       0,
     );
@@ -202,7 +195,7 @@ describe('mimoto user create', () => {
       ],
     ];
     for (const [args, message, status] of cases) {
-      const result = run(['user', 'create', ...args], env);
+      const result = await runCli(['user', 'create', ...args], env);
       assert.equal(result.status, status, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, message);
     }

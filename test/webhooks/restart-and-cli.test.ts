@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Config } from '../../src/config.ts';
 import { type OpenPlatform, openPlatform } from '../../src/main/open-platform.ts';
-import { tenantCommand, webhooksCommand } from '../../src/main/operator-commands.ts';
+import { type CommandOutput, tenantCommand, webhooksCommand } from '../../src/main/operator-commands.ts';
 import { startWebhookDeliveryWorker, type WebhookEventView } from '../../src/webhooks/index.ts';
 import { claimDueEvents, claimEventNow } from '../../src/webhooks/webhook-event-repository.ts';
 import { createFreshPostgres } from '../helpers/fresh-postgres.ts';
@@ -69,11 +69,12 @@ async function withPlatform<T>(run: (platform: OpenPlatform) => Promise<T>): Pro
 
 /** Runs an operator command and returns its exit code and what it printed. */
 async function runCommand(
-  command: (out: (text: string) => void) => Promise<number>,
+  command: (io: CommandOutput) => Promise<number>,
 ): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await command((text) => {
-    out += `${text}\n`;
+  const code = await command({
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (out += text) },
   });
   return { code, out };
 }
