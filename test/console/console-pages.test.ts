@@ -1,4 +1,4 @@
-// The console's pages (issue 8 item 5, docs/console-api.md): the browser app's shell at /console
+// The console's pages (docs/console-api.md): the browser app's shell at /console
 // and every page path below it, its files under /console/assets/, under the strict CSP — and
 // nothing else: unknown API paths, missing files and path tricks stay JSON 404s.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The hosted flow in a real browser (issue 5 item 8): Debian chromium driven by playwright-core,
+// The hosted flow in a real browser: Debian chromium driven by playwright-core,
 // phone-sized (360×640), a real server on a loopback port, the document by file upload and the
 // face by Chromium's fake camera playing a synthetic corpus capture (.y4m). It walks every screen
 // to the tenant's callback and saves a screenshot of each under artifacts/e2e/.

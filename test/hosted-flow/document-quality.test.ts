@@ -1,4 +1,4 @@
-// The server's document quality gate (issue 5 items 2 and 4) on the committed corpus's document
+// The server's document quality gate on the committed corpus's document
 // photos, decoded as an upload is: every sharp photo (clean, typical and poor captures) is
 // accepted, and the same photo clearly blurred (Gaussian σ 3 px on a 640-px-wide photo) is refused
 // with ImageBlurred — not "no card found", as blurred backs were before. The figures are printed.

@@ -1,4 +1,4 @@
-// The hosted flow over HTTP (issue 5 items 1, 4, 5): link, cookie, IP, CSRF and upload rules,
+// The hosted flow over HTTP (interface §1, §4.1): link, cookie, IP, CSRF and upload rules,
 // then the whole flow to submission with the jobs queued in the same transaction.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

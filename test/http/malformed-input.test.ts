@@ -1,4 +1,4 @@
-// Issue 3 item 8: every malformed, oversized or hostile input gets a 4xx JSON error and writes nothing.
+// Every malformed, oversized or hostile input gets a 4xx JSON error and writes nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';

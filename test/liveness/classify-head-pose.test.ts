@@ -1,4 +1,4 @@
-// The pose of one frame (issue 5 item 3): thresholds measured on the corpus captures
+// The pose of one frame: thresholds measured on the corpus captures
 // (src/liveness/classify-head-pose.ts), and the axis that passes its threshold by more wins.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Server liveness verification on the committed corpus captures (issue 5 item 8): every live
+// Server liveness verification on the committed corpus captures: every live
 // capture passes; every face attack type (static_photo, warped_photo, replayed_frames,
 // face_swap_midway) fails. The rates are printed.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 6 item 1: a worker killed (SIGKILL) in the middle of a check leaves its job to be retried
+// A worker killed (SIGKILL) in the middle of a check leaves its job to be retried
 // after restart, and the session still gets exactly one decision and one webhook event. Two
 // processes share one database, so this runs on PostgreSQL (DATABASE_URL); on the embedded
 // database it is reported as skipped.

@@ -5,7 +5,7 @@ import { ConfigError, parseConfig } from '../../src/config.ts';
 const KEY = `k1:${Buffer.alloc(32, 1).toString('base64')}`;
 
 describe('parseConfig', () => {
-  it('has the defaults of issue 3', () => {
+  it('has the documented defaults (README, configuration)', () => {
     const config = parseConfig({}, '/srv/app');
     assert.equal(config.port, 8080);
     assert.equal(config.host, '127.0.0.1');

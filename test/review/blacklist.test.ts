@@ -1,4 +1,4 @@
-// Tenant blacklists (issue 6 item 2): matching rules on their own, then end to end — entries made
+// Tenant blacklists: matching rules on their own, then end to end — entries made
 // with the admin service, sessions submitted through the hosted flow's service functions and
 // decided by the real pipeline (pg-boss workers, real OCR and face descriptors).
 import assert from 'node:assert/strict';

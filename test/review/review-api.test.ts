@@ -1,4 +1,4 @@
-// POST /v1/verification-sessions/{sessionId}/review (issue 8 item 3; docs/console-api.md): the
+// POST /v1/verification-sessions/{sessionId}/review (docs/console-api.md): the
 // rules a tenant's back office meets, and the webhook with the review field arriving at a real
 // receiver on 127.0.0.1, validated against the published schema by an independent validator.
 import assert from 'node:assert/strict';

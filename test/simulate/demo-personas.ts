@@ -1,7 +1,7 @@
 // `npm run demo:personas [-- --runs N --genuine-runs N --persona P …]`: every `mimoto simulate`
 // persona against a real server (in-memory PGlite, or DATABASE_URL) with its pipeline workers, one
 // session after another, and the table of what each was decided as. Exit 1 when any session was
-// not decided as issue 6 expects. Slow on a busy machine (tens of seconds per session).
+// not decided as its persona expects. Slow on a busy machine (tens of seconds per session).
 import { parseArgs } from 'node:util';
 import { terminateOcrEngine } from '../../src/checks/ocr/ocr-engine.ts';
 import { isPersona, PERSONAS, type Persona } from '../../src/simulate/persona-media.ts';

@@ -1,4 +1,4 @@
-// Issue 6 "Done when": `mimoto simulate` sessions reach the expected decision with GET detail
+// `mimoto simulate` sessions reach the expected decision with GET detail
 // filled. A real server on a loopback port with its pipeline workers; the simulator walks the
 // hosted flow at a person's pace. Two personas here (a session costs tens of seconds of
 // inference); `npm run demo:personas` runs all five and prints the table.

@@ -1,4 +1,4 @@
-// One persona through a real server with its pipeline workers (issue 6 "Done when": every
+// One persona through a real server with its pipeline workers (every
 // `mimoto simulate` persona reaches the expected decision with GET detail filled). Shared by the
 // persona test and `npm run demo:personas`, which prints the table for all five.
 
@@ -8,7 +8,7 @@ import { prepareSimulation, simulateFlow } from '../../src/simulate/simulate-flo
 import type { DocumentType } from '../../src/synth/index.ts';
 import { createSession, getSessionDetail, type SimulateServer } from './simulate-server.ts';
 
-/** What issue 6 expects each persona's verification to be decided as. */
+/** What each persona's verification must be decided as (the README's persona table). */
 export const EXPECTED_DECISIONS: Record<Persona, { status: string; reasons: readonly string[] }> = {
   genuine: { status: 'approved', reasons: ['all_checks_passed'] },
   impostor: { status: 'rejected', reasons: ['face_mismatch'] },

@@ -1,4 +1,4 @@
-// Each way a receiver can fail (issue 7 item 8) and the step the worker takes next: retry on the
+// Each way a receiver can fail and the step the worker takes next: retry on the
 // schedule, stop on 410, never follow a redirect. The 5 s limit and the schedule are shortened so
 // the whole table runs in seconds.
 import assert from 'node:assert/strict';

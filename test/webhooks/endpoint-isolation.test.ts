@@ -1,4 +1,4 @@
-// A dead endpoint never delays anyone else's deliveries (issue 7 item 4): two workers — standing in
+// A dead endpoint never delays anyone else's deliveries: two workers — standing in
 // for two worker processes, since the per-endpoint cap is enforced by the claim query in the
 // database — share the events of a hanging endpoint and a healthy one.
 import assert from 'node:assert/strict';

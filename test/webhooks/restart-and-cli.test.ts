@@ -1,4 +1,4 @@
-// The retry schedule lives in the database (issue 7 item 8): a process that stops in the middle of
+// The retry schedule lives in the database: a process that stops in the middle of
 // a schedule — cleanly, or dead in the middle of an attempt — loses nothing. Then the operator
 // commands on the same database: webhooks list, webhooks redeliver, tenant rotate-webhook-secret.
 // The platform is opened as `mimoto start` opens it: an on-disk PGlite directory, or a PostgreSQL

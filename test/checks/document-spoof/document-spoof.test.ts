@@ -1,4 +1,4 @@
-// documentSpoofCheck on the committed corpus sample (issue 6 item 7): genuine documents are low
+// documentSpoofCheck on the committed corpus sample: genuine documents are low
 // risk, a screen replay is a display attack, a printed copy is medium or high, the OCR facts
 // (check digits, expiry) mark tampering and expiry, and every result has the §2.9 shape.
 import assert from 'node:assert/strict';

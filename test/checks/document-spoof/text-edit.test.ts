@@ -1,4 +1,4 @@
-// documentSpoofCheck, re-typed values (issue 6 item 2, tampering by text-region consistency): the
+// documentSpoofCheck, re-typed values (tampering by text-region consistency): the
 // same card photographed the same way, once genuine and once with one value pasted over (the
 // corpus generator's text_edit drawing: a flat patch, the value re-typed heavier and set off its line). The check must
 // flag the edit only when told the document type, and never flag the genuine card.

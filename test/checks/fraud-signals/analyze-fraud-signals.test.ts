@@ -1,4 +1,4 @@
-// Every fraud signal of issue 6 item 2, on plain facts.
+// Every fraud signal, on plain facts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeFraudSignals, type FraudFacts } from '../../../src/checks/fraud-signals/index.ts';

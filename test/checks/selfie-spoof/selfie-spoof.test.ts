@@ -1,4 +1,4 @@
-// selfieSpoofCheck on the committed corpus frames (issue 6 item 7). The liveness verdicts are given
+// selfieSpoofCheck on the committed corpus frames. The liveness verdicts are given
 // here (the liveness verification has its own corpus tests in test/liveness), so each test shows
 // what this check adds: the live-check outcome dominates, still frames are caught on their own,
 // Human's nets are weak signals only, and every result has the §2.9 shape.
