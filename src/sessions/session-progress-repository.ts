@@ -132,8 +132,10 @@ export async function markSessionSubmitted(db: Db, sessionId: string, now: Date)
     .execute();
 }
 
-/** A reprocess: the next generation, naming the checks it runs again. Returns the new generation. */
-/** The request is kept so that a decision it changes can say so (the payload's reprocess block). */
+/**
+ * A reprocess: the next generation, naming the checks it runs again. Returns the new generation.
+ * The request is kept so that a decision it changes can say so (the payload's reprocess block).
+ */
 export async function startGeneration(
   db: Db,
   sessionId: string,
