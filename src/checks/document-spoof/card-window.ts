@@ -18,12 +18,7 @@ export function warpGreyWindow(
   height: number,
   ...windows: CardWindow[]
 ): GreyImage {
-  const { data, width: sw } = photo;
-  return warpWindow(photo, corners, width, height, windows, (i, fx, fy) => {
-    const top = (data[i] as number) * (1 - fx) + (data[i + 1] as number) * fx;
-    const bottom = (data[i + sw] as number) * (1 - fx) + (data[i + sw + 1] as number) * fx;
-    return Math.round(top * (1 - fy) + bottom * fy);
-  });
+  return warpWindows(photo, false, corners, width, height, windows);
 }
 
 /**
@@ -37,28 +32,17 @@ export function warpChromaWindow(
   height: number,
   window: CardWindow,
 ): GreyImage {
-  const { data, width: sw } = photo;
-  const chroma = (i: number) => {
-    const r = data[3 * i] as number;
-    const g = data[3 * i + 1] as number;
-    const b = data[3 * i + 2] as number;
-    return Math.max(r, g, b) - Math.min(r, g, b);
-  };
-  return warpWindow(photo, corners, width, height, [window], (i, fx, fy) => {
-    const top = chroma(i) * (1 - fx) + chroma(i + 1) * fx;
-    const bottom = chroma(i + sw) * (1 - fx) + chroma(i + sw + 1) * fx;
-    return Math.round(top * (1 - fy) + bottom * fy);
-  });
+  return warpWindows(photo, true, corners, width, height, [window]);
 }
 
-/** warpDocument's loop over the windows: `sample` reads the source around pixel index i. */
-function warpWindow(
-  photo: { width: number; height: number },
+/** warpDocument's loop over the windows, on grey pixels or on the chroma of RGB ones. */
+function warpWindows(
+  photo: { data: Uint8Array; width: number; height: number },
+  chroma: boolean,
   corners: Point[],
   width: number,
   height: number,
   windows: CardWindow[],
-  sample: (i: number, fx: number, fy: number) => number,
 ): GreyImage {
   const h = homographyBetween(
     [
@@ -70,7 +54,14 @@ function warpWindow(
     corners,
   );
   const out = new Uint8Array(width * height);
-  const { width: sw, height: sh } = photo;
+  const { data, width: sw, height: sh } = photo;
+  const level = (i: number) => {
+    if (!chroma) return data[i] as number;
+    const r = data[3 * i] as number;
+    const g = data[3 * i + 1] as number;
+    const b = data[3 * i + 2] as number;
+    return Math.max(r, g, b) - Math.min(r, g, b);
+  };
   for (const [wx0, wy0, wx1, wy1] of windows)
     for (let y = Math.max(0, wy0); y < Math.min(height, wy1); y++) {
       for (let x = Math.max(0, wx0); x < Math.min(width, wx1); x++) {
@@ -85,7 +76,12 @@ function warpWindow(
           out[y * width + x] = 255;
           continue;
         }
-        out[y * width + x] = sample(y0 * sw + x0, sx - x0, sy - y0);
+        const fx = sx - x0;
+        const fy = sy - y0;
+        const i = y0 * sw + x0;
+        const top = level(i) * (1 - fx) + level(i + 1) * fx;
+        const bottom = level(i + sw) * (1 - fx) + level(i + sw + 1) * fx;
+        out[y * width + x] = Math.round(top * (1 - fy) + bottom * fy);
       }
     }
   return { data: out, width, height };
