@@ -117,12 +117,18 @@ export function measureSpectralPeaks(photo: RgbPhoto, region: Region, plane: Pla
   const sum = new Float64Array(n * n);
   let tiles = 0;
   const tile = new Float64Array(n * n);
+  // The plane over the region once: the tiles overlap by half, so each pixel lies in up to four.
+  const { left, top, width: rw, height: rh } = region;
+  const values = new Float64Array(rw * rh);
+  for (let y = 0; y < rh; y++)
+    for (let x = 0; x < rw; x++)
+      values[y * rw + x] = planeValue(photo.data, ((top + y) * photo.width + left + x) * 3, plane);
   for (let ty = region.top; ty + n <= region.top + region.height; ty += n / 2) {
     for (let tx = region.left; tx + n <= region.left + region.width; tx += n / 2) {
       let mean = 0;
       for (let y = 0; y < n; y++) {
         for (let x = 0; x < n; x++) {
-          const v = planeValue(photo.data, ((ty + y) * photo.width + tx + x) * 3, plane);
+          const v = values[(ty - top + y) * rw + tx - left + x] as number;
           tile[y * n + x] = v;
           mean += v;
         }
@@ -148,7 +154,9 @@ export function measureSpectralPeaks(photo: RgbPhoto, region: Region, plane: Pla
  */
 function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
   const half = n / 2;
-  const at = (fx: number, fy: number) => power[(((fy % n) + n) % n) * n + (((fx % n) + n) % n)] as number;
+  // n is a power of two (the FFT's): a mask wraps a negative frequency as the modulo did.
+  const mask = n - 1;
+  const at = (fx: number, fy: number) => power[(fy & mask) * n + (fx & mask)] as number;
   const ratios: number[] = [];
   let total = 0;
   let high = 0;
