@@ -21,19 +21,20 @@ import { type Check, PROVIDER } from '../check.ts';
 import type { DocumentType } from '../ocr/document-regions.ts';
 import {
   type DocumentOutline,
-  decodePhoto,
   findDocumentOutline,
   type GreyImage,
-  warpDocument,
+  type Point,
 } from '../ocr/find-document.ts';
 import { type MrzVerdictFacts, mrzFailureKind } from '../ocr/read-mrz.ts';
 import { combineSpoofCues, NO_VERDICT, roundScore, type SpoofCue } from '../spoof-cues.ts';
 import { measureCardThickness, thicknessCue } from './card-thickness.ts';
+import { warpChromaWindow, warpGreyWindow } from './card-window.ts';
 import { documentSpoofDefinition } from './definition.ts';
 import {
   type BorderStats,
   type ChromaTexture,
   centralRegion,
+  decodeGreyPhoto,
   decodeRgbPhoto,
   measureBorders,
   measureChromaTexture,
@@ -43,11 +44,12 @@ import {
   type ScreenFrame,
   type SpectralPeaks,
 } from './image-cues.ts';
-import { type IssuerTextEvidence, issuerTextEvidence } from './issuer-text.ts';
+import { bandPixels, type IssuerTextEvidence, issuerTextEvidence, zonePixels } from './issuer-text.ts';
 import {
   measurePortraitEdges,
   type PortraitEdge,
   type PortraitPasteEvidence,
+  portraitPagePixels,
   portraitPasteEvidence,
   showsEdge,
 } from './portrait-edges.ts';
@@ -338,7 +340,7 @@ async function measureSide(
   const photo = await decodeRgbPhoto(image);
   const region = centralRegion(photo);
   // The OCR check's own greyscale decode: its outline search was tuned on it.
-  const grey = await decodePhoto(image);
+  const grey = await decodeGreyPhoto(image, photo);
   const outline = known === undefined ? findDocumentOutline(grey) : (known ?? undefined);
   return {
     side: {
@@ -417,38 +419,30 @@ function measureIssuerPortrait(
       evidence: PortraitPasteEvidence;
       edges: PortraitEdge[];
       wayUpKnown: boolean;
-      card: GreyImage;
+      card: () => GreyImage;
       chroma: () => GreyImage;
     }
   | undefined {
   if (!front.outline) return undefined;
   const { width, height } = DOCUMENT_DEFINITIONS[documentType].size;
   const { corners } = front.outline;
-  const [upright, turned] = [corners, [2, 3, 0, 1].map((i) => corners[i] as [number, number])].map((at) => {
-    const card = warpDocument(front.grey, at, width, height);
-    return { card, edges: measurePortraitEdges(card, documentType) };
-  }) as [{ card: GreyImage; edges: PortraitEdge[] }, { card: GreyImage; edges: PortraitEdge[] }];
+  // Each way up, only the part of the card around the portrait box is rectified: all the search reads.
+  const around = portraitPagePixels(documentType);
+  const [upright, turned] = [corners, [2, 3, 0, 1].map((i) => corners[i] as [number, number])].map((at) => ({
+    at,
+    edges: measurePortraitEdges(warpGreyWindow(front.grey, at, width, height, around), documentType),
+  })) as [{ at: Point[]; edges: PortraitEdge[] }, { at: Point[]; edges: PortraitEdge[] }];
   const sum = (edges: PortraitEdge[]) => edges.reduce((total, e) => total + e.strength, 0);
   const isUpright = sum(upright.edges) >= sum(turned.edges);
   const [chosen, other] = isUpright ? [upright, turned] : [turned, upright];
-  const { edges, card } = chosen;
+  const { edges, at } = chosen;
   const wayUpKnown = sum(edges) >= DOCUMENT_SPOOF_THRESHOLDS.portraitIssuerWayUp * sum(other.edges);
-  const at = isUpright ? corners : [2, 3, 0, 1].map((i) => corners[i] as [number, number]);
-  const chroma = () => warpDocument(chromaOf(front.photo), at, width, height);
+  // The values are read in their zones alone, the tint in the band (issuer-text.ts).
+  const card = () => warpGreyWindow(front.grey, at, width, height, ...zonePixels(documentType));
+  const band = DOCUMENT_DEFINITIONS[documentType].colourBands[0];
+  const chroma = () =>
+    warpChromaWindow(front.photo, at, width, height, band ? bandPixels(band.region) : [0, 0, 0, 0]);
   return { evidence: portraitPasteEvidence(edges, true, true), edges, wayUpKnown, card, chroma };
-}
-
-/** Each pixel's chroma (largest minus smallest of R, G, B): a printed tint keeps it under glare. */
-function chromaOf(photo: RgbPhoto): GreyImage {
-  const { data, width, height } = photo;
-  const out = new Uint8Array(width * height);
-  for (let i = 0, j = 0; i < out.length; i++, j += 3) {
-    const r = data[j] as number;
-    const g = data[j + 1] as number;
-    const b = data[j + 2] as number;
-    out[i] = Math.max(r, g, b) - Math.min(r, g, b);
-  }
-  return { data: out, width, height };
 }
 
 /**
@@ -636,7 +630,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
         : undefined;
       const issuerText =
         issuerPortrait?.wayUpKnown && isIssuerLaidOut(input.documentType)
-          ? issuerTextEvidence(issuerPortrait.card, input.documentType, issuerPortrait.chroma)
+          ? issuerTextEvidence(issuerPortrait.card(), input.documentType, issuerPortrait.chroma)
           : undefined;
       if (issuerText) {
         const scores = issuerTextScores(issuerText);

@@ -19,29 +19,56 @@ export function fftInPlace(re: Float64Array, im: Float64Array): void {
       im[j] = ti;
     }
   }
+  const [twiddleRe, twiddleIm] = twiddlesFor(n);
   for (let len = 2; len <= n; len <<= 1) {
-    const angle = (-2 * Math.PI) / len;
-    const wr = Math.cos(angle);
-    const wi = Math.sin(angle);
+    const half = len >> 1;
     for (let start = 0; start < n; start += len) {
-      let cr = 1;
-      let ci = 0;
-      const half = len >> 1;
       for (let k = 0; k < half; k++) {
         const a = start + k;
         const b = a + half;
+        const cr = twiddleRe[half + k] as number;
+        const ci = twiddleIm[half + k] as number;
         const br = (re[b] as number) * cr - (im[b] as number) * ci;
         const bi = (re[b] as number) * ci + (im[b] as number) * cr;
         re[b] = (re[a] as number) - br;
         im[b] = (im[a] as number) - bi;
         re[a] = (re[a] as number) + br;
         im[a] = (im[a] as number) + bi;
-        const nr = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = nr;
       }
     }
   }
+}
+
+const twiddles = new Map<number, [Float64Array, Float64Array]>();
+
+/**
+ * The twiddle factors of every stage of a length-n transform, stage `len` at [len / 2, len): each
+ * stage's powers of its root taken by repeated multiplication, as the butterflies once did for
+ * every block (so the spectra do not move by a rounding).
+ */
+function twiddlesFor(n: number): [Float64Array, Float64Array] {
+  let table = twiddles.get(n);
+  if (table) return table;
+  const re = new Float64Array(n);
+  const im = new Float64Array(n);
+  for (let len = 2; len <= n; len <<= 1) {
+    const angle = (-2 * Math.PI) / len;
+    const wr = Math.cos(angle);
+    const wi = Math.sin(angle);
+    let cr = 1;
+    let ci = 0;
+    const half = len >> 1;
+    for (let k = 0; k < half; k++) {
+      re[half + k] = cr;
+      im[half + k] = ci;
+      const nr = cr * wr - ci * wi;
+      ci = cr * wi + ci * wr;
+      cr = nr;
+    }
+  }
+  table = [re, im];
+  twiddles.set(n, table);
+  return table;
 }
 
 /** Power spectrum |F|² of a real n×n tile (row-major), without shifting (DC at index 0). */

@@ -6,6 +6,7 @@ import { connectedComponents } from '../../platform/image/components.ts';
 import {
   convexHull,
   type DocumentOutline,
+  decodePhoto,
   downscale,
   type GreyImage,
   type Point,
@@ -26,6 +27,29 @@ export async function decodeRgbPhoto(image: Buffer): Promise<RgbPhoto> {
     .rotate()
     .removeAlpha()
     .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
+}
+
+/**
+ * The photo in grey as the OCR check decodes it (decodePhoto), made from its RGB decode: libvips
+ * brings both decodes to 8-bit sRGB first (ICC profile, CMYK, palette, alpha dropped), so the grey
+ * of the RGB pixels is the grey of the file, without decoding it again (the same bytes on JPEG,
+ * PNG with and without alpha, WebP, CMYK and grey files). A 16-bit file is not: its grey is
+ * decoded from the file.
+ */
+export async function decodeGreyPhoto(image: Buffer, photo: RgbPhoto): Promise<GreyImage> {
+  const { depth } = await sharp(image).metadata();
+  if (depth !== 'uchar') return decodePhoto(image);
+  const { data, info } = await sharp(photo.data, {
+    raw: { width: photo.width, height: photo.height, channels: 3 },
+  })
+    .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
   return {
@@ -93,12 +117,18 @@ export function measureSpectralPeaks(photo: RgbPhoto, region: Region, plane: Pla
   const sum = new Float64Array(n * n);
   let tiles = 0;
   const tile = new Float64Array(n * n);
+  // The plane over the region once: the tiles overlap by half, so each pixel lies in up to four.
+  const { left, top, width: rw, height: rh } = region;
+  const values = new Float64Array(rw * rh);
+  for (let y = 0; y < rh; y++)
+    for (let x = 0; x < rw; x++)
+      values[y * rw + x] = planeValue(photo.data, ((top + y) * photo.width + left + x) * 3, plane);
   for (let ty = region.top; ty + n <= region.top + region.height; ty += n / 2) {
     for (let tx = region.left; tx + n <= region.left + region.width; tx += n / 2) {
       let mean = 0;
       for (let y = 0; y < n; y++) {
         for (let x = 0; x < n; x++) {
-          const v = planeValue(photo.data, ((ty + y) * photo.width + tx + x) * 3, plane);
+          const v = values[(ty - top + y) * rw + tx - left + x] as number;
           tile[y * n + x] = v;
           mean += v;
         }
@@ -124,12 +154,14 @@ export function measureSpectralPeaks(photo: RgbPhoto, region: Region, plane: Pla
  */
 function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
   const half = n / 2;
-  const at = (fx: number, fy: number) => power[(((fy % n) + n) % n) * n + (((fx % n) + n) % n)] as number;
+  // n is a power of two (the FFT's): a mask wraps a negative frequency as the modulo did.
+  const mask = n - 1;
+  const at = (fx: number, fy: number) => power[(fy & mask) * n + (fx & mask)] as number;
   const ratios: number[] = [];
   let total = 0;
   let high = 0;
-  // The 72 neighbours of a bin, sorted numerically in place (a typed array's own sort: several
-  // times quicker than an array's sort with a comparator, and the same order).
+  // The 72 neighbours of a bin, of which only the median is read (selected in place: the value
+  // a full sort would put there).
   const around = new Float64Array(9 * 9 - 3 * 3);
   const axis = new Float64Array(6);
   for (let ky = -half + 1; ky < half; ky++) {
@@ -145,8 +177,7 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
       for (let dy = -4; dy <= 4; dy++)
         for (let dx = -4; dx <= 4; dx++)
           if (Math.abs(dx) > 1 || Math.abs(dy) > 1) around[k++] = at(fx + dx, ky + dy);
-      around.sort();
-      let median = around[around.length >> 1] as number;
+      let median = selectInPlace(around, around.length >> 1);
       // On an axis, against the axis itself: a page's rows of text and rule lines, upright in a
       // flat scan, put their power all along the axis (a ridge, not a spike), which the square
       // around a bin, mostly off the axis, would take for a grid's peak.
@@ -166,6 +197,35 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
     topRatio: top.reduce((a, b) => a + b, 0) / Math.max(1, top.length),
     highShare: total > 0 ? high / total : 0,
   };
+}
+
+/**
+ * The value a numeric sort of `values` would put at index `k` (Hoare's selection; reorders
+ * `values`). For finite numbers.
+ */
+export function selectInPlace(values: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] as number) < pivot) i++;
+      while ((values[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k] as number;
 }
 
 export interface BorderStats {
@@ -231,6 +291,11 @@ export function measureBorders(grey: GreyImage, outline: DocumentOutline | undef
 
 /** Box blur of a plane (w×h) with radius r, through an integral image. */
 export function boxBlur(plane: Float64Array, w: number, h: number, r: number): Float64Array {
+  return boxBlurOf(integralImage(plane, w, h), w, h, r);
+}
+
+/** The integral image of a plane (w×h): (w + 1)×(h + 1), a zero row and column first. */
+function integralImage(plane: Float64Array, w: number, h: number): Float64Array {
   const integral = new Float64Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {
     let row = 0;
@@ -239,6 +304,11 @@ export function boxBlur(plane: Float64Array, w: number, h: number, r: number): F
       integral[(y + 1) * (w + 1) + x + 1] = (integral[y * (w + 1) + x + 1] as number) + row;
     }
   }
+  return integral;
+}
+
+/** Box blur with radius r of the plane whose integral image is given (one image, several radii). */
+function boxBlurOf(integral: Float64Array, w: number, h: number, r: number): Float64Array {
   const out = new Float64Array(w * h);
   for (let y = 0; y < h; y++) {
     const y0 = Math.max(0, y - r);
@@ -286,17 +356,19 @@ export function measureChromaTexture(photo: RgbPhoto, region: Region): ChromaTex
     }
   }
   const scale = Math.max(1, Math.round(photo.width / 640));
+  // Band-pass: the fine blur less the coarse one; the coarse blur of a colour plane is its local
+  // mean too (one integral image per plane for both).
   const bandPass = (p: Float64Array) => {
-    const fine = boxBlur(p, w, h, scale);
-    const coarse = boxBlur(p, w, h, 5 * scale);
-    for (let i = 0; i < fine.length; i++) fine[i] = (fine[i] as number) - (coarse[i] as number);
-    return fine;
+    const integral = integralImage(p, w, h);
+    const fine = boxBlurOf(integral, w, h, scale);
+    const coarse = boxBlurOf(integral, w, h, 5 * scale);
+    const band = new Float64Array(fine.length);
+    for (let i = 0; i < fine.length; i++) band[i] = (fine[i] as number) - (coarse[i] as number);
+    return { band, coarse };
   };
-  const l = bandPass(luma);
-  const m1 = boxBlur(rg, w, h, 5 * scale);
-  const m2 = boxBlur(by, w, h, 5 * scale);
-  const c1 = bandPass(rg);
-  const c2 = bandPass(by);
+  const l = bandPass(luma).band;
+  const { band: c1, coarse: m1 } = bandPass(rg);
+  const { band: c2, coarse: m2 } = bandPass(by);
   const block = 16 * scale;
   const ratios: number[] = [];
   for (let by0 = 0; by0 + block <= h; by0 += block) {

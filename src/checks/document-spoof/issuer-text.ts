@@ -125,12 +125,27 @@ function valueInk(zone: GreyImage, threshold: number): Uint8Array {
   return ink;
 }
 
+/** quantileAtFloor of grey levels, counted instead of sorted (the same level). */
+function levelAtFloor(levels: Uint8Array, q: number): number {
+  if (levels.length === 0) return 0;
+  const counts = new Uint32Array(256);
+  for (let i = 0; i < levels.length; i++)
+    counts[levels[i] as number] = (counts[levels[i] as number] as number) + 1;
+  const rank = Math.min(levels.length - 1, Math.floor(q * levels.length));
+  let below = 0;
+  for (let level = 0; level < 256; level++) {
+    below += counts[level] as number;
+    if (below > rank) return level;
+  }
+  return 255;
+}
+
 /** Stroke width and line height of the value printed in `region` (units of the rectified card). */
 export function measureZone(card: GreyImage, field: DocumentField, region: Region): ZoneMeasurement {
   const zone = crop(card, region);
   const { width: w, height: h } = zone;
-  const paper = quantileAtFloor(zone.data, 0.9);
-  const inkLevel = quantileAtFloor(zone.data, 0.01);
+  const paper = levelAtFloor(zone.data, 0.9);
+  const inkLevel = levelAtFloor(zone.data, 0.01);
   const contrast = paper - inkLevel;
   if (contrast < MIN_CONTRAST || w < 3 || h < 3) return { field, stroke: 0, height: 0, contrast };
   const ink = valueInk(zone, (paper + inkLevel) / 2);
@@ -179,11 +194,16 @@ export function measureBand(
   const tints: number[] = [];
   for (let i = 0; i < BAND_SEGMENTS; i++) {
     const a = x0 + inset + i * step;
-    const paper = quantileAtFloor(crop(chroma, [a, y0 - 8, a + step, y0 - 2]).data, 0.5);
-    const band = quantileAtFloor(crop(chroma, [a, y0 + inset, a + step, y1 - inset]).data, 0.5);
+    const paper = levelAtFloor(crop(chroma, [a, y0 - 8, a + step, y0 - 2]).data, 0.5);
+    const band = levelAtFloor(crop(chroma, [a, y0 + inset, a + step, y1 - inset]).data, 0.5);
     tints.push(band - paper);
   }
   return { field, tint: quantileAtFloor(tints, 0.5) };
+}
+
+/** The chroma pixels measureBand reads around a band (x0, y0, x1, y1): the band and the paper above it. */
+export function bandPixels([x0, y0, x1, y1]: Region): [number, number, number, number] {
+  return [Math.floor(x0), Math.floor(y0) - 10, Math.ceil(x1) + 1, Math.ceil(y1) + 1];
 }
 
 /**
@@ -194,6 +214,17 @@ export function measureBand(
 function plausibleLine(zone: ZoneMeasurement, region: Region): boolean {
   const share = zone.height / (region[3] - region[1]);
   return share >= 0.25 && share <= 0.65;
+}
+
+/** The card pixels issuerTextEvidence reads in the value zones (x0, y0, x1, y1 each). */
+export function zonePixels(type: IssuerTextType): [number, number, number, number][] {
+  const def = DOCUMENT_DEFINITIONS[type];
+  return REGULAR_FIELDS[type].flatMap((field) => {
+    const region = def.front[field];
+    return region
+      ? [[Math.floor(region[0]), Math.floor(region[1]), Math.ceil(region[2]) + 1, Math.ceil(region[3]) + 1]]
+      : [];
+  });
 }
 
 /** Measures the issuer's value zones on the front rectified to the definition's units. */

@@ -133,32 +133,77 @@ function searchSide(
   const alongOk = Uint8Array.from(nearest, (a) => (a < 1 || a + 1 >= alongLimit ? 0 : 1));
   const alongIndex = Int32Array.from(nearest, (a) => (vertical ? a * w : a));
   const acrossStride = vertical ? 1 : w;
-  const rise = new Float64Array(ts.length);
   // The searched angle is the line's slope in (along, across); reported clockwise on every side
   // (turning the print clockwise moves its left side's lower end left: a negative dx/dy).
   const clockwise = (angle: number) => (vertical ? 0 - angle : angle);
-  const lineStrength = (offset: number): number => {
-    const at = across0 + outwards * offset;
-    let sum = 0;
-    let n = 0;
-    for (let k = 0; k < ts.length; k++) {
-      const across = at + (rise[k] as number);
-      const c = Math.floor(across);
-      if (c < 1 || c + 2 >= acrossLimit || !alongOk[k]) continue;
-      const f = across - c;
-      const i0 = (alongIndex[k] as number) + c * acrossStride;
-      sum += Math.abs((grad[i0] as number) * (1 - f) + (grad[i0 + acrossStride] as number) * f);
-      n++;
+  const angles: number[] = [];
+  for (let angle = -SEARCH_ANGLE; angle <= SEARCH_ANGLE + 1e-9; angle += ANGLE_STEP) angles.push(angle);
+  const offsets: number[] = [];
+  for (let offset = -SEARCH_OFFSET; offset <= SEARCH_OFFSET + 1e-9; offset += OFFSET_STEP)
+    offsets.push(offset);
+  const lineAt = Float64Array.from(offsets, (offset) => across0 + outwards * offset);
+  // Each line's strength is the mean, over the span, of the gradient's magnitude across it (a
+  // line with half its points off the page reads 0). All the offsets of one angle are summed at
+  // once, point by point along the span: the same sums in the same order, read from neighbouring
+  // pixels in turn.
+  const strengths = new Float64Array(angles.length * offsets.length);
+  const sums = new Float64Array(offsets.length);
+  const counts = new Int32Array(offsets.length);
+  const points: number[] = [];
+  for (let k = 0; k < ts.length; k++) if (alongOk[k]) points.push(k);
+  const last = lineAt.length - 1;
+  for (let a = 0; a < angles.length; a++) {
+    const slope = tanOf(angles[a] as number);
+    sums.fill(0);
+    counts.fill(0);
+    // Points where every offset's line lies on the page (the usual case: the box well inside the
+    // card), counted once for all offsets.
+    let everyOffset = 0;
+    for (const k of points) {
+      const rise = slope * ((ts[k] as number) - mid);
+      const base = alongIndex[k] as number;
+      // The lines' positions grow with the offset: the first and the last on the page, all are.
+      const first = ((lineAt[0] as number) + rise) | 0;
+      const end = ((lineAt[last] as number) + rise) | 0;
+      if (first >= 1 && end + 2 < acrossLimit) {
+        everyOffset++;
+        for (let j = 0; j <= last; j++) {
+          const across = (lineAt[j] as number) + rise;
+          const c = across | 0;
+          const f = across - c;
+          const i0 = base + c * acrossStride;
+          sums[j] =
+            (sums[j] as number) +
+            Math.abs((grad[i0] as number) * (1 - f) + (grad[i0 + acrossStride] as number) * f);
+        }
+        continue;
+      }
+      for (let j = 0; j <= last; j++) {
+        const across = (lineAt[j] as number) + rise;
+        // Truncated, not floored: the same for the points on the page (from 1), and an integer.
+        const c = across | 0;
+        if (c < 1 || c + 2 >= acrossLimit) continue;
+        const f = across - c;
+        const i0 = base + c * acrossStride;
+        sums[j] =
+          (sums[j] as number) +
+          Math.abs((grad[i0] as number) * (1 - f) + (grad[i0 + acrossStride] as number) * f);
+        counts[j] = (counts[j] as number) + 1;
+      }
     }
-    return n > ts.length / 2 ? sum / n : 0;
-  };
-  const lines: EdgeLine[] = [];
-  for (let angle = -SEARCH_ANGLE; angle <= SEARCH_ANGLE + 1e-9; angle += ANGLE_STEP) {
-    const slope = tanOf(angle);
-    for (let k = 0; k < ts.length; k++) rise[k] = slope * ((ts[k] as number) - mid);
-    for (let offset = -SEARCH_OFFSET; offset <= SEARCH_OFFSET + 1e-9; offset += OFFSET_STEP)
-      lines.push({ offset, angle, strength: lineStrength(offset) });
+    for (let j = 0; j < offsets.length; j++) {
+      const n = (counts[j] as number) + everyOffset;
+      strengths[a * offsets.length + j] = n > ts.length / 2 ? (sums[j] as number) / n : 0;
+    }
   }
+  const lines: EdgeLine[] = [];
+  for (let a = 0; a < angles.length; a++)
+    for (let j = 0; j < offsets.length; j++)
+      lines.push({
+        offset: offsets[j] as number,
+        angle: angles[a] as number,
+        strength: strengths[a * offsets.length + j] as number,
+      });
   const strongest = (candidates: EdgeLine[]) =>
     candidates.reduce((a, b) => (b.strength > a.strength ? b : a), { offset: 0, angle: 0, strength: 0 });
   const best = strongest(lines);
@@ -204,6 +249,14 @@ export function portraitSearchWindow(
   const [x0, y0, x1, y1] = box;
   const margin = Math.ceil(SEARCH_OFFSET + tanOf(SEARCH_ANGLE) * Math.max(x1 - x0, y1 - y0) + 4);
   return [Math.floor(x0) - margin, Math.floor(y0) - margin, Math.ceil(x1) + margin, Math.ceil(y1) + margin];
+}
+
+/** The page pixels measurePortraitEdges reads: the search window and the gradient's neighbours. */
+export function portraitPagePixels(documentType: DocumentType): [number, number, number, number] {
+  const [x0, y0, x1, y1] = portraitSearchWindow(
+    portraitBoxFor(documentType) as [number, number, number, number],
+  );
+  return [x0 - 1, y0 - 1, x1 + 1, y1 + 1];
 }
 
 export function measurePortraitEdges(page: GreyImage, documentType: DocumentType): PortraitEdge[] {
