@@ -50,17 +50,27 @@ export interface ColourBand {
   colours: readonly string[];
 }
 
-export interface DocumentDefinition {
-  type: DocumentType;
+/**
+ * A document's definition. `T` is the type's name: the four supported types use DocumentType; the
+ * OCR's generic readers take any definition, so a type is described here before it is enabled.
+ */
+export interface DocumentDefinition<T extends string = DocumentType> {
+  type: T;
   /** Japanese name, as the document prints it. */
   title: string;
   sides: readonly ('front' | 'back')[];
   /** Units of the document (see above). */
   size: { width: number; height: number };
-  /** Words printed on the document that name it (any one is evidence of the type). */
+  /**
+   * Words printed on the document that name it (any one is evidence of the type): the printed
+   * title first, then its distinctive part (two titles end カード), then any other wording. The
+   * classifier scores the first two together.
+   */
   titleWords: readonly string[];
   /** Where the title is printed, and whether vertically (運転免許証 beside the photo). */
   titleRegion: { region: Region; vertical: boolean };
+  /** The script the holder's name is printed in on the front. */
+  nameScript: 'kanji' | 'latin';
   /** Front field zones of the official layout. */
   front: Partial<Record<DocumentField, Region>>;
   /** Back field zones (the My Number). */
@@ -70,7 +80,10 @@ export interface DocumentDefinition {
   /** The printed portrait, or null when the document has none. */
   portrait: Region | null;
   colourBands: readonly ColourBand[];
-  /** The document number: its shape, and the check a valid one passes. */
+  /**
+   * The document number printed on the front: its shape (runs of [A-Z]{n} and \d{n} are read
+   * position by position, a misread letter for a digit corrected), and the check a valid one passes.
+   */
   number?: { pattern: RegExp; describe: string; isValid?: (n: string) => boolean };
   /** The My Number card's 個人番号 (on the back). */
   personalNumber?: { pattern: RegExp; isValid: (n: string) => boolean };
@@ -98,6 +111,7 @@ export const DRIVERS_LICENSE: DocumentDefinition = {
   size: CARD,
   titleWords: ['運転免許証', '免許証'],
   titleRegion: { region: [532, 196, 596, 444], vertical: true },
+  nameScript: 'kanji',
   front: {
     // The top line: 氏名 (label box to x 93), the name, then the birth date ending 生 from x ~535.
     name: [95, 28, 540, 80],
@@ -132,6 +146,7 @@ export const MY_NUMBER_CARD: DocumentDefinition = {
   size: CARD,
   titleWords: ['個人番号カード', '個人番号'],
   titleRegion: { region: [722, 12, 848, 124], vertical: false },
+  nameScript: 'kanji',
   front: {
     name: [72, 22, 590, 84],
     address: [72, 86, 725, 150],
@@ -156,6 +171,7 @@ export const RESIDENCE_CARD: DocumentDefinition = {
   size: CARD,
   titleWords: ['在留カード', '在留'],
   titleRegion: { region: [20, 8, 330, 72], vertical: false },
+  nameScript: 'latin',
   front: {
     documentNumber: [520, 8, 848, 72],
     name: [70, 70, 848, 122],
@@ -188,6 +204,8 @@ export const PASSPORT: DocumentDefinition = {
   size: { width: 1000, height: 704 },
   titleWords: ['PASSPORT', '旅券', '日本国旅券'],
   titleRegion: { region: [20, 8, 980, 90], vertical: false },
+  // The Latin name lines and the MRZ are read as well; this is the name line in kanji.
+  nameScript: 'kanji',
   front: {},
   labels: {},
   // ICAO 9303 part 4, zone V.

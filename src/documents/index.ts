@@ -2,9 +2,11 @@
 export {
   DOCUMENT_DEFINITIONS,
   DOCUMENT_TYPES,
+  type DocumentDefinition,
   type DocumentField,
   type DocumentType,
   DRIVERS_LICENSE,
+  definitionOf,
   isValidMyNumber,
   MY_NUMBER_CARD,
   type Region,

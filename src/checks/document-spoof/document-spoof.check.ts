@@ -545,10 +545,11 @@ function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidenc
   if (!ocr) return missing;
   if (!ocr.expiryDate) missing.push('the expiry date (not read)');
   else if (ocr.expiryDateReliable === false) missing.push('the expiry date (not read reliably)');
-  if (input.documentType === 'passport' && (!ocr.mrz || mrzFailureKind(ocr.mrz) === 'misread'))
+  const definition = input.documentType && DOCUMENT_DEFINITIONS[input.documentType];
+  if (definition?.mrz && (!ocr.mrz || mrzFailureKind(ocr.mrz) === 'misread'))
     missing.push('the MRZ check digits (not read cleanly)');
   // The My Number is printed on the back: a front alone has no check digit to judge.
-  if (input.documentType === 'my_number_card' && input.back && ocr.myNumberCheckDigitValid === undefined)
+  if (definition?.personalNumber && input.back && ocr.myNumberCheckDigitValid === undefined)
     missing.push('the My Number check digit (not read)');
   return missing;
 }

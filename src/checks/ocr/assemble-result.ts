@@ -92,7 +92,7 @@ export async function assembleResult(
 
   // Overall: the weakest of the identifying fields (a wrong name or birth date is what hurts).
   // The My Number card prints its number on the back only: a front alone lacks nothing it holds.
-  const numberExpected = type !== 'my_number_card' || input.back !== undefined;
+  const numberExpected = front.definition.number !== undefined || input.back !== undefined;
   const key = [
     fields.name,
     fields.birthDate,

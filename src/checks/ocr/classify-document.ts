@@ -1,7 +1,7 @@
 // Telling the document type on one rectified card: its printed title, the official licence's
 // vertical title, a passport's MRZ band, else a type's own number or phrase where its layout
 // prints it.
-import { MY_NUMBER_CARD } from '../../documents/index.ts';
+import { DOCUMENT_DEFINITIONS, type DocumentDefinition, MY_NUMBER_CARD } from '../../documents/index.ts';
 import { readDigits, readResidenceCardNumber } from './correct-fields.ts';
 import {
   CARD_LAYOUT,
@@ -39,11 +39,33 @@ function keywordScore(text: string, keyword: string): number {
   return best;
 }
 
-const TITLE_KEYWORDS: Record<Exclude<DocumentType, 'drivers_license'>, string[]> = {
-  my_number_card: ['個人番号', '個人番号カード'],
-  residence_card: ['在留', '在留カード'],
-  passport: ['旅券', 'PASSPORT', '日本国旅券'],
-};
+/** The types whose title is printed across the card, read in the title strip (the licence's is vertical). */
+const TITLED_ACROSS: readonly DocumentDefinition[] = Object.values(DOCUMENT_DEFINITIONS).filter(
+  (d) => !d.titleRegion.vertical,
+);
+
+/**
+ * The type whose printed title the title strip's text names best, and how well (0–1): the title
+ * and its distinctive part scored together (カード ends two titles), or any other wording alone.
+ * The first of equally good types wins.
+ */
+export function titleMatch<T extends string>(
+  text: string,
+  definitions: readonly DocumentDefinition<T>[],
+): { type?: T; confidence: number } {
+  let best: { type?: T; confidence: number } = { confidence: 0 };
+  for (const { type, titleWords } of definitions) {
+    const [full, distinctive, ...others] = titleWords;
+    if (full === undefined) continue;
+    const score = Math.max(
+      (keywordScore(text, distinctive ?? full) + keywordScore(text, full)) / 2,
+      ...others.map((word) => keywordScore(text, word)),
+      0,
+    );
+    if (score > best.confidence) best = { type, confidence: score };
+  }
+  return best;
+}
 
 export interface Classification {
   type?: DocumentType;
@@ -149,17 +171,7 @@ export async function classify(
   const strip = await readRegion(ocr.jpn, card, TITLE_STRIP, CARD_LAYOUT, {
     psm: PAGE_SEGMENTATION.singleBlock,
   });
-  let best: Classification = { confidence: 0, evidence: strip.text };
-  for (const [type, keywords] of Object.entries(TITLE_KEYWORDS)) {
-    // The distinctive words count for half (カード is on two titles).
-    const [distinctive, full] = keywords as [string, string];
-    const score = Math.max(
-      (keywordScore(strip.text, distinctive) + keywordScore(strip.text, full)) / 2,
-      keywords[2] ? keywordScore(strip.text, keywords[2]) : 0,
-    );
-    if (score > best.confidence)
-      best = { type: type as DocumentType, confidence: score, evidence: strip.text };
-  }
+  const best: Classification = { ...titleMatch(strip.text, TITLED_ACROSS), evidence: strip.text };
   if (best.confidence >= 0.7)
     return { ...best, confidence: round2(best.confidence * (0.6 + 0.4 * strip.confidence)) };
   // The My Number card prints 氏名 and the name on its top line, its title in a box top right.

@@ -89,6 +89,47 @@ export function readResidenceCardNumber(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The letters and digits a number's pattern spells, position by position ("LLDDDDDDDDLL"), when
+ * the pattern is runs of [A-Z]{n} and \d{n} between ^ and $; undefined for any other pattern.
+ */
+export function numberShape(pattern: RegExp): string | undefined {
+  if (!/^\^((?:\[A-Z\]|\\d)(?:\{\d+\})?)+\$$/.test(pattern.source)) return undefined;
+  let shape = '';
+  for (const [, kind, count] of pattern.source.matchAll(/(\[A-Z\]|\\d)(?:\{(\d+)\})?/g))
+    shape += (kind === '\\d' ? 'D' : 'L').repeat(Number(count ?? 1));
+  return shape;
+}
+
+/**
+ * A number of a declared shape read from a line: a number of digits only as readDigits reads it
+ * (the run of digit-like characters that long), one with letters as the first window of that
+ * many letters and digits that fits once each position's look-alikes are corrected (O for 0,
+ * 8 for B). A pattern of another form is matched as printed. A declared check rejects the rest.
+ */
+export function readNumberOfFormat(
+  format: { pattern: RegExp; isValid?: (n: string) => boolean },
+  text: string,
+): string | undefined {
+  const shape = numberShape(format.pattern);
+  let read: string | undefined;
+  if (shape && !shape.includes('L')) read = readDigits(text, shape.length);
+  else if (shape) {
+    const compact = ascii(text)
+      .replace(/[^0-9A-Za-z|!\]]/g, '')
+      .toUpperCase();
+    for (let start = 0; start + shape.length <= compact.length && read === undefined; start++) {
+      const chunk = compact.slice(start, start + shape.length);
+      const fixed = [...chunk].map((c, i) => (shape[i] === 'L' ? toLetter(c) : toDigit(c))).join('');
+      if (format.pattern.test(fixed)) read = fixed;
+    }
+  } else {
+    const compact = ascii(text).replace(/\s+/g, '');
+    read = format.pattern.test(compact) ? compact : undefined;
+  }
+  return read !== undefined && (format.isValid?.(read) ?? true) ? read : undefined;
+}
+
 /** Japanese passport number: two letters and seven digits. */
 export function readPassportNumber(text: string): string | undefined {
   const compact = ascii(text)

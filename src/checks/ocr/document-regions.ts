@@ -8,21 +8,26 @@
 import {
   DOCUMENT_DEFINITIONS,
   DOCUMENT_TYPES,
+  type DocumentDefinition,
   type DocumentType,
   type Region,
 } from '../../documents/index.ts';
 
 export { DOCUMENT_TYPES, type DocumentType, type Region };
 
+/** Types read in mimoto's own layouts; every other type is read in its issuer's, as defined. */
+const OWN_LAYOUTS: readonly string[] = ['residence_card', 'passport'];
+
+/** Whose layout a type is read in. */
+export const layoutVariantOf = (definition: DocumentDefinition<string>): LayoutVariant =>
+  OWN_LAYOUTS.includes(definition.type) ? 'synthetic' : 'official';
+
 /** Whose layout a type is read in: the issuer's, or mimoto's own (residence card, passport). */
 export type LayoutVariant = 'official' | 'synthetic';
 
-export const LAYOUT_VARIANT: Record<DocumentType, LayoutVariant> = {
-  drivers_license: 'official',
-  my_number_card: 'official',
-  residence_card: 'synthetic',
-  passport: 'synthetic',
-};
+export const LAYOUT_VARIANT = Object.fromEntries(
+  DOCUMENT_TYPES.map((type) => [type, layoutVariantOf(DOCUMENT_DEFINITIONS[type])]),
+) as Record<DocumentType, LayoutVariant>;
 
 export interface Layout {
   width: number;
@@ -34,7 +39,13 @@ export interface Layout {
 export const CARD_LAYOUT: Layout = { width: 856, height: 540, scale: 1.5 };
 export const PASSPORT_LAYOUT: Layout = { width: 1000, height: 704, scale: 1.2 };
 
-export const layoutOf = (type: DocumentType): Layout => (type === 'passport' ? PASSPORT_LAYOUT : CARD_LAYOUT);
+/** The rectified layout of a document of this size: the passport's data page, else a card. */
+export const layoutFor = (definition: DocumentDefinition<string>): Layout =>
+  definition.size.width === PASSPORT_LAYOUT.width && definition.size.height === PASSPORT_LAYOUT.height
+    ? PASSPORT_LAYOUT
+    : CARD_LAYOUT;
+
+export const layoutOf = (type: DocumentType): Layout => layoutFor(DOCUMENT_DEFINITIONS[type]);
 
 /** A printed line: baseline at `y`, glyphs `size` tall, from `x0` to `x1`. */
 function line(x0: number, x1: number, baseline: number, size: number): Region {
@@ -66,15 +77,17 @@ function grownDown(region: Region | undefined, margin: number): Region | undefin
   return region && [region[0], region[1], region[2], region[3] + margin];
 }
 
-/** Front-side fields per type (values only, labels left out where they are to the left). */
-export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region>>> = {
+/**
+ * Front-side zones where they differ from the definition's official ones (values only, labels
+ * left out where they are to the left).
+ */
+const OWN_FRONT_FIELDS: Partial<Record<string, Partial<Record<FieldName, Region>>>> = {
   drivers_license: {
     ...official('drivers_license'),
     // The issuer is printed on two lines (北海道 over 公安委員会), the second down to the zone's
     // lower edge: read with the margin a reader may add below it.
     issuer: grownDown(official('drivers_license').issuer, DOCUMENT_DEFINITIONS.drivers_license.tolerance),
   },
-  my_number_card: { ...official('my_number_card') },
   residence_card: {
     documentNumber: line(596, 850, 56, 26),
     name: line(82, 850, 106, 30),
@@ -96,6 +109,15 @@ export const FRONT_FIELDS: Record<DocumentType, Partial<Record<FieldName, Region
   },
 };
 
+/** The zones a type's front is read from: mimoto's own where it has them, else the definition's. */
+export const frontFieldsOf = (definition: DocumentDefinition<string>): Partial<Record<FieldName, Region>> =>
+  OWN_FRONT_FIELDS[definition.type] ?? { ...definition.front };
+
+/** Front-side fields per type. */
+export const FRONT_FIELDS = Object.fromEntries(
+  DOCUMENT_TYPES.map((type) => [type, frontFieldsOf(DOCUMENT_DEFINITIONS[type])]),
+) as Record<DocumentType, Partial<Record<FieldName, Region>>>;
+
 /** Back-side fields: the My Number (with name and birth date again), the residence address block. */
 export const BACK_FIELDS: Partial<
   Record<DocumentType, Partial<Record<'myNumber' | 'name' | 'birthDate' | 'address', Region>>>
@@ -116,7 +138,7 @@ export const PORTRAIT_BOXES: Record<DocumentType, Region> = {
   drivers_license: DOCUMENT_DEFINITIONS.drivers_license.portrait as Region,
   my_number_card: DOCUMENT_DEFINITIONS.my_number_card.portrait as Region,
   residence_card: [630, 170, 816, 410],
-  passport: [40, 110, 290, 430],
+  passport: DOCUMENT_DEFINITIONS.passport.portrait as Region,
 };
 
 /**

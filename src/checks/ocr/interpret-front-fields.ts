@@ -63,14 +63,14 @@ export async function interpretFrontFields(
   documentTypeMismatch: boolean,
 ): Promise<FrontReading> {
   const { reference } = run;
-  const { type, page, layout } = front;
+  const { type, definition, page, layout } = front;
   const get = (name: FieldName) => recognisedOf(readings, name);
 
   // Names.
   const nameRead = get('name');
-  const name = readName(type, nameRead);
+  const name = readName(definition, nameRead);
   const nameFits =
-    name && (type === 'residence_card' ? isPlausibleLatinName(name) : isPlausibleKanjiName(name));
+    name && (definition.nameScript === 'latin' ? isPlausibleLatinName(name) : isPlausibleKanjiName(name));
   const nameField = field(
     name ? `${name.lastName} ${name.firstName}` : undefined,
     nameRead,
@@ -103,7 +103,7 @@ export async function interpretFrontFields(
 
   // Document number.
   const numberRead = get('documentNumber');
-  let documentNumber = readDocumentNumber(type, numberRead.text);
+  let documentNumber = readDocumentNumber(definition, numberRead.text);
   const unconfirmed = numberRead.confidence < CONFIRM_BELOW && !numberRead.confirmation;
   if (type === 'drivers_license' && (!documentNumber || unconfirmed)) {
     // The jpn model drops a digit now and then, or reads clean digits unsure and differently
@@ -126,7 +126,8 @@ export async function interpretFrontFields(
   }
   // Extra characters around a residence card number make the 12 chosen ambiguous.
   const numberFit = type === 'residence_card' && residenceCardNumberLength(numberRead.text) !== 12 ? 0.6 : 1;
-  if (type !== 'my_number_card')
+  // A type that prints no number on its front (the My Number card's is on the back) reports none.
+  if (definition.number)
     fields.documentNumber = field(documentNumber, numberRead, documentNumber ? numberFit : 0.3);
 
   const extras: FrontReading['extras'] = {

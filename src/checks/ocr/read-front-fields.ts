@@ -1,25 +1,24 @@
 // Step 3 of the reading: each field read from where the type's layout prints it, one Tesseract
 // single-line pass per field, read again while it does not fit its field or a key value is unsure.
+import { type DocumentDefinition, definitionOf } from '../../documents/index.ts';
 import {
   cleanAddress,
   isPlausibleAddress,
   isPlausibleBirthDate,
   isPlausibleExpiryDate,
-  readDigits,
-  readPassportNumber,
+  readNumberOfFormat,
   readPrintedDate,
-  readResidenceCardNumber,
   residenceCardNumberLength,
   splitNameLine,
 } from './correct-fields.ts';
 import {
   type DocumentType,
   type FieldName,
-  FRONT_FIELDS,
-  LAYOUT_VARIANT,
+  frontFieldsOf,
   type Layout,
   type LayoutVariant,
-  layoutOf,
+  layoutFor,
+  layoutVariantOf,
   type Region,
 } from './document-regions.ts';
 import type { GreyImage } from './find-document.ts';
@@ -28,22 +27,31 @@ import { type OcrRecognition, PAGE_SEGMENTATION } from './ocr-engine.ts';
 import { lap, type OcrRun } from './ocr-run.ts';
 import { MRZ_CHARS, type Recognised, readRegion } from './read-region.ts';
 
-/** Fields printed in Latin letters and digits, read with the eng model alone. */
-const LATIN_FIELDS: Record<DocumentType, readonly FieldName[]> = {
-  drivers_license: [],
-  my_number_card: [],
-  residence_card: ['name', 'documentNumber'],
-  passport: [
-    'documentNumber',
-    'lastNameLatin',
-    'firstNameLatin',
-    'birthDate',
-    'address',
-    'expiryDate',
-    'mrz1',
-    'mrz2',
-  ],
-};
+/** The passport's data page: every field but the kanji name is printed in Latin letters and digits. */
+const PASSPORT_LATIN_FIELDS: readonly FieldName[] = [
+  'documentNumber',
+  'lastNameLatin',
+  'firstNameLatin',
+  'birthDate',
+  'address',
+  'expiryDate',
+  'mrz1',
+  'mrz2',
+];
+
+/**
+ * Fields printed in Latin letters and digits, read with the eng model alone: a name printed in
+ * Latin letters, a number with letters in it (a number of digits alone is read among the kanji
+ * of its line, 第…号).
+ */
+export function latinFields(definition: DocumentDefinition<string>): readonly FieldName[] {
+  if (definition.type === 'passport') return PASSPORT_LATIN_FIELDS;
+  const letteredNumber = definition.number !== undefined && /\[A-Z\]/.test(definition.number.pattern.source);
+  return [
+    ...(definition.nameScript === 'latin' ? (['name'] as const) : []),
+    ...(letteredNumber ? (['documentNumber'] as const) : []),
+  ];
+}
 
 /** The words of a name line without the label 氏名 / NAME before the name, when the crop caught it. */
 function withoutNameLabel(words: OcrRecognition['words']): OcrRecognition['words'] {
@@ -53,16 +61,16 @@ function withoutNameLabel(words: OcrRecognition['words']): OcrRecognition['words
   return words;
 }
 
-/** The document number printed on the front (a My Number card prints its number on the back). */
-export function readDocumentNumber(type: DocumentType, text: string): string | undefined {
-  if (type === 'drivers_license') return readDigits(text, 12);
-  if (type === 'residence_card') return readResidenceCardNumber(text);
-  if (type === 'passport') return readPassportNumber(text);
-  return undefined;
+/**
+ * The document number printed on the front, read in the definition's number format (a My Number
+ * card prints its number on the back: none).
+ */
+export function readDocumentNumber(definition: DocumentDefinition<string>, text: string): string | undefined {
+  return definition.number && readNumberOfFormat(definition.number, text);
 }
 
 /** An address as read has the shape of one: a prefecture name in capitals on a passport. */
-export function fitsAddress(type: DocumentType, address: string): boolean {
+export function fitsAddress(type: string, address: string): boolean {
   return type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : isPlausibleAddress(address);
 }
 
@@ -74,10 +82,11 @@ export function fitsAddress(type: DocumentType, address: string): boolean {
 export const CONFIRM_BELOW = 0.7;
 
 /** What a correct reading of each field looks like, to decide whether to read it again. */
-function acceptorsFor(
-  type: DocumentType,
+export function acceptorsFor(
+  definition: DocumentDefinition<string>,
   reference: Date,
 ): Partial<Record<FieldName, (text: string) => boolean>> {
+  const { type } = definition;
   const latinName = (t: string) => /^[A-Z]{2,} [A-Z][A-Z ]*$/.test(t.trim());
   // As splitNameLine reads the line: marks, digits and a box's rule read as | are not the name.
   const kanjiName = (t: string) =>
@@ -85,11 +94,11 @@ function acceptorsFor(
       t.normalize('NFKC').replace(/[\s\p{P}\p{S}\d]/gu, ''),
     );
   return {
-    name: type === 'residence_card' ? latinName : kanjiName,
+    name: definition.nameScript === 'latin' ? latinName : kanjiName,
     birthDate: (t) => isPlausibleBirthDate(readPrintedDate(t, reference), reference),
     expiryDate: (t) => isPlausibleExpiryDate(readPrintedDate(t, reference), reference),
     address: (t) => fitsAddress(type, type === 'passport' ? t.trim() : cleanAddress(t)),
-    documentNumber: (t) => type === 'my_number_card' || readDocumentNumber(type, t) !== undefined,
+    documentNumber: (t) => !definition.number || readDocumentNumber(definition, t) !== undefined,
     // The licence's issuer is read again when it names no prefecture (its small red print).
     ...(type === 'drivers_license' ? { issuer: (t: string) => issuerArea(type, t) !== undefined } : {}),
   };
@@ -112,6 +121,7 @@ const READ_FIELDS: readonly FieldName[] = [
 /** The front as its type's layout is read: the rectified page and what each field looks like. */
 export interface FrontPage {
   type: DocumentType;
+  definition: DocumentDefinition;
   layout: Layout;
   variant: LayoutVariant;
   page: GreyImage;
@@ -121,30 +131,34 @@ export interface FrontPage {
   keyValue: Partial<Record<FieldName, (r: Recognised) => string | undefined>>;
 }
 
-/** The name a line's reading gives, split into last and first names. */
-export function readName(type: DocumentType, r: Recognised) {
-  const script = type === 'residence_card' ? 'latin' : 'kanji';
-  return type === 'passport'
+/**
+ * The name a line's reading gives, split into last and first names, in the script the definition
+ * prints it in (the passport's kanji line is read as one run of characters).
+ */
+export function readName(definition: DocumentDefinition<string>, r: Recognised) {
+  return definition.type === 'passport'
     ? splitNameLine([{ text: r.words.map((w) => w.text).join(''), x0: 0, x1: 1 }], 'kanji')
     : splitNameLine(
         withoutNameLabel(r.words).map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
-        script,
+        definition.nameScript,
       );
 }
 
 export function frontPageFor(run: OcrRun, type: DocumentType, page: GreyImage): FrontPage {
   const { reference } = run;
+  const definition = definitionOf(type);
   return {
     type,
-    layout: layoutOf(type),
-    variant: LAYOUT_VARIANT[type],
+    definition,
+    layout: layoutFor(definition),
+    variant: layoutVariantOf(definition),
     page,
-    regions: FRONT_FIELDS[type],
-    accept: acceptorsFor(type, reference),
+    regions: frontFieldsOf(definition),
+    accept: acceptorsFor(definition, reference),
     // A name as its characters: where the line splits is not what a second reading confirms.
     keyValue: {
       name: (r) => {
-        const n = readName(type, r);
+        const n = readName(definition, r);
         return n && `${n.lastName}${n.firstName}`;
       },
       birthDate: (r) => readPrintedDate(r.text, reference),
@@ -152,7 +166,7 @@ export function frontPageFor(run: OcrRun, type: DocumentType, page: GreyImage): 
       documentNumber: (r) =>
         type === 'residence_card' && residenceCardNumberLength(r.text) !== 12
           ? undefined
-          : readDocumentNumber(type, r.text),
+          : readDocumentNumber(definition, r.text),
     },
   };
 }
@@ -173,7 +187,7 @@ export async function readField(
   },
 ) {
   const region = front.regions[name];
-  const engine = LATIN_FIELDS[front.type].includes(name) ? run.ocr.eng : run.ocr.jpn;
+  const engine = latinFields(front.definition).includes(name) ? run.ocr.eng : run.ocr.jpn;
   const acceptor = front.accept[name];
   const value = front.keyValue[name];
   return region
