@@ -37,11 +37,12 @@ export interface PortraitEdge extends EdgeLine {
 }
 
 /**
- * Where the portrait's edge runs on genuine cards, offset from PORTRAIT_BOXES per side (units):
+ * Where the portrait's edge runs on genuine cards, offset from the portrait box per side (units):
  * the median over the 40 clean and typical genuine fronts of a seed-12 corpus (manifest 4). The top
- * edge is the face's forehead or hair against the card and reads a little outside the box.
+ * edge is the face's forehead or hair against the card and reads a little outside the box. A type
+ * not measured here is searched for on the box itself.
  */
-const GENUINE_OFFSETS: Record<DocumentType, Record<PortraitSide, number>> = {
+const GENUINE_OFFSETS: Partial<Record<DocumentType, Record<PortraitSide, number>>> = {
   residence_card: { left: 0, right: 0, top: 1, bottom: -1 },
   passport: { left: 2.5, right: -1.5, top: 2, bottom: -0.5 },
   drivers_license: { left: 0, right: 0, top: 1.5, bottom: 0 },
@@ -270,7 +271,7 @@ export function measurePortraitEdges(page: GreyImage, documentType: DocumentType
       side === 'left' || side === 'right' ? gx : gy,
       box,
       side,
-      GENUINE_OFFSETS[documentType][side],
+      GENUINE_OFFSETS[documentType]?.[side] ?? 0,
       GENUINE_SLACK[documentType]?.[side] ?? [0, 0],
     ),
   );

@@ -131,15 +131,10 @@ export const BACK_FIELDS: Partial<
 };
 
 /**
- * The box the card's printer fills with the holder's portrait (x0, y0, x1, y1): the issuer's for
- * the licence and the My Number card; mimoto's own layouts' for the residence card and passport.
+ * Where mimoto's own residence-card layout prints the portrait, which the corpus draws and the
+ * checks read (x0, y0, x1, y1); every other type's box is its definition's.
  */
-export const PORTRAIT_BOXES: Record<DocumentType, Region> = {
-  drivers_license: DOCUMENT_DEFINITIONS.drivers_license.portrait as Region,
-  my_number_card: DOCUMENT_DEFINITIONS.my_number_card.portrait as Region,
-  residence_card: [630, 170, 816, 410],
-  passport: DOCUMENT_DEFINITIONS.passport.portrait as Region,
-};
+const RESIDENCE_CARD_PORTRAIT: Region = [630, 170, 816, 410];
 
 /**
  * Where to look for the printed title when telling the types apart, read on a card-shaped
@@ -155,7 +150,7 @@ export const LICENCE_TITLE_VERTICAL: Region = DOCUMENT_DEFINITIONS.drivers_licen
 
 /** The printed portrait's box (null: the document prints none). */
 export function portraitBoxFor(type: DocumentType): Region | null {
-  return PORTRAIT_BOXES[type];
+  return type === 'residence_card' ? RESIDENCE_CARD_PORTRAIT : DOCUMENT_DEFINITIONS[type].portrait;
 }
 
 /** Pixel rectangle of a region in a rectified image of the given layout. */

@@ -7,12 +7,12 @@ import {
   measurePortraitEdges,
   portraitPasteEvidence,
 } from '../../../src/checks/document-spoof/portrait-edges.ts';
-import { PORTRAIT_BOXES } from '../../../src/checks/ocr/document-regions.ts';
+import { portraitBoxFor } from '../../../src/checks/ocr/document-regions.ts';
 import type { GreyImage } from '../../../src/checks/ocr/find-document.ts';
 
 const W = 856;
 const H = 540;
-const [X0, Y0, X1, Y1] = PORTRAIT_BOXES.residence_card;
+const [X0, Y0, X1, Y1] = portraitBoxFor('residence_card') as [number, number, number, number];
 
 /** A residence card front: light card with a little grain, the issued portrait (a dark, textured photo) in its box. */
 function issuedCard(): Float64Array {
