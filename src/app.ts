@@ -1,6 +1,5 @@
 // buildApp: every plugin, route and the one error handler, separate from the process that listens
 // (style.md), so tests drive it with app.inject().
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { apiDocumentExtras } from './api-document.ts';
 import { requireApiKey } from './api-keys/index.ts';
@@ -12,6 +11,7 @@ import { installErrorHandler, installNotFoundHandler, sendError } from './platfo
 import { registerMetrics } from './platform/http/metrics.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { parseJsonBody } from './platform/http/parse-json-body.ts';
+import { installSecurityHeaders } from './platform/http/security-headers.ts';
 import { installUnreadBodyGuard } from './platform/http/unread-body.ts';
 import type { Platform } from './platform/platform.ts';
 import { registerReviewApiRoutes } from './review/index.ts';
@@ -68,7 +68,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
     }
   });
 
-  await app.register(helmet, { global: true });
+  installSecurityHeaders(app);
   await registerOpenApi(app, config.publicUrl, apiDocumentExtras());
   registerMetrics(app);
 

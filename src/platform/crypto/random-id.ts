@@ -1,5 +1,5 @@
 // Identifiers and secrets (docs/decisions.md "IDs", "API keys").
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { pooledRandomBytes } from './random-pool.ts';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -31,5 +31,5 @@ export function randomBase62(length: number): string {
 }
 
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
