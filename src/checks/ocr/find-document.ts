@@ -5,7 +5,8 @@
 // so the fields can be read from the positions the layouts print them at.
 import sharp from 'sharp';
 import { connectedComponents } from '../../platform/image/components.ts';
-import { homographyBetween, type Point, solveLinear } from '../../platform/image/homography.ts';
+import { type Point, solveLinear } from '../../platform/image/homography.ts';
+import { warpQuad } from '../../platform/image/warp.ts';
 
 export type { Point } from '../../platform/image/homography.ts';
 
@@ -634,39 +635,7 @@ function orderCorners(points: Point[]): Point[] {
 
 /** The quadrilateral warped to a width × height rectangle (bilinear sampling). */
 export function warpDocument(photo: GreyImage, corners: Point[], width: number, height: number): GreyImage {
-  const h = homographyBetween(
-    [
-      [0, 0],
-      [width, 0],
-      [width, height],
-      [0, height],
-    ],
-    corners,
-  );
-  const out = new Uint8Array(width * height);
-  const { data, width: sw, height: sh } = photo;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const px = x + 0.5;
-      const py = y + 0.5;
-      const w = (h[6] ?? 0) * px + (h[7] ?? 0) * py + 1;
-      const sx = ((h[0] ?? 0) * px + (h[1] ?? 0) * py + (h[2] ?? 0)) / w - 0.5;
-      const sy = ((h[3] ?? 0) * px + (h[4] ?? 0) * py + (h[5] ?? 0)) / w - 0.5;
-      const x0 = Math.floor(sx);
-      const y0 = Math.floor(sy);
-      if (x0 < 0 || y0 < 0 || x0 >= sw - 1 || y0 >= sh - 1) {
-        out[y * width + x] = 255;
-        continue;
-      }
-      const fx = sx - x0;
-      const fy = sy - y0;
-      const i = y0 * sw + x0;
-      const top = (data[i] ?? 0) * (1 - fx) + (data[i + 1] ?? 0) * fx;
-      const bottom = (data[i + sw] ?? 0) * (1 - fx) + (data[i + sw + 1] ?? 0) * fx;
-      out[y * width + x] = Math.round(top * (1 - fy) + bottom * fy);
-    }
-  }
-  return { data: out, width, height };
+  return warpQuad(photo, corners, width, height);
 }
 
 /** A photo, decoded to grey, and the document found in it. */
