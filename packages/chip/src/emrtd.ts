@@ -5,7 +5,7 @@
 import { type ApduChannel, CardStatusError, type CardTransport, plainChannel, sendOk } from './apdu.js';
 import { type MrzAccessKey, performBac } from './bac.js';
 import { secureChannel } from './secure-messaging.js';
-import { readTlv, TlvError } from './tlv.js';
+import { readTlv, readTlvHeader, TlvError } from './tlv.js';
 
 /** Part 10 §3.1: the eMRTD application's AID. */
 export const EMRTD_AID = Buffer.from('A0000002471001', 'hex');
@@ -63,13 +63,12 @@ export async function readFile(
   const head = await readBinary(channel, 0, 4);
   let total: number;
   try {
-    const t = readTlv(Buffer.concat([head, Buffer.alloc(4)]));
-    total = t.valueStart + t.value.length;
+    const t = readTlvHeader(head);
+    total = t.valueStart + t.length;
   } catch (error) {
-    if (error instanceof TlvError) {
-      // The padding above makes only the length's size matter: a header that needs more is not LDS.
+    // Four bytes hold any LDS file's tag and length (Part 10 §4.7 lengths are at most three bytes).
+    if (error instanceof TlvError)
       throw new LdsFileError(`file ${fid.toString(16)} does not start with a TLV header`);
-    }
     throw error;
   }
   if (total > Math.min(maxBytes, MAX_FILE_BYTES))

@@ -48,4 +48,4 @@ export {
   type SessionKeys,
   secureChannel,
 } from './secure-messaging.js';
-export { encodeLength, encodeTag, readTlv, readTlvs, type Tlv, TlvError, tlv } from './tlv.js';
+export { encodeLength, encodeTag, readTlv, readTlvHeader, readTlvs, type Tlv, TlvError, tlv } from './tlv.js';

@@ -19,8 +19,11 @@ export interface Tlv {
   valueStart: number;
 }
 
-/** Reads one TLV at `offset` of `bytes`, refusing lengths that run past the end. */
-export function readTlv(bytes: Buffer, offset = 0): Tlv {
+/** A TLV's tag and length at `offset`, without its value (which may not have been read yet). */
+export function readTlvHeader(
+  bytes: Buffer,
+  offset = 0,
+): { tag: number; length: number; valueStart: number } {
   let i = offset;
   const byte = () => {
     if (i >= bytes.length) throw new TlvError('TLV truncated');
@@ -44,7 +47,12 @@ export function readTlv(bytes: Buffer, offset = 0): Tlv {
     length = 0;
     for (let k = 0; k < count; k++) length = length * 256 + byte();
   }
-  const valueStart = i;
+  return { tag, length, valueStart: i };
+}
+
+/** Reads one TLV at `offset` of `bytes`, refusing lengths that run past the end. */
+export function readTlv(bytes: Buffer, offset = 0): Tlv {
+  const { tag, length, valueStart } = readTlvHeader(bytes, offset);
   const end = valueStart + length;
   if (end > bytes.length) throw new TlvError(`TLV length ${length} runs past the end`);
   return { tag, start: offset, value: bytes.subarray(valueStart, end), end, valueStart };

@@ -1,0 +1,18 @@
+// IC-chip verification (ICAO 9303 eMRTDs): what the service checks of the files and answers a
+// reader client hands it — Passive Authentication against the operator's CSCA trust store,
+// Active Authentication against the session's nonce, the data groups' contents.
+export {
+  type ActiveAuthenticationFailure,
+  type ActiveAuthenticationInput,
+  type ActiveAuthenticationResult,
+  verifyActiveAuthentication,
+} from './active-authentication.ts';
+export { type HashName, UnsupportedAlgorithmError } from './algorithms.ts';
+export { type ChipFace, type ChipMrz, DataGroupFormatError, parseDg1, parseDg2 } from './lds.ts';
+export {
+  type PassiveAuthenticationFailure,
+  type PassiveAuthenticationInput,
+  type PassiveAuthenticationResult,
+  verifyPassiveAuthentication,
+} from './passive-authentication.ts';
+export { type ParsedSod, parseSod, SodFormatError } from './sod.ts';
