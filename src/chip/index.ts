@@ -9,6 +9,7 @@ export {
 } from './active-authentication.ts';
 export { type HashName, UnsupportedAlgorithmError } from './algorithms.ts';
 export { type ChipFace, type ChipMrz, DataGroupFormatError, parseDg1, parseDg2 } from './lds.ts';
+export { CHIP_FILE_LIMITS, type ChipFileName } from './limits.ts';
 export {
   type PassiveAuthenticationFailure,
   type PassiveAuthenticationInput,
@@ -16,3 +17,4 @@ export {
   verifyPassiveAuthentication,
 } from './passive-authentication.ts';
 export { type ParsedSod, parseSod, SodFormatError } from './sod.ts';
+export { parseTrustAnchors, TrustStoreError } from './trust-store.ts';

@@ -23,6 +23,7 @@ import type { CommandOutput } from './operator-commands.ts';
 const usage = `usage:
   mimoto inspect document --type TYPE --front FILE [--back FILE] [--reference-date YYYY-MM-DD] [--json]
   mimoto inspect faces FILE_A FILE_B [--type TYPE] [--json]
+  mimoto inspect chip --sod FILE --dg1 FILE [--dg2 FILE] --csca FILE.pem [--csca …] [--json]
 
 document: runs ocr and documentSpoofCheck as the pipeline does for a session of that document type
   and prints {ocr, fields, mrz, documentSpoofCheck}. TYPE: ${DOCUMENT_TYPES.join(', ')}
@@ -31,7 +32,9 @@ document: runs ocr and documentSpoofCheck as the pipeline does for a session of 
 faces: faceMatch of FILE_A (the document side; with --type, a photo of that document whose printed
   portrait is cut out first) against FILE_B (the selfie), at the service's default thresholds;
   prints {similarity, isSamePerson, status, reason}.
-Both add a "checks" key when the check registry holds checks beyond its five built-in ones: each
+chip: Passive Authentication of an eMRTD's files against the CSCA certificates given, and DG1's
+  MRZ (mimoto inspect chip --help).
+document and faces add a "checks" key when the check registry holds checks beyond its five built-in ones: each
   run through its definition when the command has what it declares ({result}), else {notRun: why}.
 `;
 
@@ -212,7 +215,8 @@ export async function inspectOutput(
   if (sub === '--help' || sub === '-h' || sub === 'help') return usage;
   if (sub === 'document') return documentCommand(rest, registered);
   if (sub === 'faces') return facesCommand(rest, registered);
-  throw new UsageError(`inspect commands: document, faces\n${usage}`);
+  if (sub === 'chip') return (await import('./inspect-chip.ts')).inspectChipOutput(rest);
+  throw new UsageError(`inspect commands: document, faces, chip\n${usage}`);
 }
 
 export async function inspectCommand(args: string[], io: CommandOutput = process): Promise<number> {
@@ -223,6 +227,11 @@ export async function inspectCommand(args: string[], io: CommandOutput = process
     if (error instanceof UnreadableImageFileError) {
       io.stderr.write(`mimoto inspect: ${error.message}\n`);
       return 1;
+    }
+    // Files a chip reading cannot be made of: exit 2, as `inspect chip` promises.
+    if ((error as Error).name === 'ChipInputError') {
+      io.stderr.write(`mimoto inspect chip: ${(error as Error).message}\n`);
+      return 2;
     }
     throw error;
   }
