@@ -45,6 +45,11 @@ export interface Config {
   /** null: no rate limit (benchmarks). */
   rateLimit: RateLimitConfig | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * IC-chip verification's trust store: PEM files of CSCA certificates the operator vouches for
+   * (MIMOTO_CHIP_CSCA_FILES, comma-separated paths). Empty: no chip can pass Passive Authentication.
+   */
+  chipCscaFiles: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -154,6 +159,13 @@ export function parseConfig(
     trustProxy: flag('MIMOTO_TRUST_PROXY'),
     rateLimit: perSecond === 0 ? null : { perSecond, burst },
     logLevel: oneOf('MIMOTO_LOG_LEVEL', LOG_LEVELS, 'info'),
+    chipCscaFiles: Object.freeze(
+      (read('MIMOTO_CHIP_CSCA_FILES') ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== '')
+        .map((p) => path.resolve(cwd, p)),
+    ),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

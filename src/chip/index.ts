@@ -17,4 +17,11 @@ export {
   verifyPassiveAuthentication,
 } from './passive-authentication.ts';
 export { type ParsedSod, parseSod, SodFormatError } from './sod.ts';
-export { parseTrustAnchors, TrustStoreError } from './trust-store.ts';
+export { loadTrustStore, parseTrustAnchors, TrustStoreError } from './trust-store.ts';
+export {
+  type ChipReading,
+  ChipReadingRejected,
+  type ChipReasonCode,
+  type ChipVerification,
+  verifyChipReading,
+} from './verify-chip-reading.ts';

@@ -2,6 +2,7 @@
 // ICAO PKD master lists they have checked). The project ships none: a trust anchor is a decision
 // of the operator, who can vouch for where it came from.
 import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 export class TrustStoreError extends Error {
   override name = 'TrustStoreError';
@@ -24,5 +25,18 @@ export function parseTrustAnchors(pem: string, label: string): X509Certificate[]
     if (!cert.ca)
       throw new TrustStoreError(`${label}: ${cert.subject.replace(/\n/g, ', ')} is not a CA certificate`);
     return cert;
+  });
+}
+
+/** The configured trust store (config.chipCscaFiles): every file read and parsed, or one clear error. */
+export function loadTrustStore(files: readonly string[]): X509Certificate[] {
+  return files.flatMap((file) => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new TrustStoreError(`MIMOTO_CHIP_CSCA_FILES: ${file} cannot be read`);
+    }
+    return parseTrustAnchors(text, `MIMOTO_CHIP_CSCA_FILES: ${file}`);
   });
 }

@@ -18,6 +18,14 @@ describe('parseConfig', () => {
     assert.ok(Object.isFrozen(config));
   });
 
+  it('reads the chip trust store as paths resolved against the working directory, none by default', () => {
+    assert.deepEqual(parseConfig({}, '/srv/app').chipCscaFiles, []);
+    assert.deepEqual(
+      parseConfig({ MIMOTO_CHIP_CSCA_FILES: 'trust/jp.pem, /etc/csca/de.pem' }, '/srv/app').chipCscaFiles,
+      ['/srv/app/trust/jp.pem', '/etc/csca/de.pem'],
+    );
+  });
+
   it('derives the public URL from HOST and PORT and strips a trailing slash from an explicit one', () => {
     assert.equal(parseConfig({ HOST: '0.0.0.0', PORT: '9000' }).publicUrl, 'http://0.0.0.0:9000');
     assert.equal(parseConfig({ MIMOTO_PUBLIC_URL: 'https://id.example/' }).publicUrl, 'https://id.example');
