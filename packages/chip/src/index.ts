@@ -43,6 +43,22 @@ export {
   selectFile,
 } from './emrtd.js';
 export {
+  aesCmac,
+  authenticationToken,
+  BRAINPOOL_P256R1,
+  type Curve,
+  decodePoint,
+  decryptNonce,
+  deriveAes128Key,
+  encodePoint,
+  mapGenerator,
+  mrzPassword,
+  multiply,
+  onCurve,
+  PACE_ECDH_GM_AES_128,
+  type Point,
+} from './pace.js';
+export {
   SecureMessaging,
   SecureMessagingError,
   type SessionKeys,
