@@ -4,6 +4,7 @@
 //
 //   npm run bench:real -- [--dir ../shared/real] [--out docs/accuracy-real.md] [--no-write]
 //                         [--baseline bench/real-baseline.json] [--save-summary FILE] [--label TEXT]
+//                         [--spoof-summary FILE (bench:spoof --save-summary: its APCER beside the genuine figures)]
 //
 // The checks run as the pipeline runs them (src/main/inspect.ts): OCR beside the document's face,
 // then documentSpoofCheck on the OCR's facts, the face and spoof work in the pipeline's worker
@@ -43,6 +44,13 @@ import type { FaceDescription } from '../src/platform/ml/face-api.ts';
 import { drawCaptureParameters } from '../src/synth/capture-parameters.ts';
 import { photographDocument } from '../src/synth/photograph-document.ts';
 import { Random } from '../src/synth/random.ts';
+import {
+  type ExpiryReading,
+  type GenuineImage,
+  genuineFigures,
+  genuineFiguresSection,
+  readSpoofSummary,
+} from './lib/genuine-figures.ts';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -54,6 +62,7 @@ const { values } = parseArgs({
     'save-summary': { type: 'string' },
     label: { type: 'string' },
     only: { type: 'string', default: 'jp,mrz,variants,pad,faces' },
+    'spoof-summary': { type: 'string' },
   },
 });
 const dir = path.resolve(values.dir);
@@ -176,6 +185,11 @@ const legible = (s: string | undefined) => (s && !s.startsWith('(') ? s : null);
 const jpRows: JpRow[] = [];
 /** Every genuine document image inspected, for the photographed variants below. */
 const genuineImages: { type: DocumentType; file: string; referenceDate: Date }[] = [];
+/** Each genuine image's distinct document and verdict, and its printed and read expiry (genuine-figures.ts). */
+const genuineVerdicts: GenuineImage[] = [];
+const expiryReadings: ExpiryReading[] = [];
+/** The document an image shows: a Japanese card by its holder and number as printed, an MRZ document by its file. */
+const documentOf = new Map<string, string>();
 if (parts.has('jp')) {
   const truth = readCsv(path.join(dir, 'jp-docs/truth.csv'));
   // Untimed: the first document loads Tesseract's models.
@@ -229,6 +243,13 @@ if (parts.has('jp')) {
       ms: d.ms.total,
     };
     jpRows.push(row);
+    documentOf.set(t.file!, `${t.document_type}:${t.name}:${t.birth_date}:${t.number}`);
+    genuineVerdicts.push({ document: documentOf.get(t.file!)!, kind: 'as given', verdict: row.verdict });
+    expiryReadings.push({
+      document: documentOf.get(t.file!)!,
+      printed: expiry,
+      read: f.expiryDate ?? undefined,
+    });
     log(
       `jp ${t.file}: ${o.status} ${o.confidence} type ${o.detectedDocumentType ?? '—'} | name ${readName || '—'} | birth ${f.birthDate ?? '—'} | address ${f.address ?? '—'} | number ${f.documentNumber ?? '—'} | expiry ${f.expiryDate ?? '—'} | spoof ${row.verdict} (${row.details}) | ${row.ms} ms${o.reason && o.status !== 'success' ? ` | ${o.reason}` : ''}`,
     );
@@ -294,6 +315,13 @@ if (parts.has('mrz')) {
       ms: d.ms.total,
     };
     mrzRows.push(row);
+    documentOf.set(t.file!, `mrz:${t.file}`);
+    genuineVerdicts.push({ document: `mrz:${t.file}`, kind: 'as given', verdict: row.verdict });
+    expiryReadings.push({
+      document: `mrz:${t.file}`,
+      printed: expiry,
+      read: d.inspection.fields.expiryDate ?? undefined,
+    });
     log(
       `mrz ${t.file}: ${row.read ? `${row.format} ${m?.lines.join(' / ')}` : 'no MRZ'} | exact ${row.linesExact} valid ${row.valid} | ocr ${row.ocrStatus} | spoof ${row.verdict} (${row.details}) | ${row.ms} ms`,
     );
@@ -348,9 +376,11 @@ if (parts.has('variants'))
         details: d.inspection.documentSpoofCheck.details ?? '',
       };
       variantRows.push(row);
+      genuineVerdicts.push({ document: documentOf.get(row.file) ?? row.file, kind, verdict: row.verdict });
       log(`variant ${row.file} ${kind}: spoof ${row.verdict} (${row.details})`);
     }
 const documentPeakRss = peakRssMb();
+const genuine4 = genuineFigures(genuineVerdicts, expiryReadings, new Date());
 
 // ---- selfie spoof on real stills ----------------------------------------------------------------
 
@@ -478,6 +508,7 @@ const summary = {
     spoof: verdicts(mrzRows),
   },
   variants: { images: variantRows.length, spoof: verdicts(variantRows) },
+  genuine: genuine4,
   pad: {
     real: padRows.filter((r) => r.label === 'real').length,
     realFlagged: count(padRows, (r) => r.label === 'real' && r.risk !== 'low'),
@@ -656,6 +687,13 @@ Approvable: the best case for a genuine user, OCR \`success\` and documentSpoofC
 decision also needs the face and the live check). A document check \`high\` rejects, \`medium\` or no
 verdict sends to review.
 
+## Genuine documents: high, medium, no verdict, expired but valid
+
+Every genuine image as given and its photographed variants below; a distinct document counts
+where any of its images does. Expired but valid: documents whose printed expiry is before the day
+of the run (the specimens are long expired), whose reading places the expiry after it or reads none.
+
+${genuineFiguresSection(genuine4, readSpoofSummary(values['spoof-summary']))}
 ## Japanese documents (\`jp-docs/\`)
 
 Truth: \`truth.csv\`, as printed; era dates and full-width digits are converted to what the OCR

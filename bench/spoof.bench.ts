@@ -2,6 +2,12 @@
 // BPCER (ISO/IEC 30107-3) at the operating point in the checks, and the time per check.
 //
 //   npm run bench:spoof -- --corpus /tmp/spoofcorpus2 [--corpus DIR …] [--no-selfie] [--dump]
+//                          [--security-print N] [--save-summary FILE]
+//
+// --security-print N: also N sheets of each security print (src/synth/security-print.ts:
+// guilloche, fine lines, microtext, rainbow) photographed clean and typical as bona fide
+// presentations, and the same photos shown on a screen and photographed again as screen replays.
+// --save-summary FILE: the documentSpoofCheck table as JSON (bench:real --spoof-summary reads it).
 //
 // A corpus comes from `mimoto synth --out DIR --seed 7 --count 10 --no-video [--only …]`.
 // A folder without manifest.json (an interrupted synth run) is read from its sample folders: the
@@ -14,7 +20,7 @@
 // figures for expired and bad_check_digit measure this check's rule given a correct reading; the
 // OCR bench measures reading.
 // The document type (where the values are printed) is the corpus truth too.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
@@ -25,6 +31,11 @@ import { NO_VERDICT } from '../src/checks/spoof-cues.ts';
 import type { LivenessStep } from '../src/liveness/index.ts';
 import { verifyLivenessFrames } from '../src/liveness/index.ts';
 import { percentileOf } from '../src/platform/math/percentile.ts';
+import { drawCaptureParameters } from '../src/synth/capture-parameters.ts';
+import { drawScreenReplayParameters, showOnScreen } from '../src/synth/document-attacks.ts';
+import { photographDocument } from '../src/synth/photograph-document.ts';
+import { Random } from '../src/synth/random.ts';
+import { drawSecurityPrint, SECURITY_PATTERNS } from '../src/synth/security-print.ts';
 
 const DOCUMENT_ATTACKS = [
   'screen_replay',
@@ -124,6 +135,8 @@ const { values } = parseArgs({
     corpus: { type: 'string', multiple: true, default: ['/tmp/spoofcorpus2'] },
     'no-selfie': { type: 'boolean', default: false },
     dump: { type: 'boolean', default: false },
+    'security-print': { type: 'string', default: '0' },
+    'save-summary': { type: 'string' },
   },
 });
 
@@ -225,6 +238,41 @@ for (const dir of values.corpus ?? []) {
   }
 }
 
+// Security print: what a genuine document's background puts before the screen cue, and the same
+// shown on a screen (the picture cues alone: no OCR facts, no document type).
+for (const pattern of SECURITY_PATTERNS)
+  for (let seed = 0; seed < Number(values['security-print']); seed++) {
+    const flat = drawSecurityPrint(pattern, seed);
+    for (const quality of ['clean', 'typical'] as const) {
+      const params = drawCaptureParameters(
+        new Random(`security-print:${pattern}:${seed}:${quality}`),
+        quality,
+        1280,
+      );
+      const photo = await photographDocument(flat, params);
+      const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const shown = showOnScreen(
+        { data, width: info.width, height: info.height },
+        drawScreenReplayParameters(new Random(`security-print-screen:${pattern}:${seed}:${quality}`)),
+      );
+      const replay = await photographDocument(shown, params);
+      for (const [key, front] of [
+        ['bona fide: security print', photo],
+        ['screen_replay: security print', replay],
+      ] as const) {
+        const started = performance.now();
+        const cpu = process.cpuUsage();
+        const { result } = await documentSpoofCheck.run({ front, referenceDate: REFERENCE_DATE });
+        docMs.push(performance.now() - started);
+        docCpuMs.push(cpuMsSince(cpu));
+        const noVerdict = result.status === NO_VERDICT.status;
+        count(doc, key, !noVerdict && result.risk !== 'low', result.isDisplayAttack === true, noVerdict);
+        if (values.dump)
+          console.log(`${key} ${pattern}-${seed} ${quality}: ${result.risk} ${result.details}`);
+      }
+    }
+  }
+
 function table(title: string, map: Map<string, Tally>, ms: number[], cpuMs: number[]) {
   console.log(`\n${title}`);
   console.log('| presentations | n | no verdict | detected | APCER | BPCER | isDisplayAttack |');
@@ -244,6 +292,18 @@ function table(title: string, map: Map<string, Tally>, ms: number[], cpuMs: numb
     );
 }
 table('documentSpoofCheck', doc, docMs, docCpuMs);
+if (values['save-summary'])
+  writeFileSync(
+    values['save-summary'],
+    `${JSON.stringify(
+      {
+        label: `${(values.corpus ?? []).join(', ')}${Number(values['security-print']) ? ` + security print ×${values['security-print']}` : ''}`,
+        rows: [...doc].sort().map(([presentations, t]) => ({ presentations, ...t })),
+      },
+      null,
+      2,
+    )}\n`,
+  );
 if (!values['no-selfie']) {
   table('selfieSpoofCheck', face, faceMs, faceCpuMs);
   console.log(`bona fide captures whose server live check failed (src/liveness): ${liveFalseRejects}`);

@@ -315,6 +315,15 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
     });
   }
 
+  // A date that says the document has expired, read too unsurely to reject on (the fraud check's
+  // low "may have expired" signal), still never approves: a reviewer looks at the date.
+  if (fraud.status === 'success' && fraud.result.signals.some((s) => s.code === 'document_expired')) {
+    return review('document_expired', {
+      ...fraudMeta(),
+      detail: 'the document may be past its expiry date (a date not read reliably)',
+    });
+  }
+
   // interface §6.2 rule 4: approved carries faceMatchSimilarity, livenessConfidence,
   // documentSpoofRisk and ocrConfidence.
   return {

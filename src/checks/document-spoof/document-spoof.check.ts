@@ -1,7 +1,7 @@
 // documentSpoofCheck (docs/spoof-checks.md; result shape: interface §2.9 SpoofCheck). Cues:
-//   - screen replay: isolated peaks in the power spectrum of the card (pixel grid, moiré), the
-//     colour fringes a screen's RGB stripes leave, and a display's dark bezel around the
-//     document (image-cues.ts);
+//   - screen replay: colour moiré whose red, green and blue run out of phase (a display's
+//     sub-pixels side by side; printed ink darkens all three together), and a display's dark
+//     bezel around the document (image-cues.ts);
 //   - printed copy: the object found is a sheet with a blank paper margin all round, not a card
 //     printed to near its edges;
 //   - tampering: a value printed heavier than the card's other values, or a tinted band that stops
@@ -38,6 +38,7 @@ import {
   decodeRgbPhoto,
   measureBorders,
   measureChromaTexture,
+  measureColourPhase,
   measureScreenFrame,
   measureSpectralPeaks,
   type RgbPhoto,
@@ -83,6 +84,10 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // (issuer-text.ts), at most medium; the bezel searched on the photo's longer side and never a thin
 // net of rules (a real licence turned 270° read as a bezel); the portrait's apparent sex and the
 // address-vs-issuer reading no longer reach medium and high alone (wrong on real genuine cards).
+// 0.17.0: the screen cue is colour moiré out of phase across red, green and blue, no longer any
+// periodic print or colour ripple (guilloche of real specimen passports read as a pixel grid); a
+// passport whose MRZ check digits all hold is judged when its layout's cues cannot be measured
+// (outline not found, print blurred), the details saying what was not judged.
 // The number itself is declared with the check in the registry (definition.ts).
 export const DOCUMENT_SPOOF_VERSION = documentSpoofDefinition.version;
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
@@ -152,6 +157,10 @@ export interface DocumentSpoofInput {
 /** Numbers measured on one side of the document (kept for the bench and the log). */
 export interface SideMeasurements {
   luma: SpectralPeaks;
+  /** The same on the red-green plane: a screen's sub-pixels put their moiré there. */
+  chroma: SpectralPeaks;
+  /** Red, green and blue out of phase at the red-green plane's peaks (measureColourPhase, 0–1). */
+  colourPhase: number;
   ripple: ChromaTexture;
   borders: BorderStats;
   frame: ScreenFrame;
@@ -180,17 +189,21 @@ export interface DocumentSpoofResult {
  * between `from` (nothing seen) and `to` (certain); risk is medium from `medium`, high from `high`.
  */
 export const DOCUMENT_SPOOF_THRESHOLDS = {
-  /** Spectral spike prominence (log10) on the front; backs print rule lines and tables, so they need more. */
-  // Front from 1.45: real genuine documents (the bench:real set: 18 MRZ documents, 9 Japanese cards;
-  // flat scans of passports print guilloche and halftone lattices) read up to 1.40 once an axis is
-  // measured against itself (a flat scan's rows of text, upright, make a ridge along it), a
-  // German specimen passport scanned at 1874 px (period 4.3 px); the accuracy corpus's 450 bona
-  // fide fronts read at most 1.19. Synthetic screen replays (seed 7, 20 fronts) read 0.64–3.06,
-  // those below 1.45 caught by their colour ripple or bezel (docs/spoof-checks.md).
-  screenLumaPeakFront: { from: 1.45, to: 1.7 },
-  screenLumaPeakBack: { from: 2.4, to: 2.9 },
-  /** Colour ripple on neutral areas (90th percentile over blocks). */
-  screenRipple: { from: 0.8, to: 1.3 },
+  /**
+   * What only a screen shows: colour moiré whose red, green and blue run out of phase
+   * (measureColourPhase at the red-green plane's peaks), where the red-green plane has peaks at
+   * all (its spectrum's top ratio, log10: below it the peaks are noise and their phase says
+   * nothing). Periodic print and colour ripple alone are no longer cues: guilloche, fine lines
+   * and microtext read luma peaks of 1.8–3.0 and colour ripple up to 1.15 on the synthetic
+   * security print (security-print.ts), the rainbow-printed real Australian specimen photographed
+   * on a table ripple 1.07, and held-out specimen passports' guilloche read as a full-score pixel
+   * grid. Tuned on: seed 7 screen replays 0–9 (phase 0.41–0.91, red-green peaks 1.14–3.29), the
+   * same guilloche print shown on a screen without a bezel (0.82), the 27 real genuine images of
+   * bench:real as given and photographed on a table (phase at most 0.22) and the synthetic
+   * security print photographed (at most 0.03).
+   */
+  screenColourPhase: { from: 0.3, to: 0.4 },
+  screenChromaPeak: { from: 0.8, to: 1.0 },
   /**
    * A dark hollow region off the photo's edge (a bezel), by the share of the photo its hull
    * covers, when it is hollow (hull over own area). Seed 12 (200 genuine bundles, 350 sides): at
@@ -342,9 +355,12 @@ async function measureSide(
   // The OCR check's own greyscale decode: its outline search was tuned on it.
   const grey = await decodeGreyPhoto(image, photo);
   const outline = known === undefined ? findDocumentOutline(grey) : (known ?? undefined);
+  const chroma = measureSpectralPeaks(photo, region, 'chroma');
   return {
     side: {
       luma: measureSpectralPeaks(photo, region, 'luma'),
+      chroma,
+      colourPhase: measureColourPhase(photo, region, chroma),
       ripple: measureChromaTexture(photo, region),
       borders: measureBorders(grey, outline),
       frame: measureScreenFrame(grey),
@@ -499,12 +515,9 @@ function issuerTextScores(evidence: IssuerTextEvidence): { weight: number; band:
   };
 }
 
-function screenScore(side: SideMeasurements, isBack: boolean): number {
+function screenScore(side: SideMeasurements): number {
   const t = DOCUMENT_SPOOF_THRESHOLDS;
-  return Math.max(
-    ramp(side.luma.topRatio, isBack ? t.screenLumaPeakBack : t.screenLumaPeakFront),
-    ramp(side.ripple.p90, t.screenRipple),
-  );
+  return ramp(side.colourPhase, t.screenColourPhase) * ramp(side.chroma.topRatio, t.screenChromaPeak);
 }
 
 function bezelScore(side: SideMeasurements): number {
@@ -527,31 +540,41 @@ const round = roundScore;
 /**
  * What the check could not judge on this capture: the layout's cues need the card found and its
  * print sharp (isSharp), the expiry cue a date the OCR relies on, the check-digit cues a passport's
- * MRZ read cleanly or a My Number card's twelve digits. Where nothing fired and any of these is
- * missing, the check gives no verdict (status insufficient_quality, risk unknown): a blurred forgery
- * reads as clean as a blurred genuine card, so "low" would be a guess (docs/spoof-checks.md
- * "No verdict").
+ * MRZ read cleanly or a My Number card's twelve digits. `missing` withholds the verdict: where
+ * nothing fired and any of these is missing, the check gives no verdict (status
+ * insufficient_quality, risk unknown), since a blurred forgery reads as clean as a blurred genuine
+ * card and "low" would be a guess (docs/spoof-checks.md "No verdict"). `noted` is what was not
+ * judged although the verdict stands: a passport whose MRZ check digits all hold has its name,
+ * birth date, number and expiry vouched for by them (ICAO 9303 Part 3 §4.9: a value changed
+ * without its digit fails), so an outline not found or a print too blurred for the layout's cues
+ * leaves only those cues unmeasured, said in the details.
  */
-function unjudged(input: DocumentSpoofInput, layout: { textEdit: TextEditEvidence } | undefined): string[] {
+function unjudged(
+  input: DocumentSpoofInput,
+  layout: { textEdit: TextEditEvidence } | undefined,
+): { missing: string[]; noted: string[] } {
   const ocr = input.ocr;
   const missing: string[] = [];
+  const noted: string[] = [];
   const values = 'the printed values and the portrait';
+  const definition = input.documentType && DOCUMENT_DEFINITIONS[input.documentType];
+  const mrzVouches = !!definition?.mrz && !!ocr?.mrz && mrzFailureKind(ocr.mrz) === 'none';
+  const layoutGap = (what: string) => (mrzVouches ? noted : missing).push(`${values} (${what})`);
   // Without the document type (or the OCR's facts) the caller asks for the picture's cues alone.
   if (hasPrintGeometry(input.documentType) && !layout && !readFromMrzAlone(input))
-    missing.push(`${values} (the card was not found)`);
+    layoutGap('the card was not found');
   else if (layout && layout.textEdit.fit < DOCUMENT_SPOOF_THRESHOLDS.textMinFit)
-    missing.push(`${values} (the card's layout does not fit the photo)`);
-  else if (layout && !isSharp(layout.textEdit)) missing.push(`${values} (the print is too blurred)`);
-  if (!ocr) return missing;
+    layoutGap("the card's layout does not fit the photo");
+  else if (layout && !isSharp(layout.textEdit)) layoutGap('the print is too blurred');
+  if (!ocr) return { missing, noted };
   if (!ocr.expiryDate) missing.push('the expiry date (not read)');
   else if (ocr.expiryDateReliable === false) missing.push('the expiry date (not read reliably)');
-  const definition = input.documentType && DOCUMENT_DEFINITIONS[input.documentType];
   if (definition?.mrz && (!ocr.mrz || mrzFailureKind(ocr.mrz) === 'misread'))
     missing.push('the MRZ check digits (not read cleanly)');
   // The My Number is printed on the back: a front alone has no check digit to judge.
   if (definition?.personalNumber && input.back && ocr.myNumberCheckDigitValid === undefined)
     missing.push('the My Number check digit (not read)');
-  return missing;
+  return { missing, noted };
 }
 
 /**
@@ -569,9 +592,9 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
       const front = measuredFront.side;
       const back = input.back ? (await measureSide(input.back)).side : undefined;
       const cues: SpoofCue[] = [];
-      const screen = Math.max(screenScore(front, false), back ? screenScore(back, true) : 0);
+      const screen = Math.max(screenScore(front), back ? screenScore(back) : 0);
       cues.push({
-        name: 'screen replay (moiré / pixel grid / colour fringes)',
+        name: 'screen replay (moiré / pixel grid / colour fringes: red, green and blue out of phase)',
         score: screen,
         display: true,
       });
@@ -704,11 +727,14 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
 
       const combined = combineSpoofCues(cues, t, t.medium);
       const { score, boundaryConfidence } = combined;
-      const missing = combined.risk === 'low' ? unjudged(input, layout) : [];
+      const { missing, noted } =
+        combined.risk === 'low' ? unjudged(input, layout) : { missing: [], noted: [] };
       const risk = missing.length ? NO_VERDICT.risk : combined.risk;
       const details = missing.length
         ? `no spoof cue fired, but the capture is too poor to judge ${missing.join('; ')}`
-        : combined.details;
+        : noted.length
+          ? `${combined.details}; not judged: ${noted.join('; ')} (the MRZ check digits vouch for the values)`
+          : combined.details;
       // A halftone screen is periodic too and can raise the spectral cue: when the paper margin
       // says "printed copy", the periodicity is the print's, not a display's.
       const printed = printedScore(front);

@@ -103,6 +103,10 @@ export interface SpectralPeaks {
   topRatio: number;
   /** Share of the AC power at periods under 4 px. */
   highShare: number;
+  /** The 8 strongest bins (fx, fy) of the tile's spectrum, strongest first. */
+  bins: [number, number][];
+  /** The tile size the bins are of (px). */
+  tile: number;
 }
 
 /**
@@ -143,8 +147,8 @@ export function measureSpectralPeaks(photo: RgbPhoto, region: Region, plane: Pla
       tiles++;
     }
   }
-  if (tiles === 0) return { peakRatio: 0, topRatio: 0, highShare: 0 };
-  return spectralPeaksOf(sum, n);
+  if (tiles === 0) return { peakRatio: 0, topRatio: 0, highShare: 0, bins: [], tile: n };
+  return { ...spectralPeaksOf(sum, n), tile: n };
 }
 
 /**
@@ -152,12 +156,13 @@ export function measureSpectralPeaks(photo: RgbPhoto, region: Region, plane: Pla
  * 9×9 neighbourhood without its own 3×3 centre). Text strokes and edges spread power smoothly
  * along lines through the spectrum; a pixel grid, halftone screen or moiré makes isolated spikes.
  */
-function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
+function spectralPeaksOf(power: Float64Array, n: number): Omit<SpectralPeaks, 'tile'> {
   const half = n / 2;
   // n is a power of two (the FFT's): a mask wraps a negative frequency as the modulo did.
   const mask = n - 1;
   const at = (fx: number, fy: number) => power[(fy & mask) * n + (fx & mask)] as number;
   const ratios: number[] = [];
+  const where: [number, number][] = [];
   let total = 0;
   let high = 0;
   // The 72 neighbours of a bin, of which only the median is read (selected in place: the value
@@ -188,14 +193,16 @@ function spectralPeaksOf(power: Float64Array, n: number): SpectralPeaks {
         median = Math.max(median, (axis[2] as number) / 2 + (axis[3] as number) / 2);
       }
       ratios.push(Math.log10((v + 1e-9) / (median + 1e-9)));
+      where.push([fx, ky]);
     }
   }
-  ratios.sort((a, b) => b - a);
-  const top = ratios.slice(0, 8);
+  const order = ratios.map((_, i) => i).sort((a, b) => (ratios[b] as number) - (ratios[a] as number));
+  const top = order.slice(0, 8).map((i) => ratios[i] as number);
   return {
-    peakRatio: ratios[0] ?? 0,
+    peakRatio: top[0] ?? 0,
     topRatio: top.reduce((a, b) => a + b, 0) / Math.max(1, top.length),
     highShare: total > 0 ? high / total : 0,
+    bins: order.slice(0, 8).map((i) => where[i] as [number, number]),
   };
 }
 
@@ -442,4 +449,112 @@ export function measureScreenFrame(grey: GreyImage): ScreenFrame {
     best = { hullShare: hullArea / (w * h), hollowness: hullArea / points.length };
   }
   return best;
+}
+
+/**
+ * How far apart in phase the red, green and blue channels swing at the strongest peaks of a
+ * spectrum (0–1; `peaks` from measureSpectralPeaks, their bins and tiles). A display's sub-pixels
+ * stand side by side, so its grid, and the colour moiré it makes with the camera's own grid, raise
+ * red, green and blue a third of a period apart; printed ink, of whatever colour, darkens the three
+ * together where it lies (in phase), as guilloche, fine lines, microtext and rainbow printing do.
+ * The cross-spectra of the channel pairs, summed over the tiles, give the share of their magnitude
+ * that is out of phase (|Im| over |C|), weighted by the bins' power.
+ */
+export function measureColourPhase(photo: RgbPhoto, region: Region, peaks: SpectralPeaks): number {
+  const n = peaks.tile;
+  const bins = peaks.bins;
+  if (bins.length === 0) return 0;
+  const window = new Float64Array(n);
+  for (let i = 0; i < n; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (n - 1));
+  // e^{-2πi f x / n} per bin and position, for x and for y.
+  const cosX = bins.map(([fx]) =>
+    Float64Array.from({ length: n }, (_, x) => Math.cos((2 * Math.PI * fx * x) / n)),
+  );
+  const sinX = bins.map(([fx]) =>
+    Float64Array.from({ length: n }, (_, x) => -Math.sin((2 * Math.PI * fx * x) / n)),
+  );
+  const cosY = bins.map(([, fy]) =>
+    Float64Array.from({ length: n }, (_, y) => Math.cos((2 * Math.PI * fy * y) / n)),
+  );
+  const sinY = bins.map(([, fy]) =>
+    Float64Array.from({ length: n }, (_, y) => -Math.sin((2 * Math.PI * fy * y) / n)),
+  );
+  // Per bin: cross-spectra rg, gb, rb (re, im) and the channel powers.
+  const acc = bins.map(() => new Float64Array(9));
+  const tile = [new Float64Array(n * n), new Float64Array(n * n), new Float64Array(n * n)];
+  for (let ty = region.top; ty + n <= region.top + region.height; ty += n / 2) {
+    for (let tx = region.left; tx + n <= region.left + region.width; tx += n / 2) {
+      for (let c = 0; c < 3; c++) {
+        const t = tile[c] as Float64Array;
+        let mean = 0;
+        for (let y = 0; y < n; y++)
+          for (let x = 0; x < n; x++) {
+            const v = photo.data[((ty + y) * photo.width + tx + x) * 3 + c] as number;
+            t[y * n + x] = v;
+            mean += v;
+          }
+        mean /= n * n;
+        for (let y = 0; y < n; y++)
+          for (let x = 0; x < n; x++)
+            t[y * n + x] = ((t[y * n + x] as number) - mean) * (window[x] as number) * (window[y] as number);
+      }
+      bins.forEach((_, b) => {
+        const f: [number, number][] = [];
+        for (let c = 0; c < 3; c++) {
+          const t = tile[c] as Float64Array;
+          let re = 0;
+          let im = 0;
+          const cx = cosX[b] as Float64Array;
+          const sx = sinX[b] as Float64Array;
+          const cy = cosY[b] as Float64Array;
+          const sy = sinY[b] as Float64Array;
+          for (let y = 0; y < n; y++) {
+            let rowRe = 0;
+            let rowIm = 0;
+            for (let x = 0; x < n; x++) {
+              const v = t[y * n + x] as number;
+              rowRe += v * (cx[x] as number);
+              rowIm += v * (sx[x] as number);
+            }
+            const yr = cy[y] as number;
+            const yi = sy[y] as number;
+            re += rowRe * yr - rowIm * yi;
+            im += rowRe * yi + rowIm * yr;
+          }
+          f.push([re, im]);
+        }
+        const a = acc[b] as Float64Array;
+        const pairs: [number, number][] = [
+          [0, 1],
+          [1, 2],
+          [0, 2],
+        ];
+        pairs.forEach(([i, j], k) => {
+          const [ar, ai] = f[i] as [number, number];
+          const [br, bi] = f[j] as [number, number];
+          a[2 * k] = (a[2 * k] as number) + ar * br + ai * bi;
+          a[2 * k + 1] = (a[2 * k + 1] as number) + ai * br - ar * bi;
+        });
+        for (let c = 0; c < 3; c++) {
+          const [re, im] = f[c] as [number, number];
+          a[6 + c] = (a[6 + c] as number) + re * re + im * im;
+        }
+      });
+    }
+  }
+  let out = 0;
+  let weight = 0;
+  for (const a of acc) {
+    let imag = 0;
+    let mag = 0;
+    for (let k = 0; k < 3; k++) {
+      imag += Math.abs(a[2 * k + 1] as number);
+      mag += Math.hypot(a[2 * k] as number, a[2 * k + 1] as number);
+    }
+    const power = (a[6] as number) + (a[7] as number) + (a[8] as number);
+    if (mag <= 0) continue;
+    out += (imag / mag) * power;
+    weight += power;
+  }
+  return weight > 0 ? out / weight : 0;
 }

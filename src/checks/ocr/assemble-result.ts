@@ -123,7 +123,7 @@ export async function assembleResult(
       status === 'success' ||
       (extras.mrz?.valid === true &&
         extras.mrz.expiryDate !== undefined &&
-        mrzDate(extras.mrz.expiryDate, 'expiry', reference) === extras.expiryDate);
+        mrzDate(extras.mrz.expiryDate, 'expiry', reference, extras.mrz.documentCode) === extras.expiryDate);
     if (!extras.expiryDateReliable && extras.expiryDate < reference.toISOString().slice(0, 10)) {
       const date = (r: Recognised) => readPrintedDate(r.text, reference);
       const again = await readField(run, front, 'expiryDate', {

@@ -79,7 +79,9 @@ export function fieldsOfMrz(found: MrzFound, reference: Date): MrzOnlyFields {
   const dateOk = (field: string) => !r.invalidFields.includes(field);
   const birth = r.birthDate && dateOk('birthDate') ? mrzDate(r.birthDate, 'birth', reference) : undefined;
   const expiry =
-    r.expiryDate && dateOk('expirationDate') ? mrzDate(r.expiryDate, 'expiry', reference) : undefined;
+    r.expiryDate && dateOk('expirationDate')
+      ? mrzDate(r.expiryDate, 'expiry', reference, r.documentCode)
+      : undefined;
   return {
     ...(r.lastName ? { lastName: r.lastName } : {}),
     ...(r.firstName ? { firstName: r.firstName } : {}),

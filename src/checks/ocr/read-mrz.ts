@@ -150,6 +150,7 @@ export function readMrz(rawLine1: string, rawLine2: string): MrzReading | undefi
   const f = result.fields;
   return {
     lines: [l1, l2],
+    documentCode: l1.slice(0, 2).replace(/<+$/, ''),
     valid: result.valid,
     invalidFields: result.details.filter((d) => !d.valid).map((d) => d.field ?? d.label),
     documentNumber: f.documentNumber ?? undefined,
@@ -196,18 +197,48 @@ export function mrzFailureKind(mrz: MrzVerdictFacts): 'none' | 'misread' | 'chec
   return formatBroken || fieldDigits.length > 1 ? 'misread' : 'check_digit';
 }
 
-/** YYMMDD → YYYY-MM-DD: birth dates in the past, expiry dates in the nearest century. */
-export function mrzDate(yymmdd: string, kind: 'birth' | 'expiry', referenceDate: Date): string | undefined {
+/**
+ * The longest a document of each ICAO 9303 document code (its first letter) is issued for, in
+ * years: a passport at most 10 (the issuing states' laws: Japan's Passport Act, the EU's and the
+ * US's rules, ICAO's recommendation of at most 10), a visa at most 10 (the longest the US, Japan and
+ * the Schengen states issue), an identity card of A, C or I at most 30 (Belgium's card for those
+ * over 75, the longest any state prints an expiry for). A two-digit expiry year lies in the
+ * hundred years that end that long after the reading date.
+ */
+export const MAX_VALIDITY_YEARS: Readonly<Record<string, number>> = { P: 10, V: 10, A: 30, C: 30, I: 30 };
+
+/** The longest validity of a document code; an unknown code counts as a card (the longest). */
+export function maxValidityYears(documentCode: string | undefined): number {
+  return MAX_VALIDITY_YEARS[documentCode?.[0] ?? ''] ?? 30;
+}
+
+/**
+ * YYMMDD → YYYY-MM-DD, the century placed by what the field is: a birth date is on or before the
+ * reading date; an expiry no later than the document type's longest validity after it (a passport
+ * read in 2026 whose expiry reads `98` expired in 1998, not in 2098). `referenceDate` is the run's
+ * clock (the day of the reading); `documentCode` the MRZ's document code (P, V, I…).
+ */
+export function mrzDate(
+  yymmdd: string,
+  kind: 'birth' | 'expiry',
+  referenceDate: Date,
+  documentCode?: string,
+): string | undefined {
   if (!/^\d{6}$/.test(yymmdd)) return undefined;
   const yy = Number(yymmdd.slice(0, 2));
   const mmdd = `${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+  const today = referenceDate.toISOString().slice(0, 10);
   const refYear = referenceDate.getUTCFullYear();
-  const century = Math.floor(refYear / 100) * 100;
-  let year = century + yy;
+  let year = Math.floor(refYear / 100) * 100 + yy;
   if (kind === 'birth') {
-    if (`${year}-${mmdd}` > referenceDate.toISOString().slice(0, 10)) year -= 100;
-  } else if (year < refYear - 50) year += 100;
-  const iso = `${year}-${mmdd}`;
+    if (`${year}-${mmdd}` > today) year -= 100;
+  } else {
+    // The latest day an expiry can be: the reading date plus the longest validity.
+    const latest = `${refYear + maxValidityYears(documentCode)}${today.slice(4)}`;
+    if (`${year}-${mmdd}` > latest) year -= 100;
+    else if (`${year + 100}-${mmdd}` <= latest) year += 100;
+  }
+  const iso = `${String(year).padStart(4, '0')}-${mmdd}`;
   const d = new Date(`${iso}T00:00:00Z`);
   return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? undefined : iso;
 }

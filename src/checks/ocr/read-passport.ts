@@ -29,8 +29,9 @@ export async function crossCheckMrz(run: OcrRun, reading: FrontReading): Promise
   const located = atLayout?.valid ? undefined : (await locatedMrz(run))?.reading;
   const mrz = located?.valid || !atLayout ? (located ?? atLayout) : atLayout;
   if (mrz) {
-    const mrzBirth = mrz.birthDate ? mrzDate(mrz.birthDate, 'birth', reference) : undefined;
-    const mrzExpiry = mrz.expiryDate ? mrzDate(mrz.expiryDate, 'expiry', reference) : undefined;
+    const code = mrz.documentCode ?? 'P';
+    const mrzBirth = mrz.birthDate ? mrzDate(mrz.birthDate, 'birth', reference, code) : undefined;
+    const mrzExpiry = mrz.expiryDate ? mrzDate(mrz.expiryDate, 'expiry', reference, code) : undefined;
     // A field's own check digit can pass by chance on a misaligned line; the composite
     // check digit (over number, birth and expiry dates) must pass too.
     const compositeOk = !mrz.invalidFields.includes('compositeCheckDigit');
