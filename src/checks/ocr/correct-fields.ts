@@ -3,6 +3,7 @@
 // confuses (O/0, I/1, S/5, B/8...) are mapped to the class the position must hold, and a value
 // that still does not fit its shape is reported as invalid instead of passed on.
 import {
+  findJapaneseDates,
   PREFECTURES,
   parseJapaneseDate,
   restoreMunicipality,
@@ -164,21 +165,7 @@ export function readPrintedSex(text: string): 'M' | 'F' | undefined {
  * restored when the other character and the number after them fit.
  */
 export function readPrintedDate(text: string, referenceDate: Date): string | undefined {
-  // 令和09年(2027)10月07日: the Western year in brackets is a reading aid, not part of the date.
-  // A licence prints it the other way round, 2024年(令和06年)06月01日: the bracketed era year goes.
-  let s = ascii(text)
-    .replace(/\(\s*\d{4}\s*\)/g, '')
-    .replace(/\(\s*[^()\d\s]{1,3}\s*[0-9OoDQIl|元][0-9OoDQIl|.\s]{0,4}年\s*\)?/g, ' ')
-    // …and its 月 and 日, condensed, misread (06朋01H): between a Western year's month and day
-    // digits only 月 can stand, after the day only 日.
-    .replace(/(\d{4}\s*年\s*\d{1,2})\s*[^\d\s月日年()](?=\s*\d{1,2}\s*[日H])/u, '$1月')
-    .replace(/(?<=月\s*\d{1,2})\s*H/u, '日');
-  s = s.replace(
-    /(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g,
-    (c) => toDigit(c),
-  );
-  // Digits of one number read apart (2 0 2 4年, 1 1月): no date prints two numbers side by side.
-  s = s.replace(/(?<=\d)\s+(?=\d)/g, '');
+  const s = preparePrintedDate(text);
   const direct = parseJapaneseDate(s, { referenceDate });
   if (direct) return direct;
   for (const [pattern, era] of ERA_REPAIRS) {
@@ -194,6 +181,55 @@ export function readPrintedDate(text: string, referenceDate: Date): string | und
     return parseJapaneseDate(`${passport[1]} ${month} ${passport[3]}`, { referenceDate });
   }
   return undefined;
+}
+
+// What a card prints after its expiry date (まで有効, misread まて有効) and before it (有効期間満了日,
+// 有効期限, 満了日, Date of expiry); before an issue or permission date (交付年月日, 許可年月日, Date of issue).
+const UNTIL_AFTER = /^\s*(?:ま\s*[でて]|で\s*有|有\s*効)/u;
+const EXPIRY_LABEL_BEFORE = /(?:満了|有効期[限間]|expiry|EXPIRY)[^\d]{0,8}$/u;
+const ISSUE_LABEL_BEFORE = /(?:交付|許可|発行|issue|ISSUE)[^\d]{0,8}$/u;
+
+/**
+ * The expiry date of a line that may hold more than one date: the residence card prints its
+ * 交付年月日 and 許可年月日 beside 「このカードは…まで有効です」, the licence 交付 above its 有効期限
+ * band. The date the card says it is valid until (…まで有効) wins, then the one after an expiry
+ * label; a date after an issue or permission label is never the expiry; else the latest date (a
+ * card expires after it is issued). A line with one date reads as readPrintedDate reads it.
+ */
+export function readExpiryDate(text: string, referenceDate: Date): string | undefined {
+  const s = preparePrintedDate(text);
+  const found = findJapaneseDates(s, { referenceDate });
+  if (found.length <= 1) return readPrintedDate(text, referenceDate);
+  const after = (d: (typeof found)[number]) => s.slice(d.index + d.text.length);
+  const before = (d: (typeof found)[number]) => s.slice(Math.max(0, d.index - 12), d.index);
+  const until = found.find((d) => UNTIL_AFTER.test(after(d)));
+  if (until) return until.date;
+  const labelled = found.find((d) => EXPIRY_LABEL_BEFORE.test(before(d)));
+  if (labelled) return labelled.date;
+  const rest = found.filter((d) => !ISSUE_LABEL_BEFORE.test(before(d)));
+  return rest
+    .map((d) => d.date)
+    .sort()
+    .at(-1);
+}
+
+/** A printed date's text with look-alike digits mapped back and its reading aids removed. */
+function preparePrintedDate(text: string): string {
+  // 令和09年(2027)10月07日: the Western year in brackets is a reading aid, not part of the date.
+  // A licence prints it the other way round, 2024年(令和06年)06月01日: the bracketed era year goes.
+  let s = ascii(text)
+    .replace(/\(\s*\d{4}\s*\)/g, '')
+    .replace(/\(\s*[^()\d\s]{1,3}\s*[0-9OoDQIl|元][0-9OoDQIl|.\s]{0,4}年\s*\)?/g, ' ')
+    // …and its 月 and 日, condensed, misread (06朋01H): between a Western year's month and day
+    // digits only 月 can stand, after the day only 日.
+    .replace(/(\d{4}\s*年\s*\d{1,2})\s*[^\d\s月日年()](?=\s*\d{1,2}\s*[日H])/u, '$1月')
+    .replace(/(?<=月\s*\d{1,2})\s*H/u, '日');
+  s = s.replace(
+    /(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g,
+    (c) => toDigit(c),
+  );
+  // Digits of one number read apart (2 0 2 4年, 1 1月): no date prints two numbers side by side.
+  return s.replace(/(?<=\d)\s+(?=\d)/g, '');
 }
 
 /**
