@@ -79,15 +79,26 @@ export function residenceCardNumberLength(text: string): number {
 }
 
 export function readResidenceCardNumber(text: string): string | undefined {
-  const compact = ascii(text)
-    .replace(/[^0-9A-Za-z|!\]]/g, '')
-    .toUpperCase();
-  for (let start = 0; start + 12 <= compact.length; start++) {
-    const chunk = compact.slice(start, start + 12);
-    const fixed = [...chunk].map((c, i) => (i < 2 || i >= 10 ? toLetter(c) : toDigit(c))).join('');
-    if (/^[A-Z]{2}\d{8}[A-Z]{2}$/.test(fixed)) return fixed;
+  return readNumberOfFormat({ pattern: /^[A-Z]{2}\d{8}[A-Z]{2}$/ }, text);
+}
+
+/**
+ * The window of `shape.length` characters that fits the shape with the fewest look-alikes
+ * corrected, corrected: a stray glyph read before AB12345678CD (SAB12345678CD) makes the first
+ * window fit too, but only by turning B into 8 and 8 into B; the window as printed needs none.
+ * The first such window on a tie.
+ */
+function bestWindow(compact: string, shape: string, pattern: RegExp): string | undefined {
+  let best: { fixed: string; changes: number } | undefined;
+  for (let start = 0; start + shape.length <= compact.length; start++) {
+    const chunk = compact.slice(start, start + shape.length);
+    const fixed = [...chunk].map((c, i) => (shape[i] === 'L' ? toLetter(c) : toDigit(c))).join('');
+    if (!pattern.test(fixed)) continue;
+    let changes = 0;
+    for (let i = 0; i < chunk.length; i++) if (chunk[i] !== fixed[i]) changes++;
+    if (!best || changes < best.changes) best = { fixed, changes };
   }
-  return undefined;
+  return best?.fixed;
 }
 
 /**
@@ -106,7 +117,7 @@ export function numberShape(pattern: RegExp): string | undefined {
  * A number of a declared shape read from a line: a number of digits only as readDigits reads it
  * (the run of digit-like characters that long), one with letters as the first window of that
  * many letters and digits that fits once each position's look-alikes are corrected (O for 0,
- * 8 for B). A pattern of another form is matched as printed. A declared check rejects the rest.
+ * 8 for B), the fewest corrected of all that fit (bestWindow). A pattern of another form is matched as printed. A declared check rejects the rest.
  */
 export function readNumberOfFormat(
   format: { pattern: RegExp; isValid?: (n: string) => boolean },
@@ -119,11 +130,7 @@ export function readNumberOfFormat(
     const compact = ascii(text)
       .replace(/[^0-9A-Za-z|!\]]/g, '')
       .toUpperCase();
-    for (let start = 0; start + shape.length <= compact.length && read === undefined; start++) {
-      const chunk = compact.slice(start, start + shape.length);
-      const fixed = [...chunk].map((c, i) => (shape[i] === 'L' ? toLetter(c) : toDigit(c))).join('');
-      if (format.pattern.test(fixed)) read = fixed;
-    }
+    read = bestWindow(compact, shape, format.pattern);
   } else {
     const compact = ascii(text).replace(/\s+/g, '');
     read = format.pattern.test(compact) ? compact : undefined;

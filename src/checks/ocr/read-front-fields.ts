@@ -97,7 +97,15 @@ export function acceptorsFor(
     );
   return {
     name: definition.nameScript === 'latin' ? latinName : kanjiName,
-    birthDate: (t) => isPlausibleBirthDate(readPrintedDate(t, reference), reference),
+    // Read again when it makes the holder over 100 too: a 0 dropped from an era year (昭和40年 read
+    // as 昭和4年, 1929) gives a plausible date of a very old holder, and another scale reads the 0.
+    // A reading no other scale improves on is kept (a centenarian's card reads as printed).
+    birthDate: (t) => {
+      const date = readPrintedDate(t, reference);
+      return (
+        isPlausibleBirthDate(date, reference) && Number(date?.slice(0, 4)) > reference.getUTCFullYear() - 100
+      );
+    },
     expiryDate: (t) => isPlausibleExpiryDate(readExpiryDate(t, reference), reference),
     address: (t) => fitsAddress(type, type === 'passport' ? t.trim() : cleanAddress(t)),
     documentNumber: (t) => !definition.number || readDocumentNumber(definition, t) !== undefined,

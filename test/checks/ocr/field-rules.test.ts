@@ -39,6 +39,12 @@ describe('the residence card number', () => {
     assert.equal(readNumberOfFormat(RESIDENCE_CARD.number!, '番号 AB 1234 5678 CD'), 'AB12345678CD');
   });
 
+  it('a stray glyph before the number does not shift it: the window needing no correction wins', () => {
+    // The first window, SAB12345678C, fits too once B is read as 8 and 8 as B: SA81234567BC.
+    assert.equal(readResidenceCardNumber('SAB12345678CD'), 'AB12345678CD');
+    assert.equal(readNumberOfFormat(RESIDENCE_CARD.number!, '番号 SAB12345678CD'), 'AB12345678CD');
+  });
+
   it('is not read from a run of the wrong shape', () => {
     assert.equal(readResidenceCardNumber('AB1234567CD'), undefined);
   });
