@@ -44,6 +44,7 @@ import type { FaceDescription } from '../src/platform/ml/face-api.ts';
 import { drawCaptureParameters } from '../src/synth/capture-parameters.ts';
 import { photographDocument } from '../src/synth/photograph-document.ts';
 import { Random } from '../src/synth/random.ts';
+import { cardOf, distinctDocumentSection } from './lib/distinct-documents.ts';
 import {
   type ExpiryReading,
   type GenuineImage,
@@ -167,6 +168,8 @@ const TYPE_OF: Record<string, DocumentType> = {
 
 interface JpRow {
   file: string;
+  /** Which distinct card the image shows (distinct-documents.ts). */
+  card: string;
   type: DocumentType;
   typeDetected: boolean;
   fields: Record<'name' | 'birthDate' | 'address' | 'number' | 'expiry', boolean | null>;
@@ -218,6 +221,7 @@ if (parts.has('jp')) {
     const readName = f.lastName || f.firstName ? `${f.lastName ?? ''} ${f.firstName ?? ''}` : '';
     const row: JpRow = {
       file: t.file!,
+      card: cardOf(t),
       type,
       typeDetected: o.detectedDocumentType === type,
       fields: {
@@ -704,6 +708,11 @@ NFKC and without spaces; number: the licence's 12 digits (the My Number card fro
 | image | type | type detected | name | birth date | address | number | expiry | OCR | document check | approvable | time |
 |---|---|---|---|---|---|---|---|---|---|---|---|
 ${jpTable.join('\n')}
+
+${distinctDocumentSection(
+  jpRows.map((r) => ({ ...r, ocrConfident: r.ocrStatus === 'success' })),
+  `every image of \`jp-docs/\` (its README: the tuning set); a held-out set of other cards judges the reading`,
+)}
 
 ## MRZ documents (\`mrz/\`)
 

@@ -9,7 +9,7 @@
 import { DRIVERS_LICENSE, MY_NUMBER_CARD, type Region } from '../documents/index.ts';
 import type { DocumentRecord } from './document-record.ts';
 import { addYears, formatEraDate, formatPassportDate, formatWesternDate, toEra } from './japanese-date.ts';
-import { measureText, type TextStyle, textPath } from './text-paths.ts';
+import { measureText, type TextStyle, type Typeface, textPath } from './text-paths.ts';
 
 export type Box = { x: number; y: number; width: number; height: number };
 
@@ -22,7 +22,11 @@ export type SideLayout = {
 };
 
 /** Which printed item a text_edit attack altered, drawn with a visible but subtle patch. */
-export type LayoutOptions = { editedField?: string };
+export type LayoutOptions = {
+  editedField?: string;
+  /** The face the values and labels are printed in (default Gothic); an MRZ keeps its own. */
+  typeface?: Typeface;
+};
 
 type Draw = {
   parts: string[];
@@ -33,7 +37,8 @@ function drawing(options: LayoutOptions, patchFill: string): Draw {
   const parts: string[] = [];
   return {
     parts,
-    text(text, x, y, style, field) {
+    text(text, x, y, given, field) {
+      const style = given.monospace || !options.typeface ? given : { ...given, family: options.typeface };
       if (field !== undefined && field === options.editedField) {
         // A pasted-over value: a flat patch of a slightly different tone, text a touch heavier
         // and off the baseline, as a crude edit leaves it.

@@ -44,6 +44,7 @@ import { composeCapture, finishCapture, photographDocument } from './photograph-
 import { Random } from './random.ts';
 import { type FlatImage, type PastedPrint, renderDocumentSide } from './render-document.ts';
 import { drawSelfieParameters, renderSelfie } from './selfie.ts';
+import { createWideIdentityFor } from './wide-identity.ts';
 
 export const DOCUMENT_ATTACKS = [
   'screen_replay',
@@ -81,6 +82,8 @@ export const REFERENCE_DATE = '2026-04-01';
 export const MANIFEST_VERSION = 6;
 
 export type CorpusOptions = {
+  /** Who the documents are issued to: the classic short lists (default) or drawn widely (wide-identity.ts). */
+  identities?: 'classic' | 'wide';
   outDir: string;
   seed: number;
   count: number;
@@ -396,7 +399,8 @@ async function generateSample(
   plan: PlannedSample,
   options: Required<
     Pick<CorpusOptions, 'outDir' | 'seed' | 'video' | 'captureWidth' | 'selfieWidth' | 'referenceDate'>
-  >,
+  > &
+    Pick<CorpusOptions, 'identities'>,
   people: Map<string, string[]>,
 ): Promise<Sample> {
   const root = new Random(`${options.seed}:${plan.id}`);
@@ -406,7 +410,17 @@ async function generateSample(
   const portraitFile = portraitPhoto(await frontalPhotos(photos));
   const selfieFile = root.pick(await frontalPhotos(photos.filter((f) => f !== portraitFile)));
   const sex = sexOfPerson(person);
-  const record = createDocumentRecord(root.fork('record'), plan.documentType, sex, options.referenceDate);
+  const identity =
+    options.identities === 'wide'
+      ? createWideIdentityFor(root.fork('identity'), plan.documentType, sex, options.referenceDate)
+      : undefined;
+  const record = createDocumentRecord(
+    root.fork('record'),
+    plan.documentType,
+    sex,
+    options.referenceDate,
+    identity,
+  );
   const attacked = attackRecord(root.fork('attack'), plan.attack, record, options.referenceDate);
   const attackDetails: Record<string, unknown> = { ...attacked.details };
 
@@ -561,6 +575,7 @@ export async function generateCorpus(options: CorpusOptions): Promise<Manifest> 
     captureWidth: options.captureWidth ?? 1280,
     selfieWidth: options.selfieWidth ?? 480,
     referenceDate: options.referenceDate ?? REFERENCE_DATE,
+    ...(options.identities ? { identities: options.identities } : {}),
   };
   const people = await facePeople(options.facesDir);
   const plan = planCorpus(options.count).filter((p) => !options.only || options.only.includes(p.id));

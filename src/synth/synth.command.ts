@@ -16,6 +16,8 @@ options:
   --no-video           skip the .y4m liveness videos (about 16 MB each)
   --capture-width PX   width of document photos (default 1280; 320-4000)
   --only ID[,ID...]    generate only these sample ids
+  --identities wide    draw the people widely (variant kanji, long names, every prefecture's
+                       municipalities, 0-digit era years and 元年; docs/corpus.md "Breadth")
   --contact-sheets DIR also write contact-sheet PNGs (corpus-*.png) into DIR
 `;
 
@@ -41,6 +43,7 @@ export async function synthCommand(args: string[], io: CommandOutput = process):
         'no-video': { type: 'boolean' },
         'capture-width': { type: 'string' },
         only: { type: 'string' },
+        identities: { type: 'string' },
         'contact-sheets': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -66,6 +69,9 @@ export async function synthCommand(args: string[], io: CommandOutput = process):
   if (!Number.isInteger(captureWidth) || captureWidth < 320 || captureWidth > 4000) {
     return fail('--capture-width must be an integer from 320 to 4000');
   }
+  const identities = values.identities;
+  if (identities !== undefined && identities !== 'wide' && identities !== 'classic')
+    return fail('--identities must be wide or classic');
   const only = typeof values.only === 'string' ? values.only.split(',').filter(Boolean) : undefined;
   const started = performance.now();
   const manifest = await generateCorpus({
@@ -76,6 +82,7 @@ export async function synthCommand(args: string[], io: CommandOutput = process):
     video: values['no-video'] !== true,
     captureWidth: Math.round(captureWidth / 4) * 4,
     only,
+    ...(identities ? { identities } : {}),
     onSample: (id, i, total) => io.stderr.write(`[${i + 1}/${total}] ${id}\n`),
   });
   const sheetsDir = values['contact-sheets'];

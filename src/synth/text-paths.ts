@@ -1,5 +1,7 @@
-// Text drawn as SVG paths from Noto Sans JP (SIL OFL, shipped by @expo-google-fonts/noto-sans-jp),
-// so the output does not depend on fonts installed on the machine.
+// Text drawn as SVG paths from Noto Sans JP (Gothic) or Noto Serif JP (Mincho), both SIL OFL and
+// shipped by @expo-google-fonts, so the output does not depend on fonts installed on the machine.
+// Real cards print their values in either face; the serif face also draws the registry variants
+// (髙, 﨑, 𠮷) a Gothic-only corpus would never show the reader in Mincho.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -8,27 +10,38 @@ import opentype, { type Font, type Path } from 'opentype.js';
 const require = createRequire(import.meta.url);
 
 export type FontWeight = 'regular' | 'bold';
+export type Typeface = 'gothic' | 'mincho';
 
-const FILES: Record<FontWeight, string> = {
-  regular: '400Regular/NotoSansJP_400Regular.ttf',
-  bold: '700Bold/NotoSansJP_700Bold.ttf',
+const FILES: Record<Typeface, { package: string; files: Record<FontWeight, string> }> = {
+  gothic: {
+    package: '@expo-google-fonts/noto-sans-jp',
+    files: { regular: '400Regular/NotoSansJP_400Regular.ttf', bold: '700Bold/NotoSansJP_700Bold.ttf' },
+  },
+  mincho: {
+    package: '@expo-google-fonts/noto-serif-jp',
+    files: { regular: '400Regular/NotoSerifJP_400Regular.ttf', bold: '700Bold/NotoSerifJP_700Bold.ttf' },
+  },
 };
 
-const fonts = new Map<FontWeight, Font>();
+const fonts = new Map<string, Font>();
 
-function loadFont(weight: FontWeight): Font {
-  const cached = fonts.get(weight);
+function loadFont(weight: FontWeight, family: Typeface = 'gothic'): Font {
+  const key = `${family}:${weight}`;
+  const cached = fonts.get(key);
   if (cached) return cached;
-  const dir = path.dirname(require.resolve('@expo-google-fonts/noto-sans-jp/package.json'));
-  const buffer = readFileSync(path.join(dir, FILES[weight]));
+  const source = FILES[family];
+  const dir = path.dirname(require.resolve(`${source.package}/package.json`));
+  const buffer = readFileSync(path.join(dir, source.files[weight]));
   const font = opentype.parse(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
-  fonts.set(weight, font);
+  fonts.set(key, font);
   return font;
 }
 
 export type TextStyle = {
   size: number;
   weight?: FontWeight;
+  /** Gothic (the default) or Mincho. */
+  family?: Typeface;
   fill?: string;
   /** Where x is: the start (default), the middle or the end of the text. */
   anchor?: 'start' | 'middle' | 'end';
@@ -42,7 +55,7 @@ export type TextStyle = {
 
 /** Width of `text` in px at `style`. */
 export function measureText(text: string, style: TextStyle): number {
-  const font = loadFont(style.weight ?? 'regular');
+  const font = loadFont(style.weight ?? 'regular', style.family);
   if (style.monospace) return style.monospace * [...text].length;
   const spacing = (style.letterSpacing ?? 0) * Math.max(0, [...text].length - 1);
   return (font.getAdvanceWidth(text, style.size) + spacing) * (style.scaleX ?? 1);
@@ -50,7 +63,7 @@ export function measureText(text: string, style: TextStyle): number {
 
 /** An SVG `<path>` drawing `text` with its baseline at (x, y). */
 export function textPath(text: string, x: number, y: number, style: TextStyle): string {
-  const font = loadFont(style.weight ?? 'regular');
+  const font = loadFont(style.weight ?? 'regular', style.family);
   const fill = style.fill ?? '#1a1a1a';
   const width = measureText(text, style);
   const left = style.anchor === 'middle' ? x - width / 2 : style.anchor === 'end' ? x - width : x;

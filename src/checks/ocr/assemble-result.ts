@@ -153,7 +153,7 @@ export async function assembleResult(
   else if (extras.myNumber !== undefined && extras.myNumberCheckDigitValid === undefined)
     reasons.push('My Number not read cleanly (its digits differ between readings)');
   timingsMs.total = Math.round(performance.now() - run.started);
-  extras.reads = run.tally.reads;
+  extras.reads = run.made.passes;
 
   const payload: NonNullable<OcrResult['payload']> = {};
   if (name && fields.name.value) {

@@ -3,6 +3,7 @@
 // confuses (O/0, I/1, S/5, B/8...) are mapped to the class the position must hold, and a value
 // that still does not fit its shape is reported as invalid instead of passed on.
 import {
+  findJapaneseDates,
   PREFECTURES,
   parseJapaneseDate,
   restoreMunicipality,
@@ -78,15 +79,26 @@ export function residenceCardNumberLength(text: string): number {
 }
 
 export function readResidenceCardNumber(text: string): string | undefined {
-  const compact = ascii(text)
-    .replace(/[^0-9A-Za-z|!\]]/g, '')
-    .toUpperCase();
-  for (let start = 0; start + 12 <= compact.length; start++) {
-    const chunk = compact.slice(start, start + 12);
-    const fixed = [...chunk].map((c, i) => (i < 2 || i >= 10 ? toLetter(c) : toDigit(c))).join('');
-    if (/^[A-Z]{2}\d{8}[A-Z]{2}$/.test(fixed)) return fixed;
+  return readNumberOfFormat({ pattern: /^[A-Z]{2}\d{8}[A-Z]{2}$/ }, text);
+}
+
+/**
+ * The window of `shape.length` characters that fits the shape with the fewest look-alikes
+ * corrected, corrected: a stray glyph read before AB12345678CD (SAB12345678CD) makes the first
+ * window fit too, but only by turning B into 8 and 8 into B; the window as printed needs none.
+ * The first such window on a tie.
+ */
+function bestWindow(compact: string, shape: string, pattern: RegExp): string | undefined {
+  let best: { fixed: string; changes: number } | undefined;
+  for (let start = 0; start + shape.length <= compact.length; start++) {
+    const chunk = compact.slice(start, start + shape.length);
+    const fixed = [...chunk].map((c, i) => (shape[i] === 'L' ? toLetter(c) : toDigit(c))).join('');
+    if (!pattern.test(fixed)) continue;
+    let changes = 0;
+    for (let i = 0; i < chunk.length; i++) if (chunk[i] !== fixed[i]) changes++;
+    if (!best || changes < best.changes) best = { fixed, changes };
   }
-  return undefined;
+  return best?.fixed;
 }
 
 /**
@@ -105,7 +117,7 @@ export function numberShape(pattern: RegExp): string | undefined {
  * A number of a declared shape read from a line: a number of digits only as readDigits reads it
  * (the run of digit-like characters that long), one with letters as the first window of that
  * many letters and digits that fits once each position's look-alikes are corrected (O for 0,
- * 8 for B). A pattern of another form is matched as printed. A declared check rejects the rest.
+ * 8 for B), the fewest corrected of all that fit (bestWindow). A pattern of another form is matched as printed. A declared check rejects the rest.
  */
 export function readNumberOfFormat(
   format: { pattern: RegExp; isValid?: (n: string) => boolean },
@@ -118,11 +130,7 @@ export function readNumberOfFormat(
     const compact = ascii(text)
       .replace(/[^0-9A-Za-z|!\]]/g, '')
       .toUpperCase();
-    for (let start = 0; start + shape.length <= compact.length && read === undefined; start++) {
-      const chunk = compact.slice(start, start + shape.length);
-      const fixed = [...chunk].map((c, i) => (shape[i] === 'L' ? toLetter(c) : toDigit(c))).join('');
-      if (format.pattern.test(fixed)) read = fixed;
-    }
+    read = bestWindow(compact, shape, format.pattern);
   } else {
     const compact = ascii(text).replace(/\s+/g, '');
     read = format.pattern.test(compact) ? compact : undefined;
@@ -164,21 +172,7 @@ export function readPrintedSex(text: string): 'M' | 'F' | undefined {
  * restored when the other character and the number after them fit.
  */
 export function readPrintedDate(text: string, referenceDate: Date): string | undefined {
-  // 令和09年(2027)10月07日: the Western year in brackets is a reading aid, not part of the date.
-  // A licence prints it the other way round, 2024年(令和06年)06月01日: the bracketed era year goes.
-  let s = ascii(text)
-    .replace(/\(\s*\d{4}\s*\)/g, '')
-    .replace(/\(\s*[^()\d\s]{1,3}\s*[0-9OoDQIl|元][0-9OoDQIl|.\s]{0,4}年\s*\)?/g, ' ')
-    // …and its 月 and 日, condensed, misread (06朋01H): between a Western year's month and day
-    // digits only 月 can stand, after the day only 日.
-    .replace(/(\d{4}\s*年\s*\d{1,2})\s*[^\d\s月日年()](?=\s*\d{1,2}\s*[日H])/u, '$1月')
-    .replace(/(?<=月\s*\d{1,2})\s*H/u, '日');
-  s = s.replace(
-    /(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g,
-    (c) => toDigit(c),
-  );
-  // Digits of one number read apart (2 0 2 4年, 1 1月): no date prints two numbers side by side.
-  s = s.replace(/(?<=\d)\s+(?=\d)/g, '');
+  const s = preparePrintedDate(text);
   const direct = parseJapaneseDate(s, { referenceDate });
   if (direct) return direct;
   for (const [pattern, era] of ERA_REPAIRS) {
@@ -194,6 +188,55 @@ export function readPrintedDate(text: string, referenceDate: Date): string | und
     return parseJapaneseDate(`${passport[1]} ${month} ${passport[3]}`, { referenceDate });
   }
   return undefined;
+}
+
+// What a card prints after its expiry date (まで有効, misread まて有効) and before it (有効期間満了日,
+// 有効期限, 満了日, Date of expiry); before an issue or permission date (交付年月日, 許可年月日, Date of issue).
+const UNTIL_AFTER = /^\s*(?:ま\s*[でて]|で\s*有|有\s*効)/u;
+const EXPIRY_LABEL_BEFORE = /(?:満了|有効期[限間]|expiry|EXPIRY)[^\d]{0,8}$/u;
+const ISSUE_LABEL_BEFORE = /(?:交付|許可|発行|issue|ISSUE)[^\d]{0,8}$/u;
+
+/**
+ * The expiry date of a line that may hold more than one date: the residence card prints its
+ * 交付年月日 and 許可年月日 beside 「このカードは…まで有効です」, the licence 交付 above its 有効期限
+ * band. The date the card says it is valid until (…まで有効) wins, then the one after an expiry
+ * label; a date after an issue or permission label is never the expiry; else the latest date (a
+ * card expires after it is issued). A line with one date reads as readPrintedDate reads it.
+ */
+export function readExpiryDate(text: string, referenceDate: Date): string | undefined {
+  const s = preparePrintedDate(text);
+  const found = findJapaneseDates(s, { referenceDate });
+  if (found.length <= 1) return readPrintedDate(text, referenceDate);
+  const after = (d: (typeof found)[number]) => s.slice(d.index + d.text.length);
+  const before = (d: (typeof found)[number]) => s.slice(Math.max(0, d.index - 12), d.index);
+  const until = found.find((d) => UNTIL_AFTER.test(after(d)));
+  if (until) return until.date;
+  const labelled = found.find((d) => EXPIRY_LABEL_BEFORE.test(before(d)));
+  if (labelled) return labelled.date;
+  const rest = found.filter((d) => !ISSUE_LABEL_BEFORE.test(before(d)));
+  return rest
+    .map((d) => d.date)
+    .sort()
+    .at(-1);
+}
+
+/** A printed date's text with look-alike digits mapped back and its reading aids removed. */
+function preparePrintedDate(text: string): string {
+  // 令和09年(2027)10月07日: the Western year in brackets is a reading aid, not part of the date.
+  // A licence prints it the other way round, 2024年(令和06年)06月01日: the bracketed era year goes.
+  let s = ascii(text)
+    .replace(/\(\s*\d{4}\s*\)/g, '')
+    .replace(/\(\s*[^()\d\s]{1,3}\s*[0-9OoDQIl|元][0-9OoDQIl|.\s]{0,4}年\s*\)?/g, ' ')
+    // …and its 月 and 日, condensed, misread (06朋01H): between a Western year's month and day
+    // digits only 月 can stand, after the day only 日.
+    .replace(/(\d{4}\s*年\s*\d{1,2})\s*[^\d\s月日年()](?=\s*\d{1,2}\s*[日H])/u, '$1月')
+    .replace(/(?<=月\s*\d{1,2})\s*H/u, '日');
+  s = s.replace(
+    /(?<=[0-9年月日\s(])[OoDQIl|!\]SsBZ](?=[0-9年月日)\s])|(?<=\d)[OoDQIl|!\]SsBZ]|[OoDQIl|!\]SsBZ](?=\d)/g,
+    (c) => toDigit(c),
+  );
+  // Digits of one number read apart (2 0 2 4年, 1 1月): no date prints two numbers side by side.
+  return s.replace(/(?<=\d)\s+(?=\d)/g, '');
 }
 
 /**

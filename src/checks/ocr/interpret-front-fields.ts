@@ -8,6 +8,7 @@ import {
   isPlausibleKanjiName,
   isPlausibleLatinName,
   readDigits,
+  readExpiryDate,
   readPrintedDate,
   readPrintedSex,
   residenceCardNumberLength,
@@ -92,7 +93,7 @@ export async function interpretFrontFields(
 
   // Expiry date.
   const expiryRead = get('expiryDate');
-  const printedExpiry = readPrintedDate(expiryRead.text, reference);
+  const printedExpiry = readExpiryDate(expiryRead.text, reference);
   const expiry = isPlausibleExpiryDate(printedExpiry, reference) ? printedExpiry : undefined;
   const fields: FrontFields = {
     name: nameField,

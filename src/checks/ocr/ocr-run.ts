@@ -6,7 +6,14 @@ import type { DocumentGeometry, DocumentOutline, GreyImage } from './find-docume
 import { findMrz, type MrzFound } from './locate-mrz.ts';
 import { MODEL_DESCRIPTION, type OcrEngine, type OcrLanguage } from './ocr-engine.ts';
 import type { OcrCheckInput } from './ocr-result.ts';
-import { type Engines, READ_BUDGET, readingOnce } from './read-budget.ts';
+import {
+  budgeted,
+  type Engines,
+  READ_BUDGET,
+  readingOnce,
+  type Tally,
+  withOwnBudget,
+} from './read-budget.ts';
 
 /** What the check is built with (createOcrCheck's options, defaults filled in). */
 export interface OcrSettings {
@@ -22,9 +29,14 @@ export interface OcrRun {
   input: OcrCheckInput;
   started: number;
   timingsMs: Record<string, number>;
-  /** Tesseract passes made and allowed (READ_BUDGET), shared by every engine of the document. */
-  tally: { reads: number; budget: number };
+  /** Passes asked and allowed (READ_BUDGET) of the document's sequential steps, both languages. */
+  tally: Tally;
+  /** The engines of the sequential steps, counted against `tally`. */
   ocr: Engines;
+  /** The same engines without a budget, for a step read side by side with others (withOwnBudget). */
+  cached: { jpn: OcrEngine; eng: OcrEngine };
+  /** Tesseract passes actually made for the document (extras.reads). */
+  made: { passes: number };
   /** The clock read once, for dates and their plausibility. */
   reference: Date;
   base: { provider: typeof PROVIDER; model: string };
@@ -35,11 +47,13 @@ export interface OcrRun {
 
 export async function startRun(settings: OcrSettings, input: OcrCheckInput): Promise<OcrRun> {
   const started = performance.now();
-  const tally = { reads: 0, budget: READ_BUDGET };
-  const ocr: Engines = {
-    jpn: readingOnce(await settings.loadEngine(['jpn']), tally),
-    eng: readingOnce(await settings.loadEngine(['eng']), tally),
+  const tally: Tally = { reads: 0, budget: READ_BUDGET };
+  const made = { passes: 0 };
+  const cached = {
+    jpn: readingOnce(await settings.loadEngine(['jpn']), made),
+    eng: readingOnce(await settings.loadEngine(['eng']), made),
   };
+  const ocr: Engines = { jpn: budgeted(cached.jpn, tally), eng: budgeted(cached.eng, tally) };
   const reference = settings.now();
   const model = `${MODEL_DESCRIPTION} (jpn for Japanese fields, eng for Latin fields, mrz then eng for an MRZ found anywhere); mimoto ocr pipeline ${settings.version}`;
   return {
@@ -49,6 +63,8 @@ export async function startRun(settings: OcrSettings, input: OcrCheckInput): Pro
     timingsMs: {},
     tally,
     ocr,
+    cached,
+    made,
     reference,
     base: { provider: PROVIDER, model },
     documentOutline: null,
@@ -84,8 +100,13 @@ export function locatedMrz(run: OcrRun): Promise<MrzFound | undefined> {
     const since = performance.now();
     // The MRZ model first (trained on MRZ lines, it tells 8 from B and 0 from O where eng
     // does not), eng again where its check digits fail.
-    const mrzModel = readingOnce(await run.settings.loadEngine(['mrz']), run.tally);
-    const found = await findMrz(mrzModel, run.input.front, run.ocr.eng);
+    // Its own budget: the search runs beside the type's reading, whose budget it must not touch.
+    const own = withOwnBudget(run.cached, READ_BUDGET);
+    const mrzModel = budgeted(readingOnce(await run.settings.loadEngine(['mrz']), run.made), {
+      reads: 0,
+      budget: READ_BUDGET,
+    });
+    const found = await findMrz(mrzModel, run.input.front, own.eng);
     lap(run, 'mrz', since);
     return found;
   })();

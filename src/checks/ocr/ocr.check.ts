@@ -26,6 +26,7 @@ import { getOcrEngineFor, type OcrEngine, type OcrLanguage } from './ocr-engine.
 import type { OcrCheckInput, OcrCheckResult } from './ocr-result.ts';
 import { locatedMrz, startRun } from './ocr-run.ts';
 import { readBackSide } from './read-back.ts';
+import { ASSUMED_TYPE_FIELD_READ_BUDGET, FIELD_READ_BUDGET } from './read-budget.ts';
 import { frontPageFor, readFrontFields } from './read-front-fields.ts';
 import { crossCheckMrz } from './read-passport.ts';
 
@@ -92,7 +93,11 @@ export function createOcrCheck(options: OcrCheckOptions = {}): Check<OcrCheckInp
         (DOCUMENT_TYPES as readonly string[]).includes(input.expectedDocumentType) && !choseType(type);
 
       const front = frontPageFor(run, type, type === 'passport' ? await told.passportPage() : told.card);
-      const readings = await readFrontFields(run, front);
+      const readings = await readFrontFields(
+        run,
+        front,
+        classification.assumed ? ASSUMED_TYPE_FIELD_READ_BUDGET : FIELD_READ_BUDGET,
+      );
       const reading = await interpretFrontFields(run, front, readings, photo, documentTypeMismatch);
       if (type === 'passport') await crossCheckMrz(run, reading);
       await readBackSide(run, front, reading);

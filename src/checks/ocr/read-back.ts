@@ -16,7 +16,7 @@ import type { FrontReading } from './interpret-front-fields.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 import { field, type OcrExtras, type OcrField } from './ocr-result.ts';
 import { lap, type OcrRun, warpTo } from './ocr-run.ts';
-import { BACK_READ_BUDGET } from './read-budget.ts';
+import { BACK_FIELD_READ_BUDGET, withOwnBudget } from './read-budget.ts';
 import { type FrontPage, readField } from './read-front-fields.ts';
 import { DIGITS, type Recognised, readRegion } from './read-region.ts';
 
@@ -56,14 +56,14 @@ export function backDisagreements(
 }
 
 export async function readBackSide(run: OcrRun, frontPage: FrontPage, reading: FrontReading): Promise<void> {
-  const { reference, tally, ocr, input } = run;
+  const { reference, input } = run;
   const { fields, extras } = reading;
   const { accept } = frontPage;
   const backRegions = BACK_FIELDS[frontPage.type];
   if (!input.back || !backRegions) return;
   const t = performance.now();
-  // The back has a budget of its own: a front that spent the document's leaves it its reads.
-  tally.budget = Math.max(tally.budget, tally.reads) + BACK_READ_BUDGET;
+  // Each of the back's fields, read side by side, has a budget of its own (read-budget.ts).
+  const own = () => withOwnBudget(run.cached, BACK_FIELD_READ_BUDGET);
   const back = await run.settings.geometry.locate(input.back);
   if (back) {
     const backCard = await warpTo(run, back.grey, back.outline.corners, CARD_LAYOUT);
@@ -73,7 +73,7 @@ export async function readBackSide(run: OcrRun, frontPage: FrontPage, reading: F
       opts: Parameters<typeof readRegion>[4],
     ) => (region ? readRegion(engine, backCard, region, CARD_LAYOUT, opts) : undefined);
     const [numberBack, nameBack, birthBack, addressBack] = await Promise.all([
-      readBack(ocr.eng, backRegions.myNumber, {
+      readBack(own().eng, backRegions.myNumber, {
         whitelist: DIGITS,
         accept: (t) => isValidMyNumber(readDigits(t, 12) ?? ''),
         // Printed twice as tall as the other lines (about 66 px here), where the model reads
@@ -83,9 +83,9 @@ export async function readBackSide(run: OcrRun, frontPage: FrontPage, reading: F
         // the 25th, a poor capture, reads nothing at 1× already).
         rereadAt: [1.4, 0.75, 0.5],
       }),
-      readBack(ocr.jpn, backRegions.name, { accept: accept.name }),
-      readBack(ocr.jpn, backRegions.birthDate, { accept: accept.birthDate }),
-      readBack(ocr.jpn, backRegions.address, { accept: (t) => isPlausibleAddress(cleanAddress(t)) }),
+      readBack(own().jpn, backRegions.name, { accept: accept.name }),
+      readBack(own().jpn, backRegions.birthDate, { accept: accept.birthDate }),
+      readBack(own().jpn, backRegions.address, { accept: (t) => isPlausibleAddress(cleanAddress(t)) }),
     ]);
     if (numberBack) {
       const myNumber = readDigits(numberBack.text, 12);

@@ -6,6 +6,7 @@ import {
   isPlausibleAddress,
   isPlausibleBirthDate,
   isPlausibleExpiryDate,
+  readExpiryDate,
   readNumberOfFormat,
   readPrintedDate,
   residenceCardNumberLength,
@@ -25,6 +26,7 @@ import type { GreyImage } from './find-document.ts';
 import { issuerArea } from './issuing-authority.ts';
 import { type OcrRecognition, PAGE_SEGMENTATION } from './ocr-engine.ts';
 import { lap, type OcrRun } from './ocr-run.ts';
+import { type Engines, FIELD_READ_BUDGET, withOwnBudget } from './read-budget.ts';
 import { MRZ_CHARS, type Recognised, readRegion } from './read-region.ts';
 
 /** The passport's data page: every field but the kanji name is printed in Latin letters and digits. */
@@ -95,8 +97,16 @@ export function acceptorsFor(
     );
   return {
     name: definition.nameScript === 'latin' ? latinName : kanjiName,
-    birthDate: (t) => isPlausibleBirthDate(readPrintedDate(t, reference), reference),
-    expiryDate: (t) => isPlausibleExpiryDate(readPrintedDate(t, reference), reference),
+    // Read again when it makes the holder over 100 too: a 0 dropped from an era year (昭和40年 read
+    // as 昭和4年, 1929) gives a plausible date of a very old holder, and another scale reads the 0.
+    // A reading no other scale improves on is kept (a centenarian's card reads as printed).
+    birthDate: (t) => {
+      const date = readPrintedDate(t, reference);
+      return (
+        isPlausibleBirthDate(date, reference) && Number(date?.slice(0, 4)) > reference.getUTCFullYear() - 100
+      );
+    },
+    expiryDate: (t) => isPlausibleExpiryDate(readExpiryDate(t, reference), reference),
     address: (t) => fitsAddress(type, type === 'passport' ? t.trim() : cleanAddress(t)),
     documentNumber: (t) => !definition.number || readDocumentNumber(definition, t) !== undefined,
     // The licence's issuer is read again when it names no prefecture (its small red print).
@@ -184,10 +194,13 @@ export async function readField(
     eraseRules?: boolean;
     searchMargin?: number;
     rereadAt?: readonly number[];
+    /** The engines with the budget this reading counts against (default the document's). */
+    engines?: Engines;
   },
 ) {
   const region = front.regions[name];
-  const engine = latinFields(front.definition).includes(name) ? run.ocr.eng : run.ocr.jpn;
+  const engines = opts?.engines ?? run.ocr;
+  const engine = latinFields(front.definition).includes(name) ? engines.eng : engines.jpn;
   const acceptor = front.accept[name];
   const value = front.keyValue[name];
   return region
@@ -199,8 +212,15 @@ export async function readField(
     : undefined;
 }
 
-/** Every field the checks use read, side by side: the licence's 交付 date, say, is printed but not read. */
-export async function readFrontFields(run: OcrRun, front: FrontPage): Promise<Map<FieldName, Recognised>> {
+/**
+ * Every field the checks use read, side by side, each within its own budget (read-budget.ts): the
+ * licence's 交付 date, say, is printed but not read.
+ */
+export async function readFrontFields(
+  run: OcrRun,
+  front: FrontPage,
+  budget = FIELD_READ_BUDGET,
+): Promise<Map<FieldName, Recognised>> {
   const t = performance.now();
   const { type, variant } = front;
   const names = (Object.keys(front.regions) as FieldName[]).filter((n) => READ_FIELDS.includes(n));
@@ -212,6 +232,7 @@ export async function readFrontFields(run: OcrRun, front: FrontPage): Promise<Ma
     names.map(async (name) => {
       const isMrz = name === 'mrz1' || name === 'mrz2';
       const r = await readField(run, front, name, {
+        engines: withOwnBudget(run.cached, budget),
         ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
         ...(condensed(name) ? { stretchX: 1.3 } : {}),
         ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
