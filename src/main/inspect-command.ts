@@ -23,6 +23,7 @@ import type { CommandOutput } from './operator-commands.ts';
 const usage = `usage:
   mimoto inspect document --type TYPE --front FILE [--back FILE] [--reference-date YYYY-MM-DD] [--json]
   mimoto inspect faces FILE_A FILE_B [--type TYPE] [--json]
+  mimoto inspect selfie FILE [--json]
 
 document: runs ocr and documentSpoofCheck as the pipeline does for a session of that document type
   and prints {ocr, fields, mrz, documentSpoofCheck}. TYPE: ${DOCUMENT_TYPES.join(', ')}
@@ -31,17 +32,19 @@ document: runs ocr and documentSpoofCheck as the pipeline does for a session of 
 faces: faceMatch of FILE_A (the document side; with --type, a photo of that document whose printed
   portrait is cut out first) against FILE_B (the selfie), at the service's default thresholds;
   prints {similarity, isSamePerson, status, reason}.
-Both add a "checks" key when the check registry holds checks beyond its five built-in ones: each
+selfie: selfieSpoofCheck on one still as the pipeline runs it (the live check given as passed);
+  prints {risk, score, signals}: risk low|medium|high|unknown (unknown: no face to judge).
+Document and faces add a "checks" key when the check registry holds checks beyond its five built-in ones: each
   run through its definition when the command has what it declares ({result}), else {notRun: why}.
 `;
 
-class UsageError extends Error {
+export class UsageError extends Error {
   override name = 'UsageError';
 }
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 
-function parse<T extends Options>(args: string[], options: T) {
+export function parse<T extends Options>(args: string[], options: T) {
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
     return {
@@ -60,7 +63,7 @@ function documentType(value: unknown): DocumentType {
 }
 
 /** The file's bytes, decodable as an image, or one clear line on stderr (exit 1). */
-async function readImage(file: string, label: string): Promise<Buffer> {
+export async function readImage(file: string, label: string): Promise<Buffer> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -212,7 +215,8 @@ export async function inspectOutput(
   if (sub === '--help' || sub === '-h' || sub === 'help') return usage;
   if (sub === 'document') return documentCommand(rest, registered);
   if (sub === 'faces') return facesCommand(rest, registered);
-  throw new UsageError(`inspect commands: document, faces\n${usage}`);
+  if (sub === 'selfie') return (await import('./inspect-selfie.ts')).selfieCommand(rest);
+  throw new UsageError(`inspect commands: document, faces, selfie\n${usage}`);
 }
 
 export async function inspectCommand(args: string[], io: CommandOutput = process): Promise<number> {
