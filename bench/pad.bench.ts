@@ -11,7 +11,7 @@
 //   - attacks, per seed: video-replay (the face answering on a screen, filmed), printed-photo (a
 //     print held up), face-injection (rendered frames fed as the camera) — src/simulate/face-attack-frames.ts;
 //   - real stills (../shared/real/pad, labels.csv: real / print / screen), one frame each, when present.
-// Say which seeds chose the threshold: seeds 1–12 did (docs/spoof-checks.md); judge on others.
+// Seeds 1–12 and the corpus's bona fide captures chose the threshold (docs/spoof-checks.md): judge on others.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -100,7 +100,7 @@ const realDir = String(values.real);
 if (existsSync(path.join(realDir, 'labels.csv'))) {
   const lines = readFileSync(path.join(realDir, 'labels.csv'), 'utf8').trim().split('\n').slice(1);
   for (const line of lines) {
-    const [file, label] = line.split(',') as [string, string];
+    const [file, label] = line.trim().split(',') as [string, string];
     const kind = label === 'real' ? 'bona fide' : label;
     log({ set: 'real', kind, id: file, live: await judge([readFileSync(path.join(realDir, file))]) });
   }
