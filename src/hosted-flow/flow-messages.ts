@@ -131,6 +131,10 @@ export const LIVENESS_FAILURE_MESSAGES: Record<string, Messages> = {
     ja: '撮影の記録が正しくありません。もう一度お試しください。',
     en: 'The capture was not recorded correctly. Please try again.',
   },
+  presentation_attack: {
+    ja: 'ご本人の顔を直接カメラに映してください（写真や画面は使えません）。',
+    en: 'Please show your own face to the camera directly, not a photo or a screen.',
+  },
 };
 
 /**

@@ -17,6 +17,7 @@ import { describeDocumentFace, describeFace, FaceMatchImageError } from '../chec
 import type { DocumentType } from '../checks/ocr/index.ts';
 import { type SelfieSpoofInput, selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import { type LivenessStep, verifyLivenessFrames } from '../liveness/index.ts';
+import { warmUpFaceAntispoof } from '../platform/ml/face-antispoof.ts';
 import { loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
 import { loadHuman } from '../platform/ml/human.ts';
 
@@ -52,7 +53,7 @@ yieldToEventLoop();
 
 let warm: Promise<void> | undefined;
 function warmOnce(): Promise<void> {
-  warm ??= Promise.all([warmUpFaceApi(), loadHuman()]).then(
+  warm ??= Promise.all([warmUpFaceApi(), loadHuman(), warmUpFaceAntispoof()]).then(
     () => {},
     (error: unknown) => {
       warm = undefined;

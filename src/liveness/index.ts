@@ -17,6 +17,13 @@ export {
   MAX_LIVENESS_ATTEMPTS,
 } from './liveness-challenge-steps.ts';
 export {
+  isPassiveAttack,
+  PASSIVE_PAD,
+  type PassivePadReading,
+  readPassivePad,
+  spreadIndices,
+} from './passive-pad.ts';
+export {
   LIVENESS_LIMITS,
   type LivenessFailure,
   type LivenessFrame,

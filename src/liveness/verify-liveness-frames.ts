@@ -6,7 +6,9 @@
 //      of a frontal frame before the first and after every movement, and of the last frame,
 //      compared to a same-capture threshold),
 //   3. the poses occur in the issued order (after a frontal start, the held poses, with
-//      in-between frames ignored, are exactly the challenge's steps in order) within the window.
+//      in-between frames ignored, are exactly the challenge's steps in order) within the window,
+//   4. the passive detector (passive-pad.ts), on a few of the frames, does not see a printed or
+//      screen-shown face: a face animated to answer any pose order is still a picture.
 // Single use and the time limit of the challenge itself are the caller's (submit-liveness-attempt.ts).
 import { describeFaceInBox, faceDescriptorDistance } from '../platform/ml/face-api.ts';
 import { detectFaceMeshes, type FaceMesh, type RawImage, rgbData } from '../platform/ml/human.ts';
@@ -18,6 +20,13 @@ import {
   meshBounds,
 } from './classify-head-pose.ts';
 import type { LivenessStep } from './liveness-challenge-steps.ts';
+import {
+  isPassiveAttack,
+  PASSIVE_PAD,
+  type PassivePadReading,
+  readPassivePad,
+  spreadIndices,
+} from './passive-pad.ts';
 
 export interface LivenessFrame {
   /** Milliseconds since the capture started, as the browser recorded it. */
@@ -30,7 +39,8 @@ export type LivenessFailure =
   | 'no_frontal_start'
   | 'pose_order_mismatch'
   | 'face_changed'
-  | 'timestamps_invalid';
+  | 'timestamps_invalid'
+  | 'presentation_attack';
 
 export interface FrameReading {
   t: number;
@@ -53,6 +63,8 @@ export interface LivenessVerdict {
   /** Largest descriptor distance to the reference among the compared frames. */
   maxFaceDistance: number | null;
   frames: FrameReading[];
+  /** The passive detector on a sample of the frames (PASSIVE_PAD.liveCheckFrames). */
+  passive: PassivePadReading;
 }
 
 export const LIVENESS_LIMITS = {
@@ -169,6 +181,15 @@ export async function verifyLivenessFrames(
     });
   }
   if (baselineWidth === null) failures.add('no_frontal_start');
+
+  // 4. Passive detection on a few frames spread over the capture (each costs two small nets).
+  const images = ordered.map((frame) => frame.image);
+  const passive = await readPassivePad(
+    images,
+    meshes,
+    spreadIndices(images.length, PASSIVE_PAD.liveCheckFrames),
+  );
+  if (isPassiveAttack(passive)) failures.add('presentation_attack');
   const observedSteps = collapse(readings.map((r) => (r.pose === 'no_face' ? 'between' : r.pose)));
   if (observedSteps.join() !== steps.join()) failures.add('pose_order_mismatch');
 
@@ -214,5 +235,6 @@ export async function verifyLivenessFrames(
     referenceIndex,
     maxFaceDistance,
     frames: readings,
+    passive,
   };
 }

@@ -61,6 +61,7 @@ commands:
                                       an end user through it (simulate --help for every option)
   inspect document --type TYPE --front FILE [--back FILE] [--json]   ocr + documentSpoofCheck on image files
   inspect faces FILE_A FILE_B [--json]                faceMatch of two pictures at the default threshold
+  inspect selfie FILE [--json]                        selfieSpoofCheck on one still: {risk, score, signals}
   inspect chip --sod FILE --dg1 FILE [--dg2 FILE] --csca FILE.pem [--json]   passive authentication of chip files
 
 configuration comes from the environment: see .env.example

@@ -23,6 +23,7 @@ import type { CommandOutput } from './operator-commands.ts';
 const usage = `usage:
   mimoto inspect document --type TYPE --front FILE [--back FILE] [--reference-date YYYY-MM-DD] [--json]
   mimoto inspect faces FILE_A FILE_B [--type TYPE] [--json]
+  mimoto inspect selfie FILE [--json]
   mimoto inspect chip --sod FILE --dg1 FILE [--dg2 FILE] --csca FILE.pem [--csca …] [--json]
 
 document: runs ocr and documentSpoofCheck as the pipeline does for a session of that document type
@@ -32,19 +33,21 @@ document: runs ocr and documentSpoofCheck as the pipeline does for a session of 
 faces: faceMatch of FILE_A (the document side; with --type, a photo of that document whose printed
   portrait is cut out first) against FILE_B (the selfie), at the service's default thresholds;
   prints {similarity, isSamePerson, status, reason}.
+selfie: selfieSpoofCheck on one still as the pipeline runs it (the live check given as passed);
+  prints {risk, score, signals}: risk low|medium|high|unknown (unknown: no face to judge).
 chip: Passive Authentication of an eMRTD's files against the CSCA certificates given, and DG1's
   MRZ (mimoto inspect chip --help).
-document and faces add a "checks" key when the check registry holds checks beyond its five built-in ones: each
+Document and faces add a "checks" key when the check registry holds checks beyond its five built-in ones: each
   run through its definition when the command has what it declares ({result}), else {notRun: why}.
 `;
 
-class UsageError extends Error {
+export class UsageError extends Error {
   override name = 'UsageError';
 }
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 
-function parse<T extends Options>(args: string[], options: T) {
+export function parse<T extends Options>(args: string[], options: T) {
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
     return {
@@ -63,7 +66,7 @@ function documentType(value: unknown): DocumentType {
 }
 
 /** The file's bytes, decodable as an image, or one clear line on stderr (exit 1). */
-async function readImage(file: string, label: string): Promise<Buffer> {
+export async function readImage(file: string, label: string): Promise<Buffer> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -215,8 +218,9 @@ export async function inspectOutput(
   if (sub === '--help' || sub === '-h' || sub === 'help') return usage;
   if (sub === 'document') return documentCommand(rest, registered);
   if (sub === 'faces') return facesCommand(rest, registered);
+  if (sub === 'selfie') return (await import('./inspect-selfie.ts')).selfieCommand(rest);
   if (sub === 'chip') return (await import('./inspect-chip.ts')).inspectChipOutput(rest);
-  throw new UsageError(`inspect commands: document, faces, chip\n${usage}`);
+  throw new UsageError(`inspect commands: document, faces, selfie, chip\n${usage}`);
 }
 
 export async function inspectCommand(args: string[], io: CommandOutput = process): Promise<number> {

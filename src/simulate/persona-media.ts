@@ -24,6 +24,7 @@ import {
 } from '../synth/index.ts';
 import { faceModelFor, fitFaceScene } from '../synth/liveness-capture.ts';
 import { composeCapture, finishCapture, photographDocument } from '../synth/photograph-document.ts';
+import { renderFaceAttackFrames } from './face-attack-frames.ts';
 import { isLatinName, type Persona, type PresentedIdentity } from './personas.ts';
 import { type ChallengeFrame, renderChallengeFrames } from './render-challenge-frames.ts';
 
@@ -248,6 +249,10 @@ export async function preparePersonaMedia(
         onFrame(i);
       }
       return frames;
+    }
+    if (persona === 'video-replay' || persona === 'face-injection') {
+      const frames = await renderFaceAttackFrames(persona, facePhoto, steps, liveScene, label, onFrame);
+      return Promise.all(frames.map((image) => encodeFrame({ pose: 'center', image })));
     }
     const rendered = await renderChallengeFrames(facePhoto, steps, liveScene, onFrame);
     return Promise.all(rendered.map(encodeFrame));

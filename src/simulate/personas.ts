@@ -2,7 +2,16 @@
 // generator behind them: the CLI checks its arguments before it loads the heavy modules.
 import { DOCUMENT_TYPES, type DocumentType } from '../synth/document-record.ts';
 
-export const PERSONAS = ['genuine', 'impostor', 'photo-attack', 'blurry-document', 'screen-replay'] as const;
+export const PERSONAS = [
+  'genuine',
+  'impostor',
+  'photo-attack',
+  'blurry-document',
+  'screen-replay',
+  // The face attacks of face-attack-frames.ts.
+  'video-replay',
+  'face-injection',
+] as const;
 export type Persona = (typeof PERSONAS)[number];
 
 export function isPersona(value: string): value is Persona {

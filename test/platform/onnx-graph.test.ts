@@ -24,6 +24,20 @@ describe('ONNX graph reader', () => {
     assert.deepEqual(graph.initializers.get(reshape.inputs[1]!)!.values, [1, -1]);
   });
 
+  it('reads the face antispoof model: its squeeze-excitation ops and Gemm with float attributes', () => {
+    const graph = readOnnxGraph(
+      readFileSync(new URL('../../models/face-antispoof/minifasnet-v1se-4.0.onnx', import.meta.url)),
+    );
+    const ops = new Set(graph.nodes.map((n) => n.op));
+    for (const op of ['GlobalAveragePool', 'Relu', 'Sigmoid', 'Mul', 'Flatten', 'Gemm', 'Softmax'])
+      assert.ok(ops.has(op), op);
+    const gemm = graph.nodes.find((n) => n.op === 'Gemm')!;
+    assert.deepEqual(gemm.floats.alpha, [1]);
+    assert.deepEqual(gemm.floats.beta, [1]);
+    assert.deepEqual(gemm.ints.transB, [1]);
+    assert.equal(gemm.ints.alpha, undefined);
+  });
+
   it('refuses a truncated file and bytes that hold no graph, with a message', () => {
     assert.throws(() => readOnnxGraph(model.subarray(0, model.length - 1000)), /ONNX: truncated/);
     assert.throws(() => readOnnxGraph(Buffer.from('not a model')), /ONNX: /);

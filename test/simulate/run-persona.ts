@@ -15,6 +15,9 @@ export const EXPECTED_DECISIONS: Record<Persona, { status: string; reasons: read
   'photo-attack': { status: 'rejected', reasons: ['liveness_failed', 'selfie_spoof_detected'] },
   'screen-replay': { status: 'rejected', reasons: ['document_spoof_detected'] },
   'blurry-document': { status: 'pending_review', reasons: ['low_ocr_confidence'] },
+  'video-replay': { status: 'rejected', reasons: ['liveness_failed', 'selfie_spoof_detected'] },
+  // The target; no defence of mimoto's catches it yet (docs/spoof-checks.md "Passive detection").
+  'face-injection': { status: 'pending_review', reasons: ['selfie_spoof_detected'] },
 };
 
 export interface PersonaOutcome {

@@ -4,6 +4,7 @@ export { SELFIE_SPOOF_VERSION, selfieSpoofDefinition } from './definition.ts';
 export {
   createSelfieSpoofCheck,
   type LivenessOutcome,
+  passiveReading,
   SELFIE_SPOOF_MODEL,
   SELFIE_SPOOF_THRESHOLDS,
   type SelfieSpoofFrame,

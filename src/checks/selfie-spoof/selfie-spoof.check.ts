@@ -4,12 +4,20 @@
 //     changes mid-capture is a swap);
 //   - frame consistency: the frames must differ (a held-up still photo gives near-identical
 //     frames) and the face must stay one person (the verification's descriptor distance);
+//   - the passive detector (MiniFASNet, liveness/passive-pad.ts) on frames spread over the
+//     capture: a printed or screen-shown face, whatever it was made to do;
 //   - screen cues on the face region: isolated spectral peaks (moiré, pixel grid);
 //   - Human's antispoof / liveness nets on the first frame (or the caller's scores): weak
 //     signals only (docs/decisions.md), never enough on their own to move the risk past low.
 import sharp from 'sharp';
-import type { LivenessFailure } from '../../liveness/index.ts';
-import { detectSpoofScores } from '../../platform/ml/human.ts';
+import {
+  type LivenessFailure,
+  PASSIVE_PAD,
+  type PassivePadReading,
+  readPassivePad,
+  spreadIndices,
+} from '../../liveness/index.ts';
+import { detectFaceMeshes, detectSpoofScores, type RawImage } from '../../platform/ml/human.ts';
 import { type Check, PROVIDER } from '../check.ts';
 import { centralRegion, decodeRgbPhoto, measureSpectralPeaks } from '../document-spoof/image-cues.ts';
 import type { SpoofCheck } from '../document-spoof/index.ts';
@@ -52,6 +60,8 @@ export interface SelfieSpoofResult {
     maxFrameChange: number;
     /** Strongest off-axis spectral peak on the face region over the frames (log10). */
     screenPeak: number;
+    /** The passive detector's median "live" probability over the frames it scored (null: no face). */
+    passiveLive: number | null;
     /** Human's nets per frame scored (the caller's, or the check's own: humanNetScores). */
     humanScores: { antispoof?: number; live?: number }[];
     cues: { name: string; score: number }[];
@@ -68,6 +78,13 @@ export const SELFIE_SPOOF_THRESHOLDS = {
    */
   faceDistance: { from: 0.45, to: 0.75 },
   screenPeak: { from: 2.2, to: 3.0 },
+  /**
+   * The passive detector's median "live" probability → cue score: 0 at `from`, 1 at 0, so that
+   * PASSIVE_PAD.attackBelow (the live check's own cut) scores exactly `medium`.
+   */
+  passiveLive: { from: PASSIVE_PAD.attackBelow / 0.6, to: 0 },
+  /** Frames the passive detector scores, spread over the capture. */
+  passiveFrames: 5,
   /** Weak-signal weight of Human's nets: at most this much score. */
   humanWeight: 0.3,
   medium: 0.4,
@@ -80,6 +97,7 @@ const FAILURE_TEXT: Record<string, string> = {
   no_face: 'live check failed: no face in a frame',
   no_frontal_start: 'live check failed: no frontal start',
   timestamps_invalid: 'live check failed: frame times invalid',
+  presentation_attack: 'live check failed: the passive detector saw a printed or screen-shown face',
 };
 
 function ramp(value: number, { from, to }: { from: number; to: number }): number {
@@ -107,6 +125,24 @@ export async function humanNetScores(
   const { data, info } = await sharp(first.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const score = await detectSpoofScores({ data, width: info.width, height: info.height, channels: 3 });
   return score ? [score] : [];
+}
+
+/** The passive detector on frames spread over the capture (each decoded, its face found by Human). */
+export async function passiveReading(frames: readonly SelfieSpoofFrame[]): Promise<PassivePadReading> {
+  const indices = spreadIndices(frames.length, SELFIE_SPOOF_THRESHOLDS.passiveFrames);
+  const images: RawImage[] = [];
+  for (const i of indices) {
+    // Turned upright by its EXIF orientation, as the face search reads a photo.
+    const { data, info } = await sharp((frames[i] as SelfieSpoofFrame).image)
+      .rotate()
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    images.push({ data, width: info.width, height: info.height, channels: 3 });
+  }
+  const reading = await readPassivePad(images, await detectFaceMeshes(images), [...images.keys()]);
+  return { ...reading, frames: reading.frames.map((f) => ({ ...f, index: indices[f.index] ?? f.index })) };
 }
 
 export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofResult> {
@@ -141,6 +177,15 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
         cues.push({
           name: 'frames nearly identical (still photo)',
           score: ramp(maxFrameChange, t.frameChange),
+          display: true,
+        });
+
+      // The passive detector: a cue of its own, strong enough alone to send the capture to review.
+      const passive = await passiveReading(input.frames);
+      if (passive.live !== null)
+        cues.push({
+          name: 'passive detector: printed or screen-shown face',
+          score: ramp(passive.live, t.passiveLive),
           display: true,
         });
 
@@ -191,6 +236,7 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
         measurements: {
           maxFrameChange: round(maxFrameChange),
           screenPeak: round(screenPeak),
+          passiveLive: passive.live === null ? null : round(passive.live),
           humanScores: humanScores.map((h) => ({
             ...(h.antispoof !== undefined ? { antispoof: round(h.antispoof) } : {}),
             ...(h.live !== undefined ? { live: round(h.live) } : {}),

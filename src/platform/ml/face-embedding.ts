@@ -3,7 +3,7 @@
 // giving a 512-d vector, scaled here to unit length. The model file is committed under
 // models/face-embedding with its licence (README there). It is a MobileFaceNet-shaped graph of
 // convolutions, PReLUs and additions only, so it runs on the process's tfjs runtime (tfjs.ts) that
-// face-api uses already: read by onnx-graph.ts, loaded once per process (per worker thread).
+// face-api uses already: read by onnx-graph.ts and run by onnx-tfjs.ts, loaded once per process (per worker thread).
 // face-api still finds the face and its 68 landmarks (face-api.ts); this replaces only its
 // recognition net for the document-vs-selfie comparison, where it separates genuine from impostor
 // pairs far better (docs/face-match.md).
@@ -12,7 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Tf from '@tensorflow/tfjs';
 import { bilinearAt, type RgbRegion } from '../image/bilinear.ts';
-import { type OnnxGraph, type OnnxNode, readOnnxGraph } from './onnx-graph.ts';
+import { readOnnxGraph } from './onnx-graph.ts';
+import { type CompiledGraph, compileOnnxGraph } from './onnx-tfjs.ts';
 import { loadTfjs } from './tfjs.ts';
 
 export const FACE_EMBEDDING_MODEL = 'fr_feature.onnx (faceplugin-face-recognition-js 0.0.1)';
@@ -46,14 +47,9 @@ export interface Similarity {
   ty: number;
 }
 
-/** One step of the network: reads its inputs from `values` and sets its output there. */
-type Step = (values: Map<string, Tf.Tensor>) => void;
-
 interface LoadedNetwork {
   tf: typeof Tf;
-  input: string;
-  output: string;
-  steps: Step[];
+  graph: CompiledGraph;
 }
 
 let network: Promise<LoadedNetwork> | undefined;
@@ -62,79 +58,12 @@ let network: Promise<LoadedNetwork> | undefined;
 export function loadFaceEmbedding(): Promise<LoadedNetwork> {
   network ??= (async () => {
     const tf = await loadTfjs();
-    const graph = readOnnxGraph(readFileSync(MODEL_FILE));
-    const [input] = graph.inputs;
-    const [output] = graph.outputs;
-    if (graph.inputs.length !== 1 || graph.outputs.length !== 1 || !input || !output)
-      throw new Error('face embedding: the model should have one input and one output');
-    return { tf, input, output, steps: graph.nodes.map((node) => stepOf(tf, graph, node)) };
+    return { tf, graph: compileOnnxGraph(tf, readOnnxGraph(readFileSync(MODEL_FILE)), 'face embedding') };
   })();
   network.catch(() => {
     network = undefined;
   });
   return network;
-}
-
-/**
- * A node as a tfjs operation, on tensors kept NHWC (ONNX is NCHW: the weights are turned when
- * loaded). Only what this network uses is supported; another op or setting is an error here.
- */
-function stepOf(tf: typeof Tf, graph: OnnxGraph, node: OnnxNode): Step {
-  const weight = (name: string | undefined) => {
-    const t = name === undefined ? undefined : graph.initializers.get(name);
-    if (!t) throw new Error(`face embedding: ${node.op} needs the weight ${name}`);
-    return t;
-  };
-  const [from, ...rest] = node.inputs;
-  const [to] = node.outputs;
-  if (!from || !to) throw new Error(`face embedding: ${node.op} without an input or output`);
-  const read = (values: Map<string, Tf.Tensor>, name: string) => {
-    const t = values.get(name);
-    if (!t) throw new Error(`face embedding: ${name} is used before it is computed`);
-    return t;
-  };
-  switch (node.op) {
-    case 'Conv': {
-      const w = weight(rest[0]);
-      const [outChannels, perGroup, kh, kw] = w.dims as [number, number, number, number];
-      const group = node.ints.group?.[0] ?? 1;
-      const [padTop, padLeft, padBottom, padRight] = node.ints.pads ?? [0, 0, 0, 0];
-      const strides = (node.ints.strides ?? [1, 1]) as [number, number];
-      const symmetric = padTop === padBottom && padLeft === padRight && padTop === padLeft;
-      if (!symmetric || (node.ints.dilations ?? [1, 1]).some((d) => d !== 1))
-        throw new Error('face embedding: Conv with asymmetric padding or dilation is not supported');
-      const isDepthwise = group === outChannels && perGroup === 1 && group > 1;
-      if (group !== 1 && !isDepthwise)
-        throw new Error(`face embedding: Conv with ${group} groups is not supported`);
-      const oihw = tf.tensor4d(w.values as Float32Array, [outChannels, perGroup, kh, kw]);
-      // OIHW → HWIO (conv2d) or → HW·C·1 (depthwise: O = C, I = 1).
-      const filter = tf.transpose(oihw, isDepthwise ? [2, 3, 0, 1] : [2, 3, 1, 0]) as Tf.Tensor4D;
-      oihw.dispose();
-      const bias = rest[1] ? tf.tensor1d(weight(rest[1]).values as Float32Array) : undefined;
-      const pad = padTop ?? 0;
-      return (values) => {
-        const x = read(values, from) as Tf.Tensor4D;
-        const args = { x, filter, strides, pad, ...(bias ? { bias } : {}) };
-        values.set(to, isDepthwise ? tf.fused.depthwiseConv2d(args) : tf.fused.conv2d(args));
-      };
-    }
-    case 'PRelu': {
-      const alpha = tf.tensor1d(weight(rest[0]).values as Float32Array);
-      return (values) => values.set(to, tf.prelu(read(values, from), alpha));
-    }
-    case 'Add': {
-      const [other] = rest;
-      if (!other) throw new Error('face embedding: Add needs two inputs');
-      return (values) => values.set(to, tf.add(read(values, from), read(values, other)));
-    }
-    case 'Reshape': {
-      const shape = weight(rest[0]).values as number[];
-      // In ONNX's channel-first order, as the model means it.
-      return (values) => values.set(to, tf.reshape(tf.transpose(read(values, from), [0, 3, 1, 2]), shape));
-    }
-    default:
-      throw new Error(`face embedding: ONNX op ${node.op} is not supported`);
-  }
 }
 
 /** The five alignment points from face-api's 68 landmarks (iBUG numbering). */
@@ -216,16 +145,8 @@ export async function embedFace(region: RgbRegion, landmarks: readonly Point2[])
 
 /** The unit-length embedding of a network input as `alignedInput` makes it. */
 export async function embedAlignedInput(input: Float32Array): Promise<Float32Array> {
-  const { tf, input: inputName, output, steps } = await loadFaceEmbedding();
-  const result = tf.tidy(() => {
-    const values = new Map<string, Tf.Tensor>([
-      [inputName, tf.tensor4d(input, [1, ALIGNED_SIDE, ALIGNED_SIDE, 3])],
-    ]);
-    for (const step of steps) step(values);
-    const vector = values.get(output);
-    if (!vector) throw new Error(`face embedding: the network computed no ${output}`);
-    return vector;
-  });
+  const { tf, graph } = await loadFaceEmbedding();
+  const result = tf.tidy(() => graph.run(tf.tensor4d(input, [1, ALIGNED_SIDE, ALIGNED_SIDE, 3])));
   const vector = Float32Array.from(await result.data());
   result.dispose();
   if (vector.length !== FACE_EMBEDDING_SIZE)

@@ -9,6 +9,8 @@ export interface OnnxNode {
   outputs: string[];
   /** Integer and integer-list attributes (kernel_shape, strides, pads, dilations, group). */
   ints: Record<string, number[]>;
+  /** Float and float-list attributes (Gemm's alpha and beta). */
+  floats: Record<string, number[]>;
 }
 
 export interface OnnxTensor {
@@ -29,6 +31,7 @@ type Span = readonly [start: number, end: number];
 type Field =
   | { field: number; varint: bigint }
   | { field: number; span: Span }
+  | { field: number; fixed32: number }
   | { field: number; fixed: true };
 
 class ProtoReader {
@@ -61,8 +64,9 @@ class ProtoReader {
           break;
         }
         case 5:
+          if (at.p + 4 > end) throw new Error('ONNX: truncated field');
           at.p += 4;
-          yield { field, fixed: true };
+          yield { field, fixed32: at.p - 4 };
           break;
         case 1:
           at.p += 8;
@@ -85,6 +89,14 @@ class ProtoReader {
       const at = { p: f.span[0] };
       while (at.p < f.span[1]) into.push(Number(BigInt.asIntN(64, this.varintAt(at))));
     }
+  }
+
+  /** Float32 values, packed or one per field. */
+  floats(f: Field, into: number[]): void {
+    const view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+    if ('fixed32' in f) into.push(view.getFloat32(f.fixed32, true));
+    else if ('span' in f)
+      for (let p = f.span[0]; p + 4 <= f.span[1]; p += 4) into.push(view.getFloat32(p, true));
   }
 
   /** A copy: the weights may sit at an offset that a typed array view cannot start at. */
@@ -124,7 +136,7 @@ export function readOnnxGraph(bytes: Uint8Array): OnnxGraph {
 }
 
 function readNode(reader: ProtoReader, span: Span): OnnxNode {
-  const node: OnnxNode = { op: '', inputs: [], outputs: [], ints: {} };
+  const node: OnnxNode = { op: '', inputs: [], outputs: [], ints: {}, floats: {} };
   for (const f of reader.fields(span)) {
     if (!('span' in f)) continue;
     if (f.field === 1) node.inputs.push(reader.text(f.span));
@@ -133,11 +145,14 @@ function readNode(reader: ProtoReader, span: Span): OnnxNode {
     else if (f.field === 5) {
       let name = '';
       const values: number[] = [];
+      const floats: number[] = [];
       for (const a of reader.fields(f.span)) {
         if (a.field === 1 && 'span' in a) name = reader.text(a.span);
         else if (a.field === 3 || a.field === 8) reader.ints(a, values);
+        else if (a.field === 2 || a.field === 7) reader.floats(a, floats);
       }
-      node.ints[name] = values;
+      if (floats.length > 0) node.floats[name] = floats;
+      else node.ints[name] = values;
     }
   }
   return node;
