@@ -348,12 +348,12 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
     '/tenants/:tenantId/webhook-events/:eventId',
     { ...onlyRoles(WEBHOOK_LOG_READERS), schema: { hide, params: EventParams } },
     async (request) => {
+      const event = await tenantEvent(request.params.tenantId, request.params.eventId);
       await webhookLogReader(request, request.params.tenantId, {
         action: 'webhook_event.view',
         targetType: 'webhook_event',
-        targetId: request.params.eventId,
+        targetId: event.eventId,
       });
-      const event = await tenantEvent(request.params.tenantId, request.params.eventId);
       return eventDetail(event, await readWebhookEventBody(platform, event.eventId));
     },
   );
