@@ -19,6 +19,7 @@ const SOURCES = [
   'src/platform/ml/human-face-mesh-config.ts',
   'src/platform/ml/human.ts',
   'src/review/review-reasons.ts',
+  'src/domain/vocabulary.ts',
   'src/hosted-flow/document-types.ts',
   'src/hosted-flow/user-input-fields.ts',
   'package-lock.json',

@@ -4,7 +4,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { listAuditRows, onlyRoles, recordAudit, requestActor, requireRole } from '../actors/index.ts';
+import {
+  type ConsoleRole,
+  listAuditRows,
+  onlyRoles,
+  recordAudit,
+  requestActor,
+  requireRole,
+} from '../actors/index.ts';
 import { type ApiKeyView, listTenantApiKeys } from '../api-keys/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { ApiKeyId, TenantId, WebhookEventId } from '../platform/http/id-schemas.ts';
@@ -38,6 +45,7 @@ import { LOGO_MAX_BYTES, setTenantLogo } from './tenant-logo.ts';
 import { readTenantSettings, TenantSettingsSchema, writeTenantSettings } from './tenant-settings.ts';
 
 const hide = true;
+const WEBHOOK_LOG_READERS: ConsoleRole[] = ['tenant_admin', 'operator'];
 const TenantParams = Type.Object({ tenantId: TenantId });
 const KeyParams = Type.Object({ tenantId: TenantId, keyId: ApiKeyId });
 const EventParams = Type.Object({ tenantId: TenantId, eventId: WebhookEventId });
@@ -293,11 +301,31 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
     },
   );
 
+  /**
+   * The webhook log's readers: the tenant's admin, and operators (any existing tenant, read-only,
+   * each read an audit row, as their session reads), who are the ones a tenant asks why a
+   * delivery failed. Sending and redelivering stay the tenant admin's.
+   */
+  async function webhookLogReader(
+    request: Parameters<typeof requestActor>[0],
+    tenantId: string,
+    read: { action: string; targetType: string; targetId: string | null },
+  ) {
+    const user = requireRole(request, WEBHOOK_LOG_READERS, tenantId);
+    if (user.role !== 'operator') return;
+    if (!(await findTenant(platform.database.db, tenantId))) throw new AppError('NotFound', 'No such tenant');
+    await recordAudit(platform.database.db, platform, { ...requestActor(request), tenantId, ...read });
+  }
+
   app.get(
     '/tenants/:tenantId/webhook-events',
-    { ...onlyRoles(['tenant_admin']), schema: { hide, params: TenantParams, querystring: EventsQuery } },
+    { ...onlyRoles(WEBHOOK_LOG_READERS), schema: { hide, params: TenantParams, querystring: EventsQuery } },
     async (request) => {
-      requireRole(request, ['tenant_admin'], request.params.tenantId);
+      await webhookLogReader(request, request.params.tenantId, {
+        action: 'webhook_event.list',
+        targetType: 'tenant',
+        targetId: request.params.tenantId,
+      });
       const { status, limit, before } = request.query;
       const events = await listTenantWebhookEvents(platform, {
         tenantId: request.params.tenantId,
@@ -318,10 +346,14 @@ export function registerAdminRoutes(scope: FastifyInstance, platform: Platform) 
 
   app.get(
     '/tenants/:tenantId/webhook-events/:eventId',
-    { ...onlyRoles(['tenant_admin']), schema: { hide, params: EventParams } },
+    { ...onlyRoles(WEBHOOK_LOG_READERS), schema: { hide, params: EventParams } },
     async (request) => {
-      requireRole(request, ['tenant_admin'], request.params.tenantId);
       const event = await tenantEvent(request.params.tenantId, request.params.eventId);
+      await webhookLogReader(request, request.params.tenantId, {
+        action: 'webhook_event.view',
+        targetType: 'webhook_event',
+        targetId: event.eventId,
+      });
       return eventDetail(event, await readWebhookEventBody(platform, event.eventId));
     },
   );

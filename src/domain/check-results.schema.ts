@@ -3,7 +3,8 @@
 // Closed (additionalProperties: false), as the webhook payload that embeds them. Each check's
 // definition names its own (src/checks/*/definition.ts); the registry builds `results` from them.
 import { type Static, Type } from '@sinclair/typebox';
-import { closed, Timestamp } from './schema-parts.ts';
+import { closed, literalUnion, Timestamp } from './schema-parts.ts';
+import { REVIEW_REASON_CODES } from './vocabulary.ts';
 
 /** Interface §2.10. */
 export const SignalSchema = Type.Object(
@@ -59,6 +60,9 @@ export const DecisionMetadataSchema = Type.Object(
     mismatchedFields: Type.Optional(Type.Array(Type.String())),
     userInputMatch: Type.Optional(Type.Boolean()),
     preRegisteredInfoMatch: Type.Optional(FieldMatchSchema),
+    reviewReasonCode: Type.Optional(
+      literalUnion(REVIEW_REASON_CODES, "After a review: the reviewer's reason code (review.reasonCode)"),
+    ),
   },
   { ...closed, title: 'DecisionMetadata', description: 'API reference §2.8' },
 );

@@ -74,5 +74,27 @@ export const DECISION_REASON_CODES = [
 ] as const;
 export type DecisionReasonCode = (typeof DECISION_REASON_CODES)[number];
 
+/**
+ * Why a reviewer decided as they did: the review's `reasonCode` beside its free text, a closed list
+ * the tenant's code can switch on (docs/console-api.md "Preset reasons"). The first three approve,
+ * `other` goes with either decision, the rest reject; `new_capture_requested` is a rejection that
+ * asks the tenant to send the person a new session, since the photos could not be judged.
+ */
+export const REVIEW_REASON_CODES = [
+  'documents_verified_manually',
+  'face_confirmed_manually',
+  'data_mismatch_explained',
+  'new_capture_requested',
+  'document_unreadable',
+  'document_expired',
+  'document_suspicious',
+  'face_mismatch',
+  'person_not_present',
+  'data_mismatch',
+  'suspected_fraud',
+  'other',
+] as const;
+export type ReviewReasonCode = (typeof REVIEW_REASON_CODES)[number];
+
 /** How long a session's personal data is kept when the tenant has not chosen (tenant settings). */
 export const DEFAULT_RETENTION_DAYS = 365;

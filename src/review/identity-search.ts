@@ -87,3 +87,26 @@ export function identitySources(
   }
   return sources;
 }
+
+/**
+ * The person's name for a list row: as typed in the form (kanji or Latin, and its kana reading),
+ * else the tenant's pre-registered one; null before either exists or after erasure.
+ */
+export function listedName(
+  keyring: Keyring,
+  row: { id: string; pre_registered_info_enc: string | null; user_input_enc: string | null },
+): { name: string; kana: string | null } | null {
+  const sources: IdentityValues[] = [];
+  if (row.user_input_enc) sources.push(decryptJson(keyring, row.user_input_enc, userInputContext(row.id)));
+  if (row.pre_registered_info_enc)
+    sources.push(decryptJson(keyring, row.pre_registered_info_enc, preRegisteredInfoContext(row.id)));
+  const words = (...parts: (string | undefined)[]) =>
+    parts.filter((p) => p !== undefined && p.trim() !== '').join(' ');
+  for (const source of sources) {
+    const name = words(source.lastName, source.firstName);
+    if (name === '') continue;
+    const kana = words(source.lastNameKana, source.firstNameKana);
+    return { name, kana: kana === '' ? null : kana };
+  }
+  return null;
+}

@@ -53,6 +53,7 @@ export function registerReviewApiRoutes(fastify: FastifyInstance, platform: Plat
         tenantId: caller.tenantId,
         sessionId,
         decision: request.body.decision,
+        reasonCode: request.body.reasonCode ?? 'other',
         reason: request.body.reason,
         reviewedBy: request.body.reviewedBy,
         source: 'api',

@@ -20,6 +20,7 @@ import {
   documentNumberHashes,
   type IdentityQuery,
   identitySources,
+  listedName,
   matchesIdentity,
 } from './identity-search.ts';
 import type { QueueQuery, SessionQuery } from './review.schemas.ts';
@@ -145,6 +146,7 @@ async function listItems(
       status: r.status,
       verificationStatus: r.verification_status,
       decisionReason: reasons.get(r.id)?.reason ?? null,
+      person: listedName(platform.keyring, r),
       documentType: r.document_type,
       clientIpAddress: r.client_ip,
       state: r.state,
@@ -170,18 +172,33 @@ export const listReviewQueue = (platform: Platform, tenantId: string, query: Que
   listItems(platform, tenantId, query, true);
 
 const FIELDS = ['lastName', 'firstName', 'birthDate', 'address'] as const;
+/**
+ * Fields the person types that no check compares (the documents print no kana reading, and
+ * preRegisteredInfo has none): shown too, so the reviewer sees everything the person typed.
+ */
+const TYPED_ONLY = ['lastNameKana', 'firstNameKana'] as const;
+type TypedFields = IdentityFields & Partial<Record<(typeof TYPED_ONLY)[number], string>>;
 
 /** Per field: what OCR read, what the user typed, what the tenant registered, and which agree. */
 function compareSources(
   ocr: IdentityFields | null,
-  userInput: IdentityFields | null,
+  userInput: TypedFields | null,
   pre: IdentityFields | null,
 ) {
   const versus = (expected: IdentityFields | null) =>
     expected && ocr ? compareIdentityFields(expected, ocr) : null;
   const user = versus(userInput);
   const registered = versus(pre);
-  return FIELDS.map((field) => {
+  const typedOnly = TYPED_ONLY.map((field) => ({
+    field,
+    ocr: null,
+    ocrRead: null,
+    userInput: userInput?.[field] ?? null,
+    preRegistered: null,
+    userInputMatchesOcr: null,
+    preRegisteredMatchesOcr: null,
+  }));
+  const compared = FIELDS.map((field) => {
     // A field the OCR did not read is unknown, not different: nothing contradicts the other sides.
     // ocrRead is null while there is no OCR result at all.
     const isOcrRead = typeof ocr?.[field] === 'string' && ocr[field].trim() !== '';
@@ -195,6 +212,8 @@ function compareSources(
       preRegisteredMatchesOcr: isOcrRead ? (registered?.[field] ?? null) : null,
     };
   });
+  // Each kana reading below its name.
+  return [...compared.slice(0, 2), ...typedOnly, ...compared.slice(2)];
 }
 
 export async function readCase(platform: Platform, tenantId: string, sessionId: string) {

@@ -5,7 +5,7 @@ import { SESSION_STATUSES, VERIFICATION_STATUSES } from '../domain/index.ts';
 import { DOCUMENT_TYPES } from '../hosted-flow/index.ts';
 import { BlacklistEntryId, ReviewId, TenantId } from '../platform/http/id-schemas.ts';
 import { SessionIdParams } from '../sessions/index.ts';
-import { REASON_CODES } from './review-reasons.ts';
+import { REASON_CODES, reasonCodesFor } from './review-reasons.ts';
 
 /** No C0/C1 control characters in free text (as the session endpoints). */
 const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
@@ -20,10 +20,18 @@ const Cursor = (description: string) =>
 
 export const ReviewDecisionField = enumOf(['approved', 'rejected'] as const, "The reviewer's decision");
 const Reason = Text(500, "The reviewer's reason; becomes decision.reason (API reference §6.2 rule 2)");
+const ReasonCodeField = (description: string) => enumOf(REASON_CODES, description);
+const REASON_CODE_HELP =
+  'Sent as review.reasonCode and decision.metadata.reviewReasonCode. Approving: ' +
+  `${reasonCodesFor('approved').join(', ')}; rejecting: ${reasonCodesFor('rejected').join(', ')} ` +
+  '(new_capture_requested: the photos could not be judged, send the person a new session)';
 
 export const ApiReviewBody = Type.Object(
   {
     decision: ReviewDecisionField,
+    reasonCode: Type.Optional(
+      ReasonCodeField(`The reason as a code; \`other\` when left out. ${REASON_CODE_HELP}`),
+    ),
     reason: Reason,
     reviewedBy: Type.String({
       format: 'email',
@@ -36,7 +44,11 @@ export const ApiReviewBody = Type.Object(
 export type ApiReviewBody = Static<typeof ApiReviewBody>;
 
 export const ConsoleReviewBody = Type.Object(
-  { decision: ReviewDecisionField, reasonCode: enumOf(REASON_CODES, 'Preset reason'), reason: Reason },
+  {
+    decision: ReviewDecisionField,
+    reasonCode: ReasonCodeField(`Preset reason. ${REASON_CODE_HELP}`),
+    reason: Reason,
+  },
   { additionalProperties: false },
 );
 export type ConsoleReviewBody = Static<typeof ConsoleReviewBody>;

@@ -6,6 +6,7 @@
 
 import { recordAudit } from '../actors/index.ts';
 import { NO_VERDICT } from '../checks/index.ts';
+import type { DecisionMetadata } from '../domain/index.ts';
 import {
   insertDecision,
   listAutomaticDecisions,
@@ -19,7 +20,7 @@ import type { Platform } from '../platform/platform.ts';
 import { findSession, type SessionRow, setVerificationStatus } from '../sessions/index.ts';
 import { findTenantSettings } from '../tenants/index.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
-import type { ReasonCode } from './review-reasons.ts';
+import { currentReasonCode, type ReasonCode, reasonFitsDecision } from './review-reasons.ts';
 import {
   deleteClaim,
   findClaim,
@@ -34,7 +35,7 @@ export interface ReviewRequest {
   tenantId: string;
   sessionId: string;
   decision: 'approved' | 'rejected';
-  reasonCode?: ReasonCode | undefined;
+  reasonCode: ReasonCode;
   reason: string;
   /** The reviewer's e-mail address (interface §6.2 review.reviewedBy). */
   reviewedBy: string;
@@ -50,7 +51,7 @@ export interface ReviewView {
   id: string;
   sessionId: string;
   decision: 'approved' | 'rejected';
-  reasonCode: string | null;
+  reasonCode: ReasonCode | null;
   reason: string;
   reviewedBy: string;
   reviewedAt: string | null;
@@ -70,7 +71,7 @@ export const reviewView = (r: ReviewRow): ReviewView => ({
   id: r.id,
   sessionId: r.session_id,
   decision: r.decision,
-  reasonCode: r.reason_code,
+  reasonCode: currentReasonCode(r.reason_code),
   reason: r.reason,
   reviewedBy: r.reviewed_by,
   reviewedAt: r.decided_at?.toISOString() ?? null,
@@ -132,6 +133,12 @@ async function requireReviewable(
 }
 
 export async function submitReview(platform: Platform, req: ReviewRequest): Promise<ReviewOutcome> {
+  if (!reasonFitsDecision(req.reasonCode, req.decision))
+    throw new AppError(
+      'ValidationFailed',
+      `The request is not valid: body/reasonCode ${req.reasonCode} does not explain ${req.decision === 'approved' ? 'an approval' : 'a rejection'}`,
+      [{ path: 'body/reasonCode', message: `does not go with decision ${req.decision}` }],
+    );
   // Read before the transaction (PGlite has one connection); the lock below re-checks the state.
   const pipeline = await readPipelineDetail(platform, req.sessionId);
   return platform.database.db.transaction().execute(async (trx) => {
@@ -161,7 +168,7 @@ export async function submitReview(platform: Platform, req: ReviewRequest): Prom
       session_id: session.id,
       tenant_id: session.tenant_id,
       decision: req.decision,
-      reason_code: req.reasonCode ?? null,
+      reason_code: req.reasonCode,
       reason: req.reason,
       reviewed_by: req.reviewedBy,
       reviewer_user_id: req.reviewerUserId ?? null,
@@ -267,6 +274,12 @@ async function confirmWaiting(
   return { status: 'final', review: reviewView(review) };
 }
 
+/** decision.metadata of a review's decision: its reason code (none on a review stored without one). */
+function reviewMetadata(review: ReviewRow): DecisionMetadata {
+  const reasonCode = currentReasonCode(review.reason_code);
+  return reasonCode ? { reviewReasonCode: reasonCode } : {};
+}
+
 /** The decision row, the verification status and the §6.2 event of a final review. */
 async function finalize(
   platform: Platform,
@@ -290,11 +303,13 @@ async function finalize(
     thresholds: automatic?.thresholds ?? {},
     preRegisteredInfoMatch: automatic?.pre_registered_info_match ?? null,
     userInputMatch: automatic?.user_input_match ?? null,
-    // interface §6.2 rule 2: metadata may be empty after manual review.
-    metadata: {},
+    // interface §6.2 rule 2 lets metadata be empty after manual review; the reviewer's code is
+    // what a tenant's program can switch on (decision.reason is their free text).
+    metadata: reviewMetadata(review),
     decidedAt,
   });
   await setVerificationStatus(trx, review.session_id, review.decision, decidedAt);
+  const reasonCode = currentReasonCode(review.reason_code);
   const results = pipeline.results ?? {};
   const similarity = results.faceMatch?.similarity;
   const risk = results.documentSpoofCheck?.risk;
@@ -311,6 +326,7 @@ async function finalize(
         reviewedBy: review.reviewed_by,
         reviewedAt: decidedAt,
         reason: review.reason,
+        ...(reasonCode ? { reasonCode } : {}),
       },
       verificationResult: {
         ...(livenessConfidence !== null ? { livenessConfidence } : {}),
@@ -322,6 +338,7 @@ async function finalize(
           : {}),
       },
       results,
+      decisionMetadata: reviewMetadata(review),
       processedAt: decidedAt,
     },
     session,

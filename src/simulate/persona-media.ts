@@ -203,7 +203,13 @@ export async function preparePersonaMedia(
     presented,
   );
   const record = createDocumentRecord(root.fork('record'), documentType, sex, referenceDate, identity);
-  const faceCandidates = (people.get(facePerson) ?? []).filter((f) => f !== portraitFile);
+  // The live face is another photo of the face's person than the one their own document prints,
+  // for an impostor as for the holder: that ID cut is close (3.9 eye distances, the others 6.6-7),
+  // and the head rendered from it through the challenge's turns failed the live check
+  // (pose_order_mismatch, no_face, face_changed), so an impostor never reached the face match.
+  const livePhotos = people.get(facePerson) ?? [];
+  const livePortrait = portraitPhoto(frontalPhotos(livePhotos, angles));
+  const faceCandidates = livePhotos.filter((f) => f !== portraitFile && f !== livePortrait);
   const facePhoto = mostFrontalPhoto(faceCandidates, angles);
   const liveScene = await fitFaceScene(facePhoto, scene);
 

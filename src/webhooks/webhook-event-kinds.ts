@@ -6,7 +6,7 @@
 // components are all derived from this table, so a new kind is a name in the vocabulary, its
 // payload schema, an entry here and the code that records it.
 import type { TObject } from '@sinclair/typebox';
-import type { WebhookEventKind, WebhookEventName } from '../domain/index.ts';
+import type { ReviewReasonCode, WebhookEventKind, WebhookEventName } from '../domain/index.ts';
 import { WEBHOOK_EXAMPLES } from './webhook-examples.ts';
 import {
   type AutomaticWebhookPayload,
@@ -55,6 +55,7 @@ export interface ReviewOutcomeEventInput {
     reviewedBy: string;
     reviewedAt: Date | string;
     reason: string;
+    reasonCode?: ReviewReasonCode;
   };
   /** Everything of §6.2 verificationResult but status, which is the reviewer's decision. */
   verificationResult: Omit<ReviewWebhookPayload['verificationResult'], 'status'>;
@@ -171,7 +172,8 @@ const review: WebhookEventKindDefinition<ReviewOutcomeEventInput, ReviewWebhookP
       verificationId: input.verificationId,
       tenantId: input.tenantId,
       status,
-      // §6.2 rule 2: after review the reason is the reviewer's free text.
+      // §6.2 rule 2: after review the reason is the reviewer's free text (its code is in
+      // metadata.reviewReasonCode and review.reasonCode).
       decision: { status, reason: input.review.reason, metadata: input.decisionMetadata ?? {} },
       results: input.results ?? {},
       processedAt: toTimestamp(input.processedAt),

@@ -71,7 +71,7 @@ export const WEBHOOK_EXAMPLES = {
     decision: {
       status: 'approved',
       reason: 'Checked the document by hand; the photo matches.',
-      metadata: {},
+      metadata: { reviewReasonCode: 'documents_verified_manually' },
     },
     results: {},
     processedAt,
@@ -81,6 +81,7 @@ export const WEBHOOK_EXAMPLES = {
       reviewedBy: 'reviewer@tenant.example',
       reviewedAt: processedAt,
       reason: 'Checked the document by hand; the photo matches.',
+      reasonCode: 'documents_verified_manually',
     },
     verificationResult: {
       status: 'approved',

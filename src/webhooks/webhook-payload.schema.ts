@@ -18,6 +18,7 @@ import {
   FieldMatchSchema,
   literalUnion,
   REVIEW_DECISIONS,
+  REVIEW_REASON_CODES,
   Timestamp,
   WEBHOOK_EVENTS,
 } from '../domain/index.ts';
@@ -61,7 +62,13 @@ export const ReviewSchema = Type.Object(
     decision: literalUnion(REVIEW_DECISIONS, "The reviewer's decision"),
     reviewedBy: Type.String({ description: "The reviewer's e-mail address" }),
     reviewedAt: Timestamp,
-    reason: Type.String(),
+    reason: Type.String({ description: "The reviewer's free text" }),
+    reasonCode: Type.Optional(
+      literalUnion(
+        REVIEW_REASON_CODES,
+        "The reviewer's reason as a code (docs: Reason codes); new_capture_requested: send the person a new session. Absent only on events recorded before reason codes",
+      ),
+    ),
   },
   { ...closed, title: 'Review', description: 'API reference §6.2; present only on manual-review outcomes' },
 );
@@ -163,11 +170,10 @@ export function opened(schema: unknown): unknown {
   if (typeof schema !== 'object' || schema === null) return schema;
   const source = schema as Record<string, unknown>;
   const members = source.anyOf as Record<string, unknown>[] | undefined;
-  const known = members?.map((m) => m.const);
-  if (
-    known?.length === DECISION_REASON_CODES.length &&
-    DECISION_REASON_CODES.every((c) => known.includes(c))
-  ) {
+  const known = members?.map((m) => m.const) ?? [];
+  const isList = (codes: readonly string[]) =>
+    known.length === codes.length && codes.every((c) => known.includes(c));
+  if (isList(DECISION_REASON_CODES) || isList(REVIEW_REASON_CODES)) {
     return {
       type: 'string',
       description:

@@ -49,8 +49,9 @@ describe('console roles', () => {
     { method: 'POST', url: `/tenants/${a}/webhook-secret/rotate`, may: ['adminA'] },
     { method: 'GET', url: `/tenants/${a}/settings`, may: ['adminA'] },
     { method: 'PUT', url: `/tenants/${a}/settings`, body: { settings: {} }, may: ['adminA'] },
-    { method: 'GET', url: `/tenants/${a}/webhook-events`, may: ['adminA'] },
-    { method: 'GET', url: `/tenants/${a}/webhook-events/evt_unknown`, may: ['adminA'] },
+    // Operators read any tenant's webhook log too, read-only (redeliver stays the admin's).
+    { method: 'GET', url: `/tenants/${a}/webhook-events`, may: ['operator', 'adminA'] },
+    { method: 'GET', url: `/tenants/${a}/webhook-events/evt_unknown`, may: ['operator', 'adminA'] },
     { method: 'POST', url: `/tenants/${a}/webhook-events/evt_unknown/redeliver`, may: ['adminA'] },
     // A URL off the allow list: the role check passes first, then 422 (nothing is sent).
     {

@@ -556,6 +556,30 @@ describe('the webhook log', () => {
       [[200, 'received, thanks', false]],
     );
     assert.equal((await reviewer.request('GET', pathA(`webhook-events/${eventId}`))).statusCode, 403);
+    // The service's operator reads it too (read-only: no redeliver), each read an audit row.
+    const seen = await operator.request('GET', pathA(`webhook-events/${eventId}`));
+    assert.equal(seen.statusCode, 200, seen.body);
+    assert.equal(seen.json().request.body, body.request.body);
+    const listed = await operator.request('GET', pathA('webhook-events'));
+    assert.ok(listed.json().events.some((e: { eventId: string }) => e.eventId === eventId));
+    assert.equal(
+      (await operator.request('POST', pathA(`webhook-events/${eventId}/redeliver`))).statusCode,
+      403,
+    );
+    const reads = await platform.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id'])
+      .where('actor', '=', 'otto@service.example')
+      .where('action', 'like', 'webhook_event.%')
+      .orderBy('id', 'asc')
+      .execute();
+    assert.deepEqual(
+      reads.map((r) => [r.action, r.target_id]),
+      [
+        ['webhook_event.view', eventId],
+        ['webhook_event.list', tenantA.tenantId],
+      ],
+    );
     const otherTenant = await adminB.request(
       'GET',
       `/console/api/tenants/${tenantB.tenantId}/webhook-events/${eventId}`,

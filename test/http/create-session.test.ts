@@ -128,6 +128,18 @@ describe('POST /v1/verification-sessions', () => {
     assert.ok(Array.isArray(res.json().details));
   });
 
+  it('names the unknown field, so a typo (callback_url, redirectUrl) is found from the answer', async () => {
+    const res = await api.createSession({ callback_url: CALLBACK_PREFIX, redirectUrl: CALLBACK_PREFIX });
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assert.deepEqual(Object.keys(body).sort(), ['details', 'error', 'message']);
+    assert.equal(body.error, 'ValidationFailed');
+    const paths = body.details.map((d: { path: string }) => d.path);
+    assert.ok(paths.includes('body/callback_url'), JSON.stringify(body));
+    assert.ok(paths.includes('body/redirectUrl'), JSON.stringify(body));
+    assert.match(body.message, /callback_url/);
+  });
+
   describe('callbackUrl and the allow list (docs/decisions.md)', () => {
     const cases: [string, string, number][] = [
       ['the prefix itself', CALLBACK_PREFIX, 201],

@@ -106,6 +106,47 @@ describe('POST /v1/verification-sessions/{id}/review', () => {
     assert.match(payload.review.id, /^rv_/);
     assert.equal(payload.verificationResult.status, 'approved');
     assert.equal(payload.verificationResult.livenessConfidence, 0.93);
+    // No reasonCode sent (a client written before it existed): the review still carries one.
+    assert.equal(payload.review.reasonCode, 'other');
+    assert.deepEqual(payload.decision.metadata, { reviewReasonCode: 'other' });
+  });
+
+  test('"ask for a new capture": rejected new_capture_requested in the webhook\'s review, decision.metadata and GET detail', async () => {
+    const sessionId = await pending('/new-capture');
+    const res = await review(sessionId, {
+      ...approve,
+      decision: 'rejected',
+      reasonCode: 'new_capture_requested',
+      reason: 'The licence photo is too dark to read; please photograph it again by a window',
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const got = (await api.getSession(sessionId)).json();
+    assert.equal(got.verification.status, 'rejected');
+    assert.equal(got.verification.decision.metadata.reviewReasonCode, 'new_capture_requested');
+    assert.match(got.verification.decision.reason, /too dark/);
+    const [delivery] = await waitFor('the review webhook', () => {
+      const got = receiver.received.filter((r) => r.url === '/new-capture');
+      return got.length ? got : undefined;
+    });
+    const payload = JSON.parse(delivery!.body.toString('utf8'));
+    assert.ok(validatePayload(payload), JSON.stringify(validatePayload.errors));
+    assert.equal(payload.event, 'verification.rejected');
+    assert.equal(payload.review.reasonCode, 'new_capture_requested');
+    assert.equal(payload.decision.metadata.reviewReasonCode, 'new_capture_requested');
+  });
+
+  test('a reason code that does not explain the decision is 400 naming reasonCode, and nothing is written', async () => {
+    const sessionId = await pending('/misfit');
+    const writes = await countWrites(platform);
+    const res = await review(sessionId, { ...approve, reasonCode: 'face_mismatch' });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().error, 'ValidationFailed');
+    assert.deepEqual(
+      res.json().details.map((d: { path: string }) => d.path),
+      ['body/reasonCode'],
+    );
+    assert.deepEqual(await countWrites(platform), writes);
+    assert.equal((await api.getSession(sessionId)).json().verification.status, 'pending_review');
   });
 
   test("verificationResult.documentAuthenticity follows the document check: 'unverified' where it gave no verdict", async () => {
@@ -200,6 +241,7 @@ describe('POST /v1/verification-sessions/{id}/review', () => {
     ],
     ['a missing reviewedBy', { decision: 'approved', reason: 'fine' }, 400],
     ['an unknown field', { ...approve, status: 'approved' }, 400],
+    ['an unknown reasonCode', { ...approve, reasonCode: 'looked_fine' }, 400],
     ['an array body', [approve], 400],
     ['malformed JSON', '{"decision": "approved",', 400],
     ['an oversized body', { ...approve, reason: 'x'.repeat(2_000_000) }, 413],
@@ -224,6 +266,7 @@ describe('POST /v1/verification-sessions/{id}/review', () => {
     const ref: string = op.requestBody.content['application/json'].schema.$ref;
     const body = doc.components.schemas[ref.replace('#/components/schemas/', '')];
     assert.deepEqual([...body.required].sort(), ['decision', 'reason', 'reviewedBy']);
+    assert.ok(body.properties.reasonCode.enum.includes('new_capture_requested'));
     assert.ok(op.responses['409']);
   });
 });

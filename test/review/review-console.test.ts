@@ -177,7 +177,7 @@ describe('a case', () => {
     assert.deepEqual(session.images, []);
     assert.deepEqual(
       session.comparison.map((c: { field: string }) => c.field),
-      ['lastName', 'firstName', 'birthDate', 'address'],
+      ['lastName', 'firstName', 'lastNameKana', 'firstNameKana', 'birthDate', 'address'],
     );
     assert.equal(session.claim, null);
     assert.deepEqual(session.reviews, []);
@@ -279,8 +279,10 @@ describe('claims and decisions', () => {
         reviewedBy: 'bob@tenant.example',
         reviewedAt: undefined,
         reason: 'Checked by phone',
+        reasonCode: 'documents_verified_manually',
       },
     );
+    assert.deepEqual(payload.decision.metadata, { reviewReasonCode: 'documents_verified_manually' });
     const audit = await platform.database.db
       .selectFrom('audit_log')
       .select(['action', 'actor', 'actor_user_id'])

@@ -70,6 +70,8 @@ export type WebhookAutomaticDecision = {
       preRegisteredInfoMatch?: {
         [key: string]: unknown;
       };
+      /** After a review: the reviewer's reason code (review.reasonCode) (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
+      reviewReasonCode?: string;
       [key: string]: unknown;
     };
     [key: string]: unknown;
@@ -220,6 +222,8 @@ export type WebhookReviewOutcome = {
       preRegisteredInfoMatch?: {
         [key: string]: unknown;
       };
+      /** After a review: the reviewer's reason code (review.reasonCode) (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
+      reviewReasonCode?: string;
       [key: string]: unknown;
     };
     [key: string]: unknown;
@@ -310,7 +314,10 @@ export type WebhookReviewOutcome = {
     reviewedBy: string;
     /** ISO 8601 timestamp, UTC with a trailing Z (API reference §2) */
     reviewedAt: string;
+    /** The reviewer's free text */
     reason: string;
+    /** The reviewer's reason as a code (docs: Reason codes); new_capture_requested: send the person a new session. Absent only on events recorded before reason codes (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
+    reasonCode?: string;
     [key: string]: unknown;
   };
   /** API reference §6.2 */
@@ -532,6 +539,8 @@ export type SessionDetail = {
         preRegisteredInfoMatch?: {
           [key: string]: boolean;
         };
+        /** After a review: the reviewer's reason code (review.reasonCode) */
+        reviewReasonCode?: "documents_verified_manually" | "face_confirmed_manually" | "data_mismatch_explained" | "new_capture_requested" | "document_unreadable" | "document_expired" | "document_suspicious" | "face_mismatch" | "person_not_present" | "data_mismatch" | "suspected_fraud" | "other";
         [key: string]: unknown;
       };
       [key: string]: unknown;
@@ -647,6 +656,8 @@ export type EmptyRequest = Record<string, never>;
 export type ReviewRequest = {
   /** The reviewer's decision */
   decision: "approved" | "rejected";
+  /** The reason as a code; `other` when left out. Sent as review.reasonCode and decision.metadata.reviewReasonCode. Approving: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, other; rejecting: new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other (new_capture_requested: the photos could not be judged, send the person a new session) */
+  reasonCode?: "documents_verified_manually" | "face_confirmed_manually" | "data_mismatch_explained" | "new_capture_requested" | "document_unreadable" | "document_expired" | "document_suspicious" | "face_mismatch" | "person_not_present" | "data_mismatch" | "suspected_fraud" | "other";
   /** The reviewer's reason; becomes decision.reason (API reference §6.2 rule 2) */
   reason: string;
   /** The reviewer's e-mail address */

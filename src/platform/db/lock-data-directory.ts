@@ -7,7 +7,9 @@ export class DatabaseInUseError extends Error {
   constructor(directory: string, pid: number) {
     super(
       `the embedded database in ${directory} is in use by another mimoto process (pid ${pid}); ` +
-        'stop that process first, or set DATABASE_URL to share a PostgreSQL server between processes',
+        'stop that process first, or set DATABASE_URL to share a PostgreSQL server between processes. ' +
+        "While it runs, the console shows the same: sessions, and the Webhooks page (a tenant's admin, " +
+        'or an operator under Tenants)',
     );
     this.name = 'DatabaseInUseError';
   }

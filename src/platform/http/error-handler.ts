@@ -31,10 +31,15 @@ export function toAppError(error: FastifyError): { appError: AppError; unexpecte
 function clientError(error: FastifyError): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error.validation) {
-    const details: ErrorDetail[] = error.validation.map((issue) => ({
-      path: `${error.validationContext ?? ''}${issue.instancePath}`,
-      message: issue.message ?? 'is not valid',
-    }));
+    const details: ErrorDetail[] = error.validation.map((issue) => {
+      const path = `${error.validationContext ?? ''}${issue.instancePath}`;
+      // Ajv's "must NOT have additional properties" names no field; a typo (callback_url,
+      // redirectUrl) is found only when the answer says which one.
+      const unknown = issue.keyword === 'additionalProperties' ? issue.params?.additionalProperty : undefined;
+      if (typeof unknown === 'string')
+        return { path: `${path}/${unknown}`, message: `is not a known field (${unknown})` };
+      return { path, message: issue.message ?? 'is not valid' };
+    });
     return new AppError('ValidationFailed', `The request is not valid: ${describe(details)}`, details);
   }
   const code = error.code ? FASTIFY_CODES[error.code] : undefined;

@@ -3,7 +3,7 @@
 // beside them. Then the document pictures, the liveness frames (folded), the reviews, the webhook
 // events, and the raw check objects folded at the bottom. After a decision, "next case" opens the
 // oldest case of the queue nobody else holds. Operators read it without any action.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../console-context.ts';
 import { ErrorText, formatDate, useAction, useLabel, useLoad } from '../ui.tsx';
 import { CheckResults, ComparisonTable, ValueTable } from './case-checks.tsx';
@@ -77,6 +77,9 @@ function useNextCase(tenantId: string, sessionId: string) {
   return { open, isEmpty, error };
 }
 
+const POLL_INTERVAL_MS = 2_000;
+const POLL_LIMIT = 30;
+
 export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId: string }) {
   const { api, t, user, language } = useConsole();
   const label = useLabel();
@@ -86,6 +89,18 @@ export function CasePage({ tenantId, sessionId }: { tenantId: string; sessionId:
   const [decided, setDecided] = useState<string | null>(null);
   const next = useNextCase(tenantId, sessionId);
   const { run: act, error: actionError } = useAction(reload);
+  // A webhook still pending (the one "Send decision" just queued, or a retry) is read again every
+  // few seconds, so its delivery shows without a reload; a minute at most per page view.
+  const isDelivering = session?.webhookEvents?.some((e) => (e.state ?? e.status) === 'pending') ?? false;
+  const [polls, setPolls] = useState(0);
+  useEffect(() => {
+    if (!isDelivering || polls >= POLL_LIMIT) return;
+    const timer = setTimeout(() => {
+      setPolls((n) => n + 1);
+      reload();
+    }, POLL_INTERVAL_MS);
+    return () => clearTimeout(timer);
+  }, [isDelivering, polls, reload]);
   const automatic = session?.automaticDecision ?? session?.decision ?? null;
   const findings = useFindings({
     results: session?.verification?.results,

@@ -1,8 +1,10 @@
-// Approve or reject with a mandatory reason: a preset (docs/console-api.md "Preset reasons") plus
-// free text of 1–500 characters; and the review history with the second reviewer's confirmation
-// when the tenant requires it for approving an automatically rejected case.
+// Approve, reject, or ask for a new capture, with a mandatory reason: a preset (docs/console-api.md
+// "Preset reasons") fitting the decision plus free text of 1–500 characters; and the review
+// history with the second reviewer's confirmation when the tenant requires it for approving an
+// automatically rejected case. Asking for a new capture is a rejection with the code
+// new_capture_requested, which reaches the tenant as such, so they can send the person a new session.
 import { useState } from 'preact/hooks';
-import { REASON_CODES } from '../../../src/review/review-reasons.ts';
+import { type ReasonCode, reasonCodesFor } from '../../../src/review/review-reasons.ts';
 import { useConsole } from '../console-context.ts';
 import type { MessageKey } from '../i18n.ts';
 import { describedBy, ErrorText, Field, formatDate, useLabel } from '../ui.tsx';
@@ -57,6 +59,10 @@ export function ReviewHistory({
   );
 }
 
+const NEW_CAPTURE = 'new_capture_requested';
+type Choice = 'approved' | 'rejected' | typeof NEW_CAPTURE;
+const CHOICES: readonly Choice[] = ['approved', 'rejected', NEW_CAPTURE];
+
 /** `onDone` gets the decision once it is final, null when it waits for a second reviewer. */
 export function ReviewForm({
   base,
@@ -67,7 +73,7 @@ export function ReviewForm({
 }) {
   const { api, t } = useConsole();
   const label = useLabel();
-  const [decision, setDecision] = useState<'approved' | 'rejected' | ''>('');
+  const [choice, setChoice] = useState<Choice | ''>('');
   const [reasonCode, setReasonCode] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Partial<Record<'decision' | 'reasonCode' | 'reason', string>>>({});
@@ -78,8 +84,8 @@ export function ReviewForm({
   const submit = async (event: Event) => {
     event.preventDefault();
     const missing: typeof errors = {};
-    if (!decision) missing.decision = t('reviewForm.required');
-    if (!reasonCode) missing.reasonCode = t('reviewForm.required');
+    if (!choice) missing.decision = t('reviewForm.required');
+    if (choice !== NEW_CAPTURE && !reasonCode) missing.reasonCode = t('reviewForm.required');
     if (reason.trim().length < 1 || reason.length > 500) missing.reason = t('reviewForm.reasonLength');
     setErrors(missing);
     if (Object.keys(missing).length > 0) return;
@@ -87,8 +93,8 @@ export function ReviewForm({
     setError(null);
     try {
       const answer = await api.post<{ review: Review; session?: unknown }>(`${base}/review`, {
-        decision,
-        reasonCode,
+        decision: choice === NEW_CAPTURE ? 'rejected' : choice,
+        reasonCode: choice === NEW_CAPTURE ? NEW_CAPTURE : reasonCode,
         reason: reason.trim(),
       });
       if (!answer.session) setPendingConfirmation(true);
@@ -106,15 +112,18 @@ export function ReviewForm({
       <h2>{t('reviewForm.title')}</h2>
       <fieldset aria-describedby={errors.decision ? 'review-decision-error' : undefined}>
         <legend>{t('reviewForm.decision')}</legend>
-        {(['approved', 'rejected'] as const).map((value) => (
+        {CHOICES.map((value) => (
           <label key={value} class="choice">
             <input
               type="radio"
               name="decision"
               value={value}
-              checked={decision === value}
+              checked={choice === value}
               onChange={() => {
-                setDecision(value);
+                setChoice(value);
+                // A reason of the other decision does not stay chosen.
+                if (value === NEW_CAPTURE || !reasonCodesFor(value).includes(reasonCode as ReasonCode))
+                  setReasonCode('');
                 setErrors(({ decision: _, ...rest }) => rest);
               }}
             />
@@ -127,24 +136,28 @@ export function ReviewForm({
           </small>
         ) : null}
       </fieldset>
-      <Field id="review-reason-code" label={t('reviewForm.reasonCode')} error={errors.reasonCode}>
-        <select
-          id="review-reason-code"
-          value={reasonCode}
-          onChange={(e) => {
-            setReasonCode(e.currentTarget.value);
-            setErrors(({ reasonCode: _, ...rest }) => rest);
-          }}
-          {...describedBy('review-reason-code', errors.reasonCode)}
-        >
-          <option value="">{t('reviewForm.choose')}</option>
-          {REASON_CODES.map((code) => (
-            <option key={code} value={code}>
-              {label('reasonCode', code)}
-            </option>
-          ))}
-        </select>
-      </Field>
+      {choice === NEW_CAPTURE ? (
+        <p class="hint">{t('reviewForm.newCaptureHint')}</p>
+      ) : (
+        <Field id="review-reason-code" label={t('reviewForm.reasonCode')} error={errors.reasonCode}>
+          <select
+            id="review-reason-code"
+            value={reasonCode}
+            onChange={(e) => {
+              setReasonCode(e.currentTarget.value);
+              setErrors(({ reasonCode: _, ...rest }) => rest);
+            }}
+            {...describedBy('review-reason-code', errors.reasonCode)}
+          >
+            <option value="">{t('reviewForm.choose')}</option>
+            {(choice ? reasonCodesFor(choice).filter((code) => code !== NEW_CAPTURE) : []).map((code) => (
+              <option key={code} value={code}>
+                {label('reasonCode', code)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
       <Field
         id="review-reason"
         label={t('reviewForm.reason')}

@@ -14,6 +14,8 @@ export interface SessionRow {
   status: string;
   verificationStatus: string | null;
   decisionReason: string | null;
+  /** As the person typed it (else the tenant's pre-registered name); null before either. */
+  person?: { name: string; kana: string | null } | null;
   documentType: string | null;
   clientIpAddress: string | null;
   createdAt: string;
@@ -130,6 +132,7 @@ export function SessionTable({ tenantId, sessions }: { tenantId: string; session
           <tr>
             <th scope="col">{t('sessions.createdAt')}</th>
             <th scope="col">{t('sessions.sessionId')}</th>
+            <th scope="col">{t('sessions.person')}</th>
             <th scope="col">{t('filter.status')}</th>
             <th scope="col">{t('filter.decision')}</th>
             <th scope="col">{t('sessions.reason')}</th>
@@ -146,6 +149,16 @@ export function SessionTable({ tenantId, sessions }: { tenantId: string; session
                 <Link href={`/console/tenants/${tenantId}/sessions/${encodeURIComponent(s.sessionId)}`}>
                   <code>{s.sessionId}</code>
                 </Link>
+              </td>
+              <td>
+                {s.person ? (
+                  <>
+                    {s.person.name}
+                    {s.person.kana ? <small class="kana"> ({s.person.kana})</small> : null}
+                  </>
+                ) : (
+                  '—'
+                )}
               </td>
               <td>{label('sessionStatus', s.status)}</td>
               <td>

@@ -120,7 +120,8 @@ export function TenantsPage() {
           </h2>
           <p class="muted">
             {formatDate(tenant.createdAt, language)} ·{' '}
-            <Link href={`/console/tenants/${tenant.tenantId}/sessions`}>{t('tenants.sessions')}</Link>
+            <Link href={`/console/tenants/${tenant.tenantId}/sessions`}>{t('tenants.sessions')}</Link> ·{' '}
+            <Link href={`/console/tenants/${tenant.tenantId}/webhooks`}>{t('tenants.webhooks')}</Link>
           </p>
           <h3>{t('tenants.allowList')}</h3>
           <AllowList tenant={tenant} onChange={reload} />

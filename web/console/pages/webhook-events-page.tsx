@@ -202,7 +202,9 @@ function TestEvent({ path, suggestion }: { path: string; suggestion: string }) {
 }
 
 export function WebhookEventsPage({ tenantId }: { tenantId: string }) {
-  const { api, t, language } = useConsole();
+  const { api, t, language, user } = useConsole();
+  // Operators read the log (read-only, audited); sending and redelivering are the tenant admin's.
+  const isReadOnly = user?.role === 'operator';
   const label = useLabel();
   const path = api.tenantPath(tenantId, 'webhook-events');
   const [status, setStatus] = useState('');
@@ -224,10 +226,16 @@ export function WebhookEventsPage({ tenantId }: { tenantId: string }) {
   return (
     <section>
       <h1>{t('webhooks.title')}</h1>
-      <TestEvent
-        path={api.tenantPath(tenantId, 'webhook-test')}
-        suggestion={data?.events[0]?.callbackUrl ?? ''}
-      />
+      {isReadOnly ? (
+        <p class="banner" role="note">
+          {t('webhooks.operatorReadOnly', { tenantId })}
+        </p>
+      ) : (
+        <TestEvent
+          path={api.tenantPath(tenantId, 'webhook-test')}
+          suggestion={data?.events[0]?.callbackUrl ?? ''}
+        />
+      )}
       <h2>{t('webhooks.log')}</h2>
       <div class="filters">
         <Field id="webhook-status" label={t('filter.status')}>
@@ -268,9 +276,11 @@ export function WebhookEventsPage({ tenantId }: { tenantId: string }) {
               >
                 {t('webhooks.details')}
               </button>
-              <button type="button" onClick={() => redeliver(event.eventId)}>
-                {t('webhooks.redeliver')}
-              </button>
+              {isReadOnly ? null : (
+                <button type="button" onClick={() => redeliver(event.eventId)}>
+                  {t('webhooks.redeliver')}
+                </button>
+              )}
             </div>
             {open === event.eventId ? (
               <Attempts path={`${path}/${encodeURIComponent(event.eventId)}`} />
