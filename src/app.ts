@@ -7,11 +7,17 @@ import { registerConsole } from './console/index.ts';
 import { MAX_UPLOAD_REQUEST_BYTES, registerHostedFlow } from './hosted-flow/index.ts';
 import { registerApiDocs } from './platform/http/api-docs-page.ts';
 import { AppError } from './platform/http/app-error.ts';
-import { installErrorHandler, installNotFoundHandler, sendError } from './platform/http/error-handler.ts';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  installErrorHandler,
+  installNotFoundHandler,
+  sendError,
+} from './platform/http/error-handler.ts';
 import { registerMetrics } from './platform/http/metrics.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { parseJsonBody } from './platform/http/parse-json-body.ts';
 import { installSecurityHeaders } from './platform/http/security-headers.ts';
+import { installSlowBodyGuard, serverTimeoutOptions } from './platform/http/slow-clients.ts';
 import { installUnreadBodyGuard } from './platform/http/unread-body.ts';
 import type { Platform } from './platform/platform.ts';
 import { registerReviewApiRoutes } from './review/index.ts';
@@ -33,6 +39,8 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
       },
     },
     trustProxy: config.trustProxy,
+    // Header, whole-request and body-rate limits: a slow client cannot hold a connection (slow-clients.ts).
+    ...serverTimeoutOptions(config.http),
     bodyLimit: JSON_BODY_LIMIT,
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false },
@@ -51,6 +59,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
   // A body left unread by an early answer is drained (up to the largest upload) or the connection
   // closed, so the next request on a keep-alive connection is answered (unread-body.ts).
   installUnreadBodyGuard(app, MAX_UPLOAD_REQUEST_BYTES);
+  installSlowBodyGuard(app, config.http);
 
   // Only JSON (strict parser) at the root; the hosted flow adds its own parsers in its scope.
   app.removeAllContentTypeParsers();
@@ -78,7 +87,7 @@ export async function buildApp(platform: Platform): Promise<FastifyInstance> {
       await platform.database.executeSql('SELECT 1');
       return { status: 'ready' };
     } catch {
-      reply.code(503);
+      reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return { status: 'unavailable', message: 'database unreachable' };
     }
   });

@@ -31,6 +31,22 @@ export type BlobStorageConfig =
       credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
     };
 
+/**
+ * How long a client may take to send a request (platform/http/slow-clients.ts): a slow or stalled
+ * client must not hold a connection, and so a share of the server, open.
+ */
+export interface HttpTimeouts {
+  /** From the connection's first byte (or the previous request's end) to the end of the headers. */
+  headersMs: number;
+  /** The whole request, headers and body, uploads included. */
+  requestMs: number;
+  /** A body must keep arriving at least this fast once `bodyGraceMs` have passed… */
+  bodyMinBytesPerSecond: number;
+  bodyGraceMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -44,6 +60,7 @@ export interface Config {
   trustProxy: boolean;
   /** null: no rate limit (benchmarks). */
   rateLimit: RateLimitConfig | null;
+  http: HttpTimeouts;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
    * IC-chip verification's trust store: PEM files of CSCA certificates the operator vouches for
@@ -144,6 +161,18 @@ export function parseConfig(
     problems.push('MIMOTO_RATE_LIMIT_BURST must be at least MIMOTO_RATE_LIMIT_PER_SECOND');
   }
 
+  // A 10 MB upload at the minimum rate would take longer than the whole-request limit allows: the
+  // minimum only cuts a body that has all but stopped; the request limit bounds the rest.
+  const http: HttpTimeouts = {
+    headersMs: integer('MIMOTO_HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestMs: integer('MIMOTO_HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    bodyMinBytesPerSecond: integer('MIMOTO_HTTP_BODY_MIN_BYTES_PER_SECOND', 1024, 0, 1_000_000_000),
+    bodyGraceMs: integer('MIMOTO_HTTP_BODY_GRACE_MS', 5_000, 0, 600_000),
+    keepAliveMs: integer('MIMOTO_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+  };
+  if (http.headersMs > http.requestMs)
+    problems.push('MIMOTO_HTTP_HEADERS_TIMEOUT_MS must not be more than MIMOTO_HTTP_REQUEST_TIMEOUT_MS');
+
   const dataDir = path.resolve(cwd, read('MIMOTO_DATA_DIR') ?? '.mimoto');
   const blobStorage = parseBlobStorage(read, flag, problems, dataDir);
 
@@ -158,6 +187,7 @@ export function parseConfig(
     encryptionKeys,
     trustProxy: flag('MIMOTO_TRUST_PROXY'),
     rateLimit: perSecond === 0 ? null : { perSecond, burst },
+    http: Object.freeze(http),
     logLevel: oneOf('MIMOTO_LOG_LEVEL', LOG_LEVELS, 'info'),
     chipCscaFiles: Object.freeze(
       (read('MIMOTO_CHIP_CSCA_FILES') ?? '')

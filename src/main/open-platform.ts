@@ -4,6 +4,7 @@ import { PIPELINE_QUEUES } from '../checks/index.ts';
 import type { Config } from '../config.ts';
 import { rehashLegacyIdentityKeys } from '../pipeline/identity-hashes.ts';
 import { type Keyring, loadOrCreateDevelopmentKeyring, parseKeyring } from '../platform/crypto/encryption.ts';
+import { isDatabaseUnavailable } from '../platform/db/database-availability.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { type DatabaseLocation, openDatabase } from '../platform/db/open-database.ts';
 import { startJobQueue } from '../platform/jobs/job-queue.ts';
@@ -30,9 +31,19 @@ export async function openPlatform(config: Config, options: { supervise: boolean
   const keyring = keyringFor(config);
   const database = await openDatabase(databaseLocation(config));
   try {
-    await migrate(database);
-    // Migration 0008's step that needs the keyring: plain identity digests become keyed hashes.
-    await rehashLegacyIdentityKeys(database.db, keyring);
+    // A process started while the database is down (or restarting under it) waits for it: the
+    // availability probe backs off and logs the outage once.
+    for (;;) {
+      try {
+        await migrate(database);
+        // Migration 0008's step that needs the keyring: plain identity digests become keyed hashes.
+        await rehashLegacyIdentityKeys(database.db, keyring);
+        break;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        await database.availability.waitUntilAvailable();
+      }
+    }
     const jobs = await startJobQueue(database, { supervise: options.supervise, queues: PIPELINE_QUEUES });
     return {
       config,

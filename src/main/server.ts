@@ -3,12 +3,25 @@
 import { buildApp } from '../app.ts';
 import type { Config, Role } from '../config.ts';
 import { startPipelineWorkers, warmUpCheckModels } from '../pipeline/index.ts';
+import { isDatabaseUnavailable } from '../platform/db/database-availability.ts';
 import { startRetentionSweep } from '../session-api/index.ts';
 import { startExpirySweep } from '../sessions/index.ts';
 import { startWebhookDeliveryWorker } from '../webhooks/index.ts';
 import { openPlatform } from './open-platform.ts';
+import { installProcessGuards } from './process-guards.ts';
+
+/**
+ * What a background loop reports: its failures, except those of a database outage, whose start and
+ * end the database's availability logs once (each loop waits or retries on its own).
+ */
+const report =
+  (what: string) =>
+  (error: unknown): void => {
+    if (!isDatabaseUnavailable(error)) console.error(`${what}:`, error);
+  };
 
 export async function runServer(config: Config, role: Role): Promise<void> {
+  installProcessGuards();
   const platform = await openPlatform(config, { supervise: role !== 'api' });
   // Listened for from the start: a stop asked for while the models warm up waits for start-up to
   // end, then shuts down cleanly.
@@ -37,17 +50,15 @@ export async function runServer(config: Config, role: Role): Promise<void> {
         );
     }
     if (role !== 'api') {
-      stops.push(startExpirySweep(platform, (error) => console.error('expiry sweep failed:', error)));
-      stops.push(startRetentionSweep(platform, (error) => console.error('retention sweep failed:', error)));
-      const webhooks = startWebhookDeliveryWorker(platform, {
-        onError: (error) => console.error('webhook delivery failed:', error),
-      });
+      stops.push(startExpirySweep(platform, report('expiry sweep failed')));
+      stops.push(startRetentionSweep(platform, report('retention sweep failed')));
+      const webhooks = startWebhookDeliveryWorker(platform, { onError: report('webhook delivery failed') });
       stops.push(() => webhooks.stop());
       const pipeline = await startPipelineWorkers(platform, {
         warmUp: true,
         onWarmUpError: (error) =>
           console.error('loading the check models failed (each check retries on use):', error),
-        onError: (error, job) => console.error(`pipeline ${job.queue} (${job.sessionId}) failed:`, error),
+        onError: (error, job) => report(`pipeline ${job.queue} (${job.sessionId}) failed`)(error),
       });
       stops.push(() => pipeline.stop());
       const warm = pipeline.warmedUp;

@@ -12,6 +12,7 @@ import type { Job } from 'pg-boss';
 import { CHECK_IDS, type CheckId, type CheckJobData, checkQueue, DECISION_QUEUE } from '../checks/index.ts';
 import { terminateOcrEngine } from '../checks/ocr/index.ts';
 import { closeInferencePool } from '../inference/index.ts';
+import { isDatabaseUnavailable } from '../platform/db/database-availability.ts';
 import { startJobHeartbeat } from '../platform/jobs/job-lease.ts';
 import { JOBS_CHANNEL } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -53,7 +54,19 @@ async function handle<T extends { sessionId: string }>(
   options: PipelineWorkerOptions,
 ): Promise<void> {
   try {
-    await run();
+    // A statement cut by a database outage is not the job's fault: it waits for the database and
+    // runs again here, spending none of the job's retries (an outage longer than the retries'
+    // backoff must not fail a verification). Each step of a job is safe to repeat: results are
+    // keyed by session, check and generation, and one decision is taken per generation.
+    for (;;) {
+      try {
+        await run();
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        await platform.database.availability.waitUntilAvailable();
+      }
+    }
   } catch (error) {
     options.onError?.(error, { queue, sessionId: job.data.sessionId });
     const lastTry = (job.retryCount ?? 0) >= (job.retryLimit ?? 0);
@@ -95,7 +108,10 @@ export async function startPipelineWorkers(
   // one fetch; jobs sent by other processes are still found by polling.
   const heartbeat = startJobHeartbeat(platform.database, {
     ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
-    onError: (error) => options.onError?.(error, { queue: 'heartbeat', sessionId: '' }),
+    // During an outage the database's own line says it; the lease is renewed once it is back.
+    onError: (error) => {
+      if (!isDatabaseUnavailable(error)) options.onError?.(error, { queue: 'heartbeat', sessionId: '' });
+    },
   });
   const track = (queue: string, job: Job<unknown>, work: () => Promise<void>) => {
     const release = heartbeat.hold(queue, job.id);

@@ -164,7 +164,9 @@ test('one attempt in flight per session: released when done, and a silent one st
 });
 
 describe('liveness uploads are judged before their frames are read', () => {
-  const t = useTestApi({ env: dataDirEnv() });
+  // These uploads are held half-sent on purpose while another request is made: no minimum body
+  // rate here (test/http/slow-clients.test.ts covers it).
+  const t = useTestApi({ env: { ...dataDirEnv(), MIMOTO_HTTP_BODY_MIN_BYTES_PER_SECOND: '0' } });
   let port = 0;
   const connect = (context: TestContext) => {
     const c = new RawConnection(port);

@@ -4,6 +4,11 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import {
+  type AvailabilityTracker,
+  type DatabaseAvailability,
+  trackAvailability,
+} from './database-availability.ts';
 import { lockDataDirectory } from './lock-data-directory.ts';
 import { Mutex } from './mutex.ts';
 import { PgliteDialect } from './pglite-dialect.ts';
@@ -28,13 +33,24 @@ export interface Database {
    * not be the only way its work is found).
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Whether the server answers (database-availability.ts). The embedded database is in this
+   * process: always available.
+   */
+  readonly availability: DatabaseAvailability;
   /** PGlite only: the whole data directory as a tarball (test templates, backups). */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
 export type DatabaseLocation =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** Where the start and end of an outage are written (default: stderr). */
+      log?: (line: string) => void;
+    }
   /** `directory` undefined: in memory, for tests, optionally starting from a dumped data directory. */
   | { kind: 'pglite'; directory?: string; loadDataDir?: Blob };
 
@@ -57,20 +73,43 @@ export function preparedStatement(name: string, text: string): string {
 }
 const PREPARED_MARK = /^\/\* prepared ([a-z][a-z0-9_]*) \*\//;
 
-/** The pool Kysely sees: each client runs a marked statement as a named (prepared) one. */
-function preparingPool(pool: pg.Pool): PostgresPool {
+/**
+ * The pool Kysely sees: each client runs a marked statement as a named (prepared) one, and every
+ * connection and statement tells `availability` whether the server answered.
+ */
+function preparingPool(pool: pg.Pool, availability: AvailabilityTracker): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const observed = <T>(result: T): T => {
+    if (!(result instanceof Promise)) return result;
+    return result.then(
+      (value) => {
+        availability.succeeded();
+        return value;
+      },
+      (error) => {
+        availability.failed(error);
+        throw error;
+      },
+    ) as T;
+  };
   return {
     async connect() {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        availability.failed(error);
+        throw error;
+      }
       let wrapper = wrapped.get(client);
       if (!wrapper) {
         wrapper = {
           query: ((query: unknown, parameters?: unknown[]) => {
             const name = typeof query === 'string' ? PREPARED_MARK.exec(query)?.[1] : undefined;
-            if (name !== undefined) return client.query({ name, text: query as string, values: parameters });
+            if (name !== undefined)
+              return observed(client.query({ name, text: query as string, values: parameters }));
             // A cursor (Kysely's streaming) or a plain statement: as pg takes them.
-            return client.query(query as string, parameters);
+            return observed(client.query(query as string, parameters));
           }) as unknown as PostgresPoolClient['query'],
           release: () => client.release(),
         };
@@ -85,16 +124,48 @@ function preparingPool(pool: pg.Pool): PostgresPool {
 
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
   if (location.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 });
-    // An idle client that loses its server must not crash the process.
-    pool.on('error', () => {});
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+    const pool = new pg.Pool({
+      connectionString: location.url,
+      max: location.poolSize ?? 10,
+      // A server that does not answer at all (a fail-over in progress, a dropped route) fails the
+      // connection within seconds instead of holding the request; TCP keep-alive finds a dead
+      // connection that no statement is using.
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
+    const availability = trackAvailability({
+      probe: async () => {
+        const client = new pg.Client({ connectionString: location.url, connectionTimeoutMillis: 5000 });
+        client.on('error', () => {});
+        try {
+          await client.connect();
+          await client.query('SELECT 1');
+        } finally {
+          await client.end().catch(() => {});
+        }
+      },
+      ...(location.log ? { log: location.log } : {}),
+    });
+    // A client that loses its server must not crash the process: idle ones report to the pool,
+    // and every client — a checked-out one has no listener of the pool's — gets its own listener
+    // when it is made. The statement it was running fails and is what its caller sees.
+    pool.on('error', (error) => availability.failed(error));
+    pool.on('connect', (client) => {
+      client.on('error', (error) => availability.failed(error));
+    });
+    const db = new Kysely<Tables>({
+      dialect: new PostgresDialect({ pool: preparingPool(pool, availability) }),
+    });
     return {
       kind: 'postgres',
       db,
       executeSql: executeSqlOn(db),
+      availability,
       listen: (channel, onNotify) => listenOnPostgres(location.url, channel, onNotify),
-      close: () => db.destroy(),
+      close: async () => {
+        availability.close();
+        await db.destroy();
+      },
     };
   }
 
@@ -118,6 +189,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     kind: 'pglite',
     db,
     executeSql: executeSqlOn(db),
+    availability: { available: true, waitUntilAvailable: () => Promise.resolve() },
     // Under the transaction lock: a LISTEN run inside another caller's open transaction would be
     // undone with it.
     listen: async (channel, onNotify) => {
@@ -150,8 +222,10 @@ async function listenOnPostgres(
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  // Backs off while the server stays away (1 s doubled to 10 s), from 1 s again once listening.
+  let delayMs = 1000;
   const connect = async () => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, keepAlive: true });
     c.on('notification', (m) => {
       if (m.channel === channel) onNotify(m.payload ?? '');
     });
@@ -159,6 +233,7 @@ async function listenOnPostgres(
     client = c;
     await c.connect();
     await c.query(`LISTEN ${c.escapeIdentifier(channel)}`);
+    delayMs = 1000;
   };
   const reconnectSoon = (lost: pg.Client) => {
     if (client !== lost) return;
@@ -167,13 +242,16 @@ async function listenOnPostgres(
     if (stopped) return;
     retry = setTimeout(() => {
       connect().catch(() => client && reconnectSoon(client));
-    }, 1000);
+    }, delayMs);
+    retry.unref();
+    delayMs = Math.min(delayMs * 2, 10_000);
   };
   try {
     await connect();
   } catch (error) {
-    await client?.end().catch(() => {});
-    throw error;
+    // Not there yet: keep trying in the background (a listener is never the only way work is found).
+    if (client) reconnectSoon(client);
+    else throw error;
   }
   return async () => {
     stopped = true;

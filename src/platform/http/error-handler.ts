@@ -1,5 +1,6 @@
 // The one place that turns any thrown error into an HTTP answer (docs/decisions.md "Errors").
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/database-availability.ts';
 import { AppError, type ErrorDetail } from './app-error.ts';
 import type { ErrorCode } from './errors.ts';
 
@@ -22,10 +23,22 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 export function toAppError(error: FastifyError): { appError: AppError; unexpected: boolean } {
   const known = clientError(error);
   if (known) return { appError: known, unexpected: false };
+  // The database went away (a restart, a fail-over): nothing was done, and the client may try
+  // again (the SDK does on 503). The outage itself is logged once by the database's availability.
+  if (isDatabaseUnavailable(error)) return { appError: databaseUnavailable(), unexpected: false };
   return {
     appError: new AppError(error.statusCode === 503 ? 'ServiceUnavailable' : 'InternalError'),
     unexpected: true,
   };
+}
+
+/** Seconds a client is asked to wait while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export function databaseUnavailable(): AppError {
+  return new AppError('ServiceUnavailable', undefined, undefined, {
+    'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
 }
 
 function clientError(error: FastifyError): AppError | undefined {

@@ -26,10 +26,19 @@ function nestingDepth(text: string, limit: number): number {
 }
 
 class ForbiddenKeyError extends Error {}
+class IllFormedStringError extends Error {}
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Keys that could reach an object's prototype in careless code are refused outright. */
-function refusePrototypeKeys(key: string, value: unknown) {
+/**
+ * Keys that could reach an object's prototype in careless code are refused outright; so is a key or
+ * string holding a lone UTF-16 surrogate (`"\ud800"` is valid JSON but no Unicode text, and
+ * PostgreSQL's text and jsonb refuse it), here once for every route and field.
+ */
+function refuseUnsafeKeysAndStrings(key: string, value: unknown) {
   if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new ForbiddenKeyError(key);
+  if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value)))
+    throw new IllFormedStringError();
   return value;
 }
 
@@ -45,10 +54,16 @@ export function parseJsonBody(body: Buffer): unknown {
     throw new AppError('BadRequest', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   try {
-    return JSON.parse(text, refusePrototypeKeys);
+    return JSON.parse(text, refuseUnsafeKeysAndStrings);
   } catch (error) {
     if (error instanceof ForbiddenKeyError) {
       throw new AppError('BadRequest', `The request body may not contain the key '${error.message}'`);
+    }
+    if (error instanceof IllFormedStringError) {
+      throw new AppError(
+        'BadRequest',
+        'The request body holds a string that is not well-formed Unicode (a lone UTF-16 surrogate)',
+      );
     }
     throw new AppError('BadRequest');
   }
