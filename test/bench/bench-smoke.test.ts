@@ -1,7 +1,8 @@
 // The benches still run: a tiny run of each, as `npm run bench:…` starts it, that must complete and
 // write its figures. Not a timing test (the figures are whatever the machine gives); a bench that
 // breaks at set-up — as bench:webhooks once did, on a key create-session came to check — fails here.
-// Both need PostgreSQL (DATABASE_URL): their API and worker are separate processes.
+// bench:webhooks and bench:pipeline need PostgreSQL (DATABASE_URL): their API and worker are
+// separate processes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -66,4 +67,12 @@ test('bench:pipeline takes one session through an API and a worker process to a 
   assert.ok(figures.cpuSecondsPerVerification.worker > 0, 'the worker process used CPU');
   assert.ok(figures.p50Seconds > 0);
   assert.ok(figures.apiEventLoopDelayMs.max >= figures.apiEventLoopDelayMs.p99);
+});
+
+test('bench:inspect-startup times mimoto inspect document and its reading', () => {
+  const json = path.join(dir, 'inspect.json');
+  runBench('bench/inspect-startup.bench.ts', ['--no-write', '--json', json], 600_000);
+  const figures = JSON.parse(readFileSync(json, 'utf8'));
+  assert.ok(figures.wallSeconds > figures.warmReadingSeconds);
+  assert.ok(figures.importSeconds > 0 && figures.warmReadingSeconds > 0);
 });
