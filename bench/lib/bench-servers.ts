@@ -46,7 +46,9 @@ export async function startBareServer(): Promise<RunningServer> {
 }
 
 /** A database of its own for the run, dropped at the end (like test/helpers/test-platform.ts). */
-async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `mimoto_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -31,5 +31,7 @@ export function allowedDocumentTypes(tenantSettings: Record<string, unknown>): D
 /** Blob keys: one folder per session, a random name per upload (a replaced image never collides). */
 export const documentBlobKey = (sessionId: string, side: DocumentPhoto, nonce: string) =>
   `sessions/${sessionId}/document-${side}-${nonce}.jpg`;
+/** Beside a document photo: the OCR passes its capture check made on it (inference/ocr-answers.ts). */
+export const captureOcrBlobKey = (documentKey: string) => documentKey.replace(/\.jpg$/, '.capture-ocr.json');
 export const livenessBlobKey = (sessionId: string, challengeId: string, name: string) =>
   `sessions/${sessionId}/liveness-${challengeId}-${name}.jpg`;

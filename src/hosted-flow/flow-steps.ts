@@ -3,6 +3,7 @@
 // API answers.
 import { randomBytes } from 'node:crypto';
 import { CHECK_IDS, CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/index.ts';
+import type { OcrAnswers } from '../inference/index.ts';
 import { CHALLENGE_VALIDITY_MS, drawChallengeSteps, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { decryptJson, encryptJson } from '../platform/crypto/encryption.ts';
@@ -16,6 +17,7 @@ import { documentQualityProblem, measureDocumentQuality } from './assess-documen
 import { decodeUploadImage } from './decode-upload-image.ts';
 import {
   allowedDocumentTypes,
+  captureOcrBlobKey,
   DOCUMENT_TYPES,
   type DocumentPhoto,
   documentBlobKey,
@@ -125,7 +127,10 @@ export async function chooseDocumentType(platform: Platform, context: FlowContex
     return deleteDocuments(trx, session.id);
   });
   const blobs = openBlobStore(platform.config, platform.keyring);
-  for (const key of dropped) await blobs.deleteBlob(key);
+  for (const key of dropped) {
+    await blobs.deleteBlob(key);
+    await blobs.deleteBlob(captureOcrBlobKey(key));
+  }
 }
 
 /** The tenant asks for the thickness capture and the chosen document is a card. */
@@ -182,6 +187,7 @@ export async function uploadDocumentImage(
   const problem = documentQualityProblem(image, measureDocumentQuality(image.grey));
   if (problem) throw new AppError(problem);
   let reading: DocumentReading | null = null;
+  let ocrAnswers: OcrAnswers | undefined;
   if (side === 'tilted') {
     const verdict = front && checkTilted ? await checkTilted(image.jpeg, front) : { refusal: null };
     if (verdict.refusal) throw new AppError(verdict.refusal);
@@ -195,10 +201,13 @@ export async function uploadDocumentImage(
       ]);
     }
     reading = verdict.reading;
+    ocrAnswers = verdict.ocrAnswers;
   }
 
   const key = documentBlobKey(session.id, side, randomBytes(8).toString('hex'));
   await blobs.putBlob(key, image.jpeg);
+  // What the capture check read, for the pipeline not to read it again (before the row names the photo).
+  if (ocrAnswers) await blobs.putBlob(captureOcrBlobKey(key), Buffer.from(JSON.stringify(ocrAnswers)));
   let replaced: string | null;
   try {
     replaced = await platform.database.db.transaction().execute(async (trx) => {
@@ -224,9 +233,13 @@ export async function uploadDocumentImage(
     });
   } catch (error) {
     await blobs.deleteBlob(key);
+    await blobs.deleteBlob(captureOcrBlobKey(key));
     throw error;
   }
-  if (replaced) await blobs.deleteBlob(replaced);
+  if (replaced) {
+    await blobs.deleteBlob(replaced);
+    await blobs.deleteBlob(captureOcrBlobKey(replaced));
+  }
   return { side, width: image.width, height: image.height };
 }
 

@@ -12,6 +12,7 @@ import {
   setFlowCookie,
   touchSession,
 } from '../sessions/index.ts';
+import { captureOcrBlobKey } from './document-types.ts';
 
 export type DocumentRow = Selectable<SessionDocumentsTable>;
 export type ChallengeRow = Selectable<LivenessChallengesTable>;
@@ -243,7 +244,10 @@ export async function listFlowBlobKeys(db: Db, sessionIds: string[]): Promise<st
     .select('frame_blobs')
     .where('session_id', 'in', sessionIds)
     .execute();
-  return [...documents.map((r) => r.blob_key), ...frames.flatMap((r) => r.frame_blobs ?? [])];
+  return [
+    ...documents.flatMap((r) => [r.blob_key, captureOcrBlobKey(r.blob_key)]),
+    ...frames.flatMap((r) => r.frame_blobs ?? []),
+  ];
 }
 
 /** Drops the captures' readings (personal data); the rows stay, naming the uploaded sides. */

@@ -7,13 +7,17 @@
 // a photo whose type cannot be read (a poor capture) is taken, as before, and judged by the pipeline.
 // The same reading of an accepted front is the personal-data form's suggestion (prefill).
 import {
-  createOcrCheck,
   DOCUMENT_TYPES,
   type DocumentType,
   OCR_CONFIDENCE_THRESHOLD,
   type OcrCheckResult,
 } from '../checks/ocr/index.ts';
-import { describeReferenceFaceInWorker, documentGeometryInWorker } from '../inference/index.ts';
+import {
+  documentGeometryInWorker,
+  findLargestFaceInWorker,
+  type OcrAnswers,
+  runOcrWithAnswers,
+} from '../inference/index.ts';
 import { PORTRAIT_MIN_SHARE, SELFIE_FACE_SHARE } from './identify-document-capture-rules.ts';
 
 export { PORTRAIT_MIN_SHARE, SELFIE_FACE_SHARE };
@@ -33,7 +37,8 @@ export type CaptureRefusal =
   | 'DocumentSideMismatch';
 
 export type CaptureVerdict =
-  | { refusal: null; reading: DocumentReading | null }
+  // ocrAnswers: the OCR's passes on the accepted photo, stored beside it for the pipeline's reading.
+  | { refusal: null; reading: DocumentReading | null; ocrAnswers?: OcrAnswers }
   | { refusal: CaptureRefusal; seen: DocumentType | null };
 
 export interface CaptureFacts {
@@ -104,8 +109,6 @@ export function readingOf(ocr: OcrCheckResult, type: DocumentType): DocumentRead
  */
 export const CAPTURE_CHECK_BUDGET_MS = 60_000;
 
-const captureOcr = createOcrCheck({ geometry: documentGeometryInWorker });
-
 /**
  * A face found less surely than this is no face: on the corpus's card backs the detector finds
  * large "faces" in rule lines and tables at 0.26–0.34; printed portraits read 0.53–0.88, a selfie 0.9.
@@ -114,7 +117,8 @@ export const MIN_FACE_SCORE = 0.5;
 
 async function faceShareOf(image: Buffer, width: number, height: number): Promise<number> {
   try {
-    const { face } = await describeReferenceFaceInWorker(image);
+    // Where the face is, not who: the pipeline describes the document's face, once.
+    const face = await findLargestFaceInWorker(image);
     return face && face.detectionScore >= MIN_FACE_SCORE
       ? (face.box.width * face.box.height) / (width * height)
       : 0;
@@ -138,16 +142,24 @@ export async function identifyDocumentCapture(
   // The back is judged by its face alone: reading it as a front took the OCR check 7–18 s (every
   // field searched for, in vain, on two loaded cores) to learn what a portrait tells in well under
   // a second. The pipeline's OCR reads the back in full after submission.
+  let answers: OcrAnswers | undefined;
   const ocr =
     side === 'back'
       ? Promise.resolve(null)
-      : captureOcr
-          .run({ front: image.jpeg, expectedDocumentType: chosen })
+      : runOcrWithAnswers(
+          { front: image.jpeg, expectedDocumentType: chosen },
+          { geometry: documentGeometryInWorker },
+        )
+          .then((run) => {
+            answers = run.answers;
+            return run.outcome;
+          })
           .catch(() => null as OcrCheckResult | null);
   const [faceShare, reading] = await Promise.all([
     Promise.race([faceShareOf(image.jpeg, image.width, image.height), late.then(() => 0)]),
     Promise.race([ocr, late]),
   ]);
   clearTimeout(timer);
-  return judgeCapture({ side, chosen, faceShare, ocr: reading });
+  const verdict = judgeCapture({ side, chosen, faceShare, ocr: reading });
+  return verdict.refusal === null && reading && answers ? { ...verdict, ocrAnswers: answers } : verdict;
 }

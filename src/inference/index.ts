@@ -6,6 +6,7 @@ export {
   describeDocumentFaceInWorker,
   describeReferenceFaceInWorker,
   documentGeometryInWorker,
+  findLargestFaceInWorker,
   measureCardThicknessInWorker,
   runDocumentSpoofInWorker,
   runSelfieSpoofInWorker,
@@ -13,3 +14,4 @@ export {
   verifyLivenessInWorker,
   warmUpInferencePool,
 } from './inference-pool.ts';
+export { type AnsweredOcrRun, type OcrAnswers, runOcrWithAnswers } from './ocr-answers.ts';

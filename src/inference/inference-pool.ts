@@ -68,6 +68,14 @@ export async function describeReferenceFaceInWorker(
   return { face: outcome.value as FaceDescription | null, faceApiVersion: outcome.faceApiVersion };
 }
 
+/** Where the largest face in a picture is, without describing it (findLargestFace), in a worker thread. */
+export async function findLargestFaceInWorker(
+  image: Buffer,
+): Promise<Omit<FaceDescription, 'descriptor'> | null> {
+  const outcome = await runTask({ kind: 'findLargestFace', image: new Uint8Array(image) });
+  return outcome.value as Omit<FaceDescription, 'descriptor'> | null;
+}
+
 /** The document photo's face, from its printed portrait when found (describeDocumentFace), in a worker thread. */
 export async function describeDocumentFaceInWorker(
   photo: Buffer,

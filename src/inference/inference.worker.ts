@@ -18,11 +18,13 @@ import type { DocumentType } from '../checks/ocr/index.ts';
 import { type SelfieSpoofInput, selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import { type LivenessStep, verifyLivenessFrames } from '../liveness/index.ts';
 import { warmUpFaceAntispoof } from '../platform/ml/face-antispoof.ts';
-import { loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
+import { FaceImageError, findLargestFace, loadFaceApi, warmUpFaceApi } from '../platform/ml/face-api.ts';
 import { loadHuman } from '../platform/ml/human.ts';
 
 export type InferenceTask =
   | { kind: 'describeReferenceFace'; image: Uint8Array }
+  /** Where the largest face is, not who it is (the capture check). */
+  | { kind: 'findLargestFace'; image: Uint8Array }
   | { kind: 'describeDocumentFace'; photo: Uint8Array; documentType: DocumentType | null }
   | { kind: 'documentSpoof'; input: DocumentSpoofInput }
   | { kind: 'selfieSpoof'; input: SelfieSpoofInput }
@@ -70,6 +72,13 @@ async function run(task: InferenceTask): Promise<unknown> {
   switch (task.kind) {
     case 'describeReferenceFace':
       return describeFace(buffer(task.image), 'referenceImage');
+    case 'findLargestFace':
+      try {
+        return await findLargestFace(buffer(task.image));
+      } catch (error) {
+        if (error instanceof FaceImageError) throw new FaceMatchImageError('documentPortrait', error);
+        throw error;
+      }
     case 'describeDocumentFace':
       return describeDocumentFace(buffer(task.photo), task.documentType, (image) =>
         describeFace(image, 'documentPortrait'),

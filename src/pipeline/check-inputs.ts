@@ -1,7 +1,8 @@
 // What a check job reads: the session's stored inputs (interface §1: document images, the live
 // check's reference image, the user's input), decrypted from the database and the blob store.
 import { createHash } from 'node:crypto';
-import { listDocuments, type UserInput, userInputContext } from '../hosted-flow/index.ts';
+import { captureOcrBlobKey, listDocuments, type UserInput, userInputContext } from '../hosted-flow/index.ts';
+import type { OcrAnswers } from '../inference/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { decryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -30,6 +31,28 @@ export async function loadDocumentImages(platform: Platform, session: SessionRow
   if (!front) throw new MissingInputError('no document front side was uploaded');
   // tilted: the thickness capture, when the tenant asks for it (documentSpoofCheck reads it).
   return { front, back: await read('back'), tilted: await read('tilted') };
+}
+
+/**
+ * The OCR passes the capture check made on the stored front (null: none kept). runOcrWithAnswers
+ * replays them only when they were made on this very photo by this check's version.
+ */
+export async function loadCaptureOcrAnswers(
+  platform: Platform,
+  session: SessionRow,
+): Promise<OcrAnswers | null> {
+  const front = (await listDocuments(platform.database.db, session.id)).find((r) => r.side === 'front');
+  if (!front) return null;
+  const bytes = await openBlobStore(platform.config, platform.keyring).getBlob(
+    captureOcrBlobKey(front.blob_key),
+  );
+  if (!bytes) return null;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as OcrAnswers;
+  } catch {
+    // A kept reading that cannot be read back is no reading: the check reads the photo itself.
+    return null;
+  }
 }
 
 export async function loadReferenceImage(platform: Platform, session: SessionRow): Promise<Buffer | null> {

@@ -25,7 +25,7 @@ import {
   PROVIDER,
   runByDefinition,
 } from '../checks/index.ts';
-import { createOcrCheck, DOCUMENT_TYPES, type DocumentType, type OcrExtras } from '../checks/ocr/index.ts';
+import { DOCUMENT_TYPES, type DocumentType, type OcrExtras } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
 import type { OcrResult } from '../domain/index.ts';
@@ -35,6 +35,7 @@ import {
   describeReferenceFaceInWorker,
   documentGeometryInWorker,
   runDocumentSpoofInWorker,
+  runOcrWithAnswers,
   runSelfieSpoofInWorker,
 } from '../inference/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
@@ -42,6 +43,7 @@ import { encryptJson } from '../platform/crypto/encryption.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { SessionRow } from '../sessions/index.ts';
 import {
+  loadCaptureOcrAnswers,
   loadDocumentImages,
   loadReferenceImage,
   MissingInputError,
@@ -100,18 +102,21 @@ export const CHECK_DEPENDENCIES = Object.fromEntries(
   CHECKS.map((check) => [check.id, check.waitsFor]),
 ) as unknown as Readonly<Record<CheckId, readonly CheckId[]>>;
 
-/** The OCR check with its geometry in the worker threads; Tesseract reads in threads of its own. */
-const pipelineOcrCheck = createOcrCheck({ geometry: documentGeometryInWorker });
-
-const runOcr: CheckRunner<'ocr'> = async ({ inputs }) => {
+/**
+ * The OCR check with its geometry in the worker threads (Tesseract reads in threads of its own),
+ * replaying the passes the capture check made on the same stored front (inference/ocr-answers.ts):
+ * the front is read once per photo, the back and anything new here.
+ */
+const runOcr: CheckRunner<'ocr'> = async ({ platform, session, inputs }) => {
   const { front, back } = await inputs.documentImages();
   const expectedDocumentType = inputs.documentType();
   if (!expectedDocumentType) throw new MissingInputError('no document type was chosen');
-  const { result, extras } = await pipelineOcrCheck.run({
-    front,
-    ...(back ? { back } : {}),
-    expectedDocumentType,
-  });
+  const {
+    outcome: { result, extras },
+  } = await runOcrWithAnswers(
+    { front, ...(back ? { back } : {}), expectedDocumentType },
+    { geometry: documentGeometryInWorker, previous: await loadCaptureOcrAnswers(platform, session) },
+  );
   return {
     status: 'success',
     envelope: { result, extras: { ...extras } },

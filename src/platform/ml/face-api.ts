@@ -679,6 +679,28 @@ export async function computeFaceDescriptor(
   };
 }
 
+/**
+ * Where the largest face is, as computeFaceDescriptor finds it (the same view, detection and
+ * landmark check), without its embedding: for a caller that needs only whether and how large a face
+ * is (the capture check), not who it is.
+ */
+export async function findLargestFace(
+  image: Buffer,
+  search: FaceSearchOptions = {},
+): Promise<Omit<FaceDescription, 'descriptor'> | null> {
+  const options = { ...DEFAULT_FACE_SEARCH, ...search };
+  const img = await decodeImage(image);
+  const view = await chooseView(img, options);
+  const largest = view?.detections[0];
+  if (!view || !largest) return null;
+  if (!(await landmarksOf(await loadFaceApi(), view.picture, largest))) return null;
+  return {
+    box: toInputBox(largest.box, img, view.pad),
+    detectionScore: largest.score,
+    faceCount: view.detections.length,
+  };
+}
+
 /** RGB pixels as sharp's `.raw()` gives them after removeAlpha. */
 export interface RgbPixels extends RgbRegion {
   data: Uint8Array;
