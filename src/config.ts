@@ -45,6 +45,8 @@ export interface Config {
   /** null: no rate limit (benchmarks). */
   rateLimit: RateLimitConfig | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How long the hosted flow's capture check may read a document photo before refusing it. */
+  captureCheckBudgetMs: number;
 }
 
 export class ConfigError extends Error {
@@ -154,6 +156,7 @@ export function parseConfig(
     trustProxy: flag('MIMOTO_TRUST_PROXY'),
     rateLimit: perSecond === 0 ? null : { perSecond, burst },
     logLevel: oneOf('MIMOTO_LOG_LEVEL', LOG_LEVELS, 'info'),
+    captureCheckBudgetMs: integer('MIMOTO_CAPTURE_CHECK_BUDGET_MS', 1500, 100, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
