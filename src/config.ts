@@ -67,6 +67,8 @@ export interface Config {
    * (MIMOTO_CHIP_CSCA_FILES, comma-separated paths). Empty: no chip can pass Passive Authentication.
    */
   chipCscaFiles: readonly string[];
+  /** How long the hosted flow's capture check may read a document photo before refusing it. */
+  captureCheckBudgetMs: number;
 }
 
 export class ConfigError extends Error {
@@ -196,6 +198,7 @@ export function parseConfig(
         .filter((p) => p !== '')
         .map((p) => path.resolve(cwd, p)),
     ),
+    captureCheckBudgetMs: integer('MIMOTO_CAPTURE_CHECK_BUDGET_MS', 4000, 100, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

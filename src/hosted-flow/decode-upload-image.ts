@@ -4,13 +4,9 @@
 // re-encoded, which drops EXIF/XMP/ICC metadata (location, device) along the way.
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../platform/http/app-error.ts';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_STORED_SIDE } from './upload-limits.ts';
 
-/** Interface §8: at most 10 MB per image. */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-/** 50 megapixels: more than any phone camera, far less than a bomb expands to. */
-export const MAX_IMAGE_PIXELS = 50_000_000;
-/** Stored documents are bounded to this longer side: enough for OCR, bounded for storage. */
-const MAX_STORED_SIDE = 3000;
+export { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS };
 
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 

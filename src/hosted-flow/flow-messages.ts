@@ -80,6 +80,18 @@ export const FLOW_MESSAGES: Partial<Record<ErrorCode, Messages>> = {
     ja: '書類の表面が写っています。裏返して裏面を撮影してください。',
     en: 'This photo shows the front of the document. Please turn it over and photograph the back.',
   },
+  DocumentTilted: {
+    ja: '書類が傾いていて読み取れません。書類をカメラと平行にし、枠に合わせて撮り直してください。',
+    en: 'The document is tilted, so it could not be read. Hold it flat and square to the camera, inside the frame, and try again.',
+  },
+  DocumentTooFar: {
+    ja: '書類が遠くて読み取れません。枠いっぱいに写るように近づけて撮り直してください。',
+    en: 'The document is too far away to be read. Move closer so that it fills the frame, and try again.',
+  },
+  DocumentUnreadable: {
+    ja: '書類の文字を読み取れませんでした。明るい場所で、反射がなく、枠いっぱいにピントを合わせて撮り直してください。',
+    en: 'The text on the document could not be read. Take the photo again in good light, without reflections, in focus and filling the frame.',
+  },
   TiltedCardNotFound: {
     ja: 'カードが見つかりません。カード全体が枠に収まるようにして、傾けて撮影してください。',
     en: 'No card can be seen. Please keep the whole card inside the frame while you tilt it.',

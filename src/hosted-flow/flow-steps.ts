@@ -13,7 +13,11 @@ import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
 import { findSession, recordConsent, saveUserInput, setDocumentType } from '../sessions/index.ts';
 import { brandingOf, findTenant, thicknessCaptureRequired } from '../tenants/index.ts';
-import { documentQualityProblem, measureDocumentQuality } from './assess-document-quality.ts';
+import {
+  type DocumentQuality,
+  documentQualityProblem,
+  measureDocumentQuality,
+} from './assess-document-quality.ts';
 import { decodeUploadImage } from './decode-upload-image.ts';
 import {
   allowedDocumentTypes,
@@ -148,6 +152,7 @@ export type CaptureCheck = (
   image: { jpeg: Buffer; width: number; height: number },
   side: 'front' | 'back',
   chosen: string,
+  options: { quality: DocumentQuality },
 ) => Promise<CaptureVerdict>;
 
 const readingContext = (sessionId: string) => `session_documents.reading_enc:${sessionId}`;
@@ -184,7 +189,8 @@ export async function uploadDocumentImage(
     if (!front) throw new AppError('FlowStepOutOfOrder', 'Photograph the front of the document first');
   }
   const image = await decodeUploadImage(bytes);
-  const problem = documentQualityProblem(image, measureDocumentQuality(image.grey));
+  const quality = measureDocumentQuality(image.grey);
+  const problem = documentQualityProblem(image, quality);
   if (problem) throw new AppError(problem);
   let reading: DocumentReading | null = null;
   let ocrAnswers: OcrAnswers | undefined;
@@ -192,7 +198,7 @@ export async function uploadDocumentImage(
     const verdict = front && checkTilted ? await checkTilted(image.jpeg, front) : { refusal: null };
     if (verdict.refusal) throw new AppError(verdict.refusal);
   } else if (checkCapture) {
-    const verdict = await checkCapture(image, side, session.document_type);
+    const verdict = await checkCapture(image, side, session.document_type, { quality });
     if (verdict.refusal) {
       // What was seen and what is wanted, for the message that names both.
       throw new AppError(verdict.refusal, undefined, [

@@ -286,7 +286,11 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
         context,
         request.params.side,
         bytes,
-        identifyDocumentCapture,
+        (image, side, chosen, { quality }) =>
+          identifyDocumentCapture(image, side, chosen, {
+            quality,
+            budgetMs: platform.config.captureCheckBudgetMs,
+          }),
         checkTiltedCapture,
       );
     },

@@ -85,8 +85,14 @@ export interface AnsweredOcrRun {
  */
 export async function runOcrWithAnswers(
   input: OcrCheckInput,
-  options: { geometry: DocumentGeometry; previous?: OcrAnswers | null },
+  options: {
+    geometry: DocumentGeometry;
+    previous?: OcrAnswers | null;
+    /** The engine asked for what is not replayed (default: the OCR's own). */
+    engine?: (languages: Parameters<typeof getOcrEngineFor>[0]) => Promise<Engine>;
+  },
 ): Promise<AnsweredOcrRun> {
+  const engineFor = options.engine ?? getOcrEngineFor;
   const imageSha256 = sha256(input.front);
   const previous = options.previous;
   const usable =
@@ -100,7 +106,7 @@ export async function runOcrWithAnswers(
   const check = createOcrCheck({
     geometry: options.geometry,
     engine: async (languages) =>
-      answeringEngine(await getOcrEngineFor(languages), languages, replay, record, tally),
+      answeringEngine(await engineFor(languages), languages, replay, record, tally),
   });
   const outcome = await check.run(input);
   return {

@@ -14,8 +14,16 @@ import {
   preparePersonaMedia,
 } from './persona-media.ts';
 
-/** Quality-gate refusals a person answers by taking the photo again (docs/hosted-flow-api.md, 422). */
-const RETAKE_CODES = new Set(['ImageBlurred', 'ImageGlare', 'DocumentNotFound', 'ImageTooSmall']);
+/** Refusals a person answers by taking the photo again (docs/hosted-flow-api.md, 422). */
+const RETAKE_CODES = new Set([
+  'ImageBlurred',
+  'ImageGlare',
+  'DocumentNotFound',
+  'ImageTooSmall',
+  'DocumentTilted',
+  'DocumentTooFar',
+  'DocumentUnreadable',
+]);
 const MAX_TAKES = 3;
 
 /**

@@ -99,12 +99,12 @@ async function walk(language: Language, locale: string) {
   await primary.click();
 
   await page.setInputFiles('#file-front', path.join(CORPUS, 'front.jpg'));
-  await page.getByText(m['capture.looksGood']).waitFor();
+  await page.getByText(m['capture.sendToCheck']).waitFor();
   await shot(page, language, '04-front-accepted');
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
   await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor({ timeout: 120_000 });
   await page.setInputFiles('#file-back', path.join(CORPUS, 'back.jpg'));
-  await page.getByText(m['capture.looksGood']).waitFor();
+  await page.getByText(m['capture.sendToCheck']).waitFor();
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
   await page.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 120_000 });
   await shot(page, language, '05-face-intro');

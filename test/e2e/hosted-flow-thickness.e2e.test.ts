@@ -93,7 +93,7 @@ async function walk(language: Language, locale: string) {
   await primary.click();
 
   await page.setInputFiles('#file-tilted', path.join(PHOTOS, 'tilted-card.jpg'));
-  await page.getByText(m['capture.looksGood']).waitFor();
+  await page.getByText(m['capture.sendToCheck']).waitFor();
   await shot(page, language, '03-tilted-card');
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
   await page.getByRole('heading', { name: m['face.title'] }).waitFor({ timeout: 60_000 });
@@ -169,14 +169,14 @@ test('backs pass the browser face pre-check; the front as the back is told', {
   await page.waitForTimeout(5000);
   for (const type of ['drivers_license', 'my_number_card', 'residence_card']) {
     await page.setInputFiles('#file-back', `test/fixtures/corpus/${type}-genuine-0/back.jpg`);
-    await page.getByText(m['capture.looksGood']).waitFor();
+    await page.getByText(m['capture.sendToCheck']).waitFor();
     await page.getByRole('button', { name: m['capture.retake'] }).click();
   }
   await page.setInputFiles('#file-back', path.join(PHOTOS, 'front.jpg'));
   const browserSays = page.getByText(m['quality.frontAsBack']);
-  const looksGood = page.getByText(m['capture.looksGood']);
-  await browserSays.or(looksGood).waitFor();
-  if (await looksGood.isVisible()) {
+  const sendToCheck = page.getByText(m['capture.sendToCheck']);
+  await browserSays.or(sendToCheck).waitFor();
+  if (await sendToCheck.isVisible()) {
     await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
     const serverSays = m['capture.refused.DocumentSideMismatch'].replaceAll(
       '{wanted}',

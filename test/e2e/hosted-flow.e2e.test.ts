@@ -173,14 +173,14 @@ async function walkFlow(language: Language) {
   await shot(page, `${language}-front-blurred-server-422`);
   await page.getByRole('button', { name: m['capture.retake'] }).click();
   await page.setInputFiles('#file-front', path.join(dir, 'front.jpg'));
-  await page.getByText(m['capture.looksGood']).waitFor();
+  await page.getByText(m['capture.sendToCheck']).waitFor();
   await shot(page, `${language}-front-accepted`);
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
 
   // Back (after the server's capture check read the front).
   await page.getByRole('heading', { name: m['capture.title.back'] }).waitFor({ timeout: 120_000 });
   await page.setInputFiles('#file-back', path.join(dir, 'back.jpg'));
-  await page.getByText(m['capture.looksGood']).waitFor();
+  await page.getByText(m['capture.sendToCheck']).waitFor();
   await shot(page, `${language}-back-accepted`);
   await page.getByRole('button', { name: m['capture.use'], exact: true }).click();
 

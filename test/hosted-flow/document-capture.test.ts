@@ -1,11 +1,18 @@
-// The right document at capture: a selfie, another type than the one chosen, or the front sent as
-// the back is refused with a message naming what was seen, and nothing is stored; an accepted
-// front's confident OCR reading becomes the form's suggestion (and unsure fields stay empty).
+// The right document at capture: a selfie, another type than the one chosen, the front sent as
+// the back, a photo of no document, or a front the OCR cannot read surely (or in time) is refused
+// with a message naming what was seen or what to fix, and nothing is stored; an accepted front's
+// confident OCR reading becomes the form's suggestion (and unsure fields stay empty).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import type { OcrCheckResult } from '../../src/checks/ocr/index.ts';
-import { judgeCapture, readingOf } from '../../src/hosted-flow/identify-document-capture.ts';
+import { decodeUploadImage } from '../../src/hosted-flow/decode-upload-image.ts';
+import {
+  identifyDocumentCapture,
+  judgeCapture,
+  outlineTilt,
+  readingOf,
+} from '../../src/hosted-flow/identify-document-capture.ts';
 import { closeInferencePool } from '../../src/inference/index.ts';
 import { useTestApi } from '../helpers/api-client.ts';
 import { dataDirEnv, FlowClient } from './flow-helpers.ts';
@@ -90,9 +97,67 @@ describe('judging a capture (no models)', () => {
     assert.equal(verdict.refusal, 'DocumentNotRecognised');
   });
 
-  test('a poor capture whose type cannot be read is taken (the pipeline judges it)', () => {
-    assert.deepEqual(judgeCapture({ ...front, ocr: ocr(undefined) }), { refusal: null, reading: null });
-    assert.deepEqual(judgeCapture({ ...front, ocr: null }), { refusal: null, reading: null });
+  test('a front whose type was not read on it is refused, whatever was chosen', () => {
+    // The OCR reads such a capture as the type chosen, without naming a detected type.
+    assert.deepEqual(judgeCapture({ ...front, ocr: ocr(undefined) }), {
+      refusal: 'DocumentUnreadable',
+      seen: null,
+    });
+    // A reading that failed or ran out of time is no acceptance either.
+    assert.equal(judgeCapture({ ...front, ocr: null }).refusal, 'DocumentUnreadable');
+  });
+
+  test('the type read but its key fields unsure is refused: the pipeline could not decide on it', () => {
+    const unsure = ocr('drivers_license', {}, { success: false, status: 'low_confidence', confidence: 0.6 });
+    assert.equal(judgeCapture({ ...front, ocr: unsure }).refusal, 'DocumentUnreadable');
+    assert.equal(judgeCapture({ ...front, ocr: ocr('drivers_license') }).refusal, null);
+  });
+
+  test('the refusal says what to fix: glare, tilt, distance, blur, or no document at all', () => {
+    const square: [number, number][] = [
+      [100, 100],
+      [500, 100],
+      [500, 350],
+      [100, 350],
+    ];
+    const turned: [number, number][] = [
+      [100, 140],
+      [500, 100],
+      [525, 350],
+      [125, 390],
+    ];
+    const unread = ocr(undefined, {}, { success: false, status: 'low_confidence', confidence: 0 });
+    const quality = { sharpness: 200, glare: 0, edgeDensity: 0.1, contrast: 40 };
+    const seen = (outline: [number, number][], coverage: number, confidentWords = 20) => ({
+      outline: { corners: outline, coverage, width: 640, height: 480 },
+      confidentWords,
+    });
+    const fix = (facts: Partial<Parameters<typeof judgeCapture>[0]>) =>
+      judgeCapture({ ...front, ocr: unread, quality, ...facts }).refusal;
+    assert.equal(fix({ quality: { ...quality, glare: 0.02 }, sight: seen(square, 0.5) }), 'ImageGlare');
+    assert.equal(fix({ sight: seen(turned, 0.5) }), 'DocumentTilted');
+    assert.equal(fix({ sight: seen(square, 0.1) }), 'DocumentTooFar');
+    assert.equal(fix({ quality: { ...quality, sharpness: 30 }, sight: seen(square, 0.5) }), 'ImageBlurred');
+    assert.equal(fix({ sight: seen(square, 0.5) }), 'DocumentUnreadable');
+    // Next to no word read surely, in any pass: people, a room — no document.
+    assert.equal(fix({ sight: seen(square, 0.5, 3) }), 'DocumentNotRecognised');
+    // A reading cut short that found a card's outline: the card, unread.
+    assert.equal(fix({ ocr: null, sight: seen(square, 0.5, 3) }), 'DocumentUnreadable');
+    // An outline reaching out of the photo is no card seen: nothing to say about its tilt.
+    const outside: [number, number][] = [
+      [598, -293],
+      [650, 563],
+      [95, 677],
+      [74, -186],
+    ];
+    assert.equal(fix({ ocr: null, sight: seen(outside, 0.19, 3) }), 'DocumentNotRecognised');
+    assert.ok(outlineTilt(square) < 0.01);
+    assert.ok(Math.abs(outlineTilt(turned) - 5.7) < 0.1);
+  });
+
+  test('a back whose face search did not finish in time is not taken', () => {
+    const back = { side: 'back' as const, chosen: 'drivers_license', ocr: null };
+    assert.equal(judgeCapture({ ...back, faceShare: null }).refusal, 'DocumentUnreadable');
   });
 
   test('the reading keeps only the fields read with confidence', () => {
@@ -154,6 +219,23 @@ describe('uploads judged at capture (OCR check and face detector)', () => {
     assert.equal(res.statusCode, 422, res.body);
     assert.equal(res.json().error, 'DocumentSideMismatch');
     assert.equal((await documents(a))?.backUploaded, false);
+  });
+
+  test('a group photo uploaded as a licence front → 422 DocumentNotRecognised, nothing stored', async () => {
+    // A photo of people in an installed package (no document anywhere in it).
+    const group = readFileSync('node_modules/@vladmandic/face-api/demo/sample1.jpg');
+    const a = await ready();
+    const res = await a.upload('/verify/api/documents/front', [{ field: 'image', bytes: group }]);
+    assert.equal(res.statusCode, 422, res.body);
+    assert.equal(res.json().error, 'DocumentNotRecognised');
+    assert.equal((await documents(a))?.frontUploaded, false);
+  });
+
+  test('a reading that runs out of time is refused', async () => {
+    // The licence front that is accepted below, given no time to be read.
+    const image = await decodeUploadImage(licenceFront);
+    const verdict = await identifyDocumentCapture(image, 'front', 'drivers_license', { budgetMs: 1 });
+    assert.notEqual(verdict.refusal, null);
   });
 
   test('the right front is stored and its confident reading is offered for the form', async () => {

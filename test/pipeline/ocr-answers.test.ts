@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { terminateOcrEngine } from '../../src/checks/ocr/index.ts';
-import { closeInferencePool, documentGeometryInWorker, runOcrWithAnswers } from '../../src/inference/index.ts';
+import {
+  closeInferencePool,
+  documentGeometryInWorker,
+  runOcrWithAnswers,
+} from '../../src/inference/index.ts';
 
 const dir = 'test/fixtures/corpus/my_number_card-genuine-0';
 const front = readFileSync(`${dir}/front.jpg`);

@@ -1,10 +1,13 @@
 // The hosted flow's screens in order (docs/hosted-flow-api.md "Order of steps"): consent → document
 // type → front (→ back) (→ the card tilted, when the tenant asks for its thickness) → live face
-// check → personal data → review and submit → the tenant's callback. A reload resumes at the first
-// step the server's state says is not done.
+// check → personal data → review and submit → the tenant's callback. Each step is an entry of the
+// browser's history (its name in history.state): Back goes to the step before, Forward returns, a
+// reload stays on the step — a step the server's state does not yet allow falls back to the first
+// one not done. Leaving the flow asks first (leave-guard.ts).
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { FlowApi, FlowApiError, type FlowState } from './flow-api.ts';
 import { type Language, translator } from './i18n.ts';
+import { guardLeaving, leaveFlow } from './leave-guard.ts';
 import { ConsentStep } from './steps/consent-step.tsx';
 import { DocumentCaptureStep } from './steps/document-capture-step.tsx';
 import { DocumentTypeStep } from './steps/document-type-step.tsx';
@@ -47,6 +50,20 @@ function firstOpenStep(state: FlowState): StepName {
   if (s.liveness.status !== 'success' && s.liveness.status !== 'failed') return 'face';
   if (!s.personalData) return 'personal';
   return 'review';
+}
+
+/** The step a history entry holds, when it holds one of ours. */
+function stepInHistory(entry: unknown): StepName | null {
+  const step = (entry as { mimotoStep?: unknown } | null)?.mimotoStep;
+  return typeof step === 'string' ? (step as StepName) : null;
+}
+
+/** The step asked for, if the server's state allows it now; else the first step not done. */
+function allowedStep(state: FlowState, wanted: StepName | null): StepName {
+  const order = stepsFor(state);
+  const open = firstOpenStep(state);
+  const at = wanted ? order.indexOf(wanted) : -1;
+  return at >= 0 && at <= order.indexOf(open) ? (wanted as StepName) : open;
 }
 
 const LANGUAGE_KEY = 'mimoto.language';
@@ -107,11 +124,20 @@ export function FlowApp() {
     }
   }, [step, state !== null, fatal, handoff]);
 
+  /** Shows a step: a new history entry, or this one replaced (the first step shown, a fallback). */
+  const show = (to: StepName, how: 'push' | 'replace') => {
+    setStep(to);
+    if (stepInHistory(history.state) === to) return;
+    if (how === 'push') history.pushState({ mimotoStep: to }, '');
+    else history.replaceState({ mimotoStep: to }, '');
+  };
+
   useEffect(() => {
     refresh()
       .then((s) => {
-        if (s.redirectTo) window.location.assign(s.redirectTo);
-        else setStep(firstOpenStep(s));
+        if (s.redirectTo) return leaveFlow(s.redirectTo);
+        show(allowedStep(s, stepInHistory(history.state)), 'replace');
+        guardLeaving(true);
       })
       .catch((error) => {
         if (error instanceof FlowApiError && error.status === 410) setFatal('expired');
@@ -119,6 +145,30 @@ export function FlowApp() {
         else setFatal('error');
       });
   }, []);
+
+  // Back and Forward between the flow's own entries: the step of the entry, if still allowed.
+  useEffect(() => {
+    const onPop = (event: PopStateEvent) => {
+      const wanted = stepInHistory(event.state);
+      if (!wanted) return;
+      setHandoff(false);
+      refresh()
+        .then((s) => {
+          const to = allowedStep(s, wanted);
+          setStep(to);
+          if (to !== wanted) history.replaceState({ mimotoStep: to }, '');
+          window.scrollTo(0, 0);
+        })
+        .catch(() => setFatal('error'));
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+
+  // An ended flow has nothing to lose by leaving.
+  useEffect(() => {
+    if (fatal) guardLeaving(false);
+  }, [fatal]);
 
   const switchLanguage = () => {
     const next: Language = language === 'ja' ? 'en' : 'ja';
@@ -130,7 +180,7 @@ export function FlowApp() {
   const advance = async (to?: StepName) => {
     try {
       const next = await refresh();
-      setStep(to ?? firstOpenStep(next));
+      show(to ?? firstOpenStep(next), 'push');
       window.scrollTo(0, 0);
     } catch (error) {
       if (error instanceof FlowApiError && error.status === 410) setFatal('expired');
@@ -196,7 +246,7 @@ export function FlowApp() {
             {...common}
             side={step}
             onDone={() => advance()}
-            onChooseType={() => setStep('documentType')}
+            onChooseType={() => show('documentType', 'push')}
             onHandoff={() => setHandoff(true)}
           />
         );
@@ -208,7 +258,7 @@ export function FlowApp() {
         body = <PersonalDataStep {...common} onDone={() => advance()} />;
         break;
       case 'review':
-        body = <ReviewStep {...common} onEdit={(to) => setStep(to)} onMissing={() => advance()} />;
+        body = <ReviewStep {...common} onEdit={(to) => show(to, 'push')} onMissing={() => advance()} />;
         break;
     }
   }

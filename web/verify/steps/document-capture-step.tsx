@@ -1,11 +1,13 @@
 // Steps 3–4: front and back of the document — a live view of the environment
-// camera with a card-shaped guide, a file-upload fallback, and quality feedback (too small,
-// blurred, glare, no document) before the picture is sent; the server checks again and its 422
-// message is shown in the user's language.
+// camera with a card-shaped guide, a file-upload fallback (a photo over the upload limit scaled
+// down first), and quality feedback (too small, blurred, glare, no document) before the picture is
+// sent. Only the server can say that a photo is readable (it reads it): the browser's own check
+// warns, never approves; the server's 422 says what to fix, in the user's language.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
 import { assessDocumentImage, type QualityProblem } from '../capture/document-quality.ts';
 import { type FaceProblem, faceProblemIn, prepareFaceCheck } from '../capture/face-in-photo.ts';
+import { onPhone, overUploadLimits, scaledForUpload } from '../capture/fit-upload.ts';
 import { FlowApiError } from '../flow-api.ts';
 import type { MessageKey } from '../i18n.ts';
 import { errorText } from './error-text.ts';
@@ -28,12 +30,20 @@ type Candidate = {
   problem: QualityProblem | FaceProblem | 'cameraTooSmall' | null;
 };
 
-/** The server's capture refusals (identify-document-capture.ts): the photo shows the wrong thing. */
+/**
+ * The server's capture refusals (identify-document-capture.ts): the photo shows the wrong thing,
+ * or the document could not be read in it (the message says what to change).
+ */
 const REFUSALS = [
   'DocumentIsSelfie',
   'DocumentNotRecognised',
   'DocumentTypeMismatch',
   'DocumentSideMismatch',
+  'DocumentTilted',
+  'DocumentTooFar',
+  'DocumentUnreadable',
+  'ImageGlare',
+  'ImageBlurred',
   'TiltedCardNotFound',
   'TiltedCardNotTilted',
   'TiltedCardNotSame',
@@ -138,8 +148,12 @@ export function DocumentCaptureStep({
     setError(null);
     setRefusal(null);
     try {
-      const bitmap = await createImageBitmap(file);
-      await judge(file, bitmap, bitmap.width, bitmap.height, false);
+      // Oriented as EXIF says (the default of createImageBitmap, said here since it matters).
+      const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
+      const blob = overUploadLimits(file.size, bitmap.width, bitmap.height)
+        ? await scaledForUpload(bitmap)
+        : file;
+      await judge(blob, bitmap, bitmap.width, bitmap.height, false);
       bitmap.close();
     } catch {
       // Not an image the browser can read: let the server say what is wrong with it.
@@ -216,10 +230,11 @@ export function DocumentCaptureStep({
       {candidate && (
         <div class="preview">
           {candidate.url && <img src={candidate.url} alt={t('capture.preview')} />}
-          {/* Once the server has answered, its message replaces the browser's own judgement. */}
+          {/* Once the server has answered, its message replaces the browser's own judgement. The
+              browser only warns: whether the text can be read is the server's to say. */}
           {!error && (
-            <p class={candidate.problem ? 'error' : 'ok'} role="status">
-              {candidate.problem ? t(`quality.${candidate.problem}`) : t('capture.looksGood')}
+            <p class={candidate.problem ? 'error' : 'status'} role="status">
+              {candidate.problem ? t(`quality.${candidate.problem}`) : t('capture.sendToCheck')}
             </p>
           )}
         </div>
@@ -283,16 +298,18 @@ export function DocumentCaptureStep({
               {t('capture.upload')}
             </label>
             {/* Where no camera works (a desktop), or the user would rather use the phone's. */}
-            <button
-              type="button"
-              class={cameraState === 'failed' ? 'secondary' : 'link-button'}
-              onClick={() => {
-                stopCamera(streamRef.current);
-                onHandoff();
-              }}
-            >
-              {t('handoff.open')}
-            </button>
+            {!onPhone() && (
+              <button
+                type="button"
+                class={cameraState === 'failed' ? 'secondary' : 'link-button'}
+                onClick={() => {
+                  stopCamera(streamRef.current);
+                  onHandoff();
+                }}
+              >
+                {t('handoff.open')}
+              </button>
+            )}
           </>
         )}
       </div>

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
 import { type FaceReading, loadFaceGuide, readFace } from '../capture/face-guide.ts';
+import { onPhone } from '../capture/fit-upload.ts';
 import type { LivenessResult, LivenessStep } from '../flow-api.ts';
 import type { MessageKey } from '../i18n.ts';
 import { errorText } from './error-text.ts';
@@ -217,7 +218,7 @@ export function FaceCheckStep({
             {phase === 'intro' ? t('face.start') : t('face.tryAgain')}
           </button>
         )}
-        {phase === 'noCamera' && (
+        {phase === 'noCamera' && !onPhone() && (
           <button type="button" class="secondary" onClick={onHandoff}>
             {t('handoff.open')}
           </button>

@@ -1,6 +1,7 @@
 // Continue on a phone: the one-time QR code and short link (src/hosted-flow/phone-handoff.ts). This
 // browser then follows the progress and, once the phone has submitted, goes to the tenant's callback.
 import { useEffect, useState } from 'preact/hooks';
+import { leaveFlow } from '../leave-guard.ts';
 import { errorText } from './error-text.ts';
 import type { StepProps } from './step-props.ts';
 
@@ -34,7 +35,7 @@ export function HandoffPanel({ api, t, language, onApiError, onClose }: StepProp
       try {
         const next = await api.handoffStatus();
         setStatus(next.status);
-        if (next.status === 'submitted' && next.redirectTo) window.location.assign(next.redirectTo);
+        if (next.status === 'submitted' && next.redirectTo) leaveFlow(next.redirectTo);
       } catch {
         // A missed poll is tried again at the next tick.
       }

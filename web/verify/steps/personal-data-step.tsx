@@ -1,7 +1,10 @@
 // Step 6: personal data (interface §2.5): labelled inputs, the server's errors shown next to the
 // field they concern (details[].path = "/birthDate", …). Only the fields the tenant requires
 // (state.requiredUserInputFields) are marked and checked as required; the others may stay empty.
+// The kana fields say why a reading is asked, and for a name in Latin letters (a residence card's,
+// a foreign passport's) suggest its katakana, which the person takes with one tap and may correct.
 import { useState } from 'preact/hooks';
+import { latinNameToKatakana } from '../../../src/hosted-flow/latin-name-kana.ts';
 import { FlowApiError, type PersonalData } from '../flow-api.ts';
 import type { MessageKey } from '../i18n.ts';
 import { errorText } from './error-text.ts';
@@ -22,6 +25,12 @@ function invalidMessage(name: keyof PersonalData): MessageKey {
   if (name === 'birthDate') return 'personal.invalid.birthDate';
   return 'personal.invalid.other';
 }
+
+/** The name field each kana field is the reading of. */
+const READING_OF: Partial<Record<keyof PersonalData, keyof PersonalData>> = {
+  lastNameKana: 'lastName',
+  firstNameKana: 'firstName',
+};
 
 const EMPTY: Required<PersonalData> = {
   lastName: '',
@@ -104,7 +113,16 @@ export function PersonalDataStep({
       {FIELDS.map((field) => {
         const id = `field-${field.name}`;
         const problem = fieldErrors[field.name];
-        const describedBy = [field.hint ? `${id}-hint` : '', problem ? `${id}-error` : '']
+        const readingOf = READING_OF[field.name];
+        const source = readingOf ? values[readingOf].trim() : '';
+        const suggested = readingOf ? latinNameToKatakana(source) : '';
+        const offer = suggested !== '' && values[field.name] !== suggested;
+        const describedBy = [
+          field.hint ? `${id}-hint` : '',
+          readingOf ? 'kana-why' : '',
+          offer ? `${id}-suggestion` : '',
+          problem ? `${id}-error` : '',
+        ]
           .filter(Boolean)
           .join(' ');
         return (
@@ -115,6 +133,11 @@ export function PersonalDataStep({
               {isRequired(field.name) && <span aria-hidden="true"> *</span>}
               {isSuggested(field.name) && <span class="from-document">{t('personal.fromDocument')}</span>}
             </label>
+            {field.name === 'lastNameKana' && (
+              <p class="hint" id="kana-why">
+                {t('personal.kanaWhy')}
+              </p>
+            )}
             {field.hint && (
               <p class="hint" id={`${id}-hint`}>
                 {t(field.hint)}
@@ -134,6 +157,18 @@ export function PersonalDataStep({
               aria-describedby={describedBy || undefined}
               onInput={(e) => setValues({ ...values, [field.name]: e.currentTarget.value })}
             />
+            {offer && (
+              <p class="suggestion" id={`${id}-suggestion`}>
+                <span>{t('personal.kanaSuggestion', { name: source, kana: suggested })}</span>{' '}
+                <button
+                  type="button"
+                  class="link-button"
+                  onClick={() => setValues({ ...values, [field.name]: suggested })}
+                >
+                  {t('personal.kanaUse', { kana: suggested })}
+                </button>
+              </p>
+            )}
             {problem && (
               <p class="field-error" id={`${id}-error`}>
                 {problem}

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { FlowApiError } from '../flow-api.ts';
 import type { StepName } from '../flow-app.tsx';
 import type { MessageKey } from '../i18n.ts';
+import { leaveFlow } from '../leave-guard.ts';
 import { errorText } from './error-text.ts';
 import type { StepProps } from './step-props.ts';
 
@@ -28,7 +29,7 @@ export function ReviewStep({
     try {
       const { redirectTo } = await api.submit();
       setDone(redirectTo);
-      window.location.assign(redirectTo);
+      leaveFlow(redirectTo);
     } catch (e) {
       onApiError(e);
       setBusy(false);
