@@ -204,7 +204,7 @@ export function readingOf(ocr: OcrCheckResult, type: DocumentType): DocumentRead
  * MIMOTO_CAPTURE_CHECK_BUDGET_MS replaces it (tests widen it, so that their verdicts do not
  * depend on the machine's load).
  */
-export const CAPTURE_CHECK_BUDGET_MS = 1500;
+export const CAPTURE_CHECK_BUDGET_MS = 4000;
 
 /** The reading stopped at the budget. */
 class CaptureOutOfTime extends Error {}

@@ -1,7 +1,7 @@
 // The reason codes a reviewer picks from (docs/console-api.md "Preset reasons"), beside the
 // mandatory free text, and which decision each goes with. Pure data: the console's browser app
 // imports it too.
-import { REVIEW_REASON_CODES, type ReviewDecision, type ReviewReasonCode } from '../domain/vocabulary.ts';
+import { REVIEW_REASON_CODES, type ReviewDecision, type ReviewReasonCode } from '../domain/index.ts';
 
 export const REASON_CODES = REVIEW_REASON_CODES;
 export type ReasonCode = ReviewReasonCode;

@@ -4,7 +4,7 @@
 // 丁目/番地/号 and building names in the notations people write; birth years spread over 昭和 and
 // 平成, the years with a 0 digit and 元年 drawn more often than their share, since those are
 // where a reader drops a digit. None is a real record: every value comes from the seeded generator.
-import { municipalitiesOf } from '../japanese/municipalities.ts';
+import { municipalitiesOf } from '../japanese/index.ts';
 import type { Identity, Sex } from './identity.ts';
 import { addDays, type IsoDate, isoDate, parseIsoDate } from './japanese-date.ts';
 import type { Random } from './random.ts';

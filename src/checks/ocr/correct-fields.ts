@@ -140,15 +140,7 @@ export function readNumberOfFormat(
 
 /** Japanese passport number: two letters and seven digits. */
 export function readPassportNumber(text: string): string | undefined {
-  const compact = ascii(text)
-    .replace(/[^0-9A-Za-z|!\]]/g, '')
-    .toUpperCase();
-  for (let start = 0; start + 9 <= compact.length; start++) {
-    const chunk = compact.slice(start, start + 9);
-    const fixed = [...chunk].map((c, i) => (i < 2 ? toLetter(c) : toDigit(c))).join('');
-    if (/^[A-Z]{2}\d{7}$/.test(fixed)) return fixed;
-  }
-  return undefined;
+  return readNumberOfFormat({ pattern: /^[A-Z]{2}\d{7}$/ }, text);
 }
 
 const ERA_REPAIRS: [RegExp, string][] = [
