@@ -254,7 +254,9 @@ export async function readFrontAtCapture(
         const engine = await getOcrEngineFor(languages);
         return Object.create(engine, {
           recognize: {
-            value: async (...args: Parameters<typeof engine.recognize>) => {
+            // Configurable: the pass recorder (ocr-answers.ts) wraps this engine in a Proxy.
+          configurable: true,
+          value: async (...args: Parameters<typeof engine.recognize>) => {
               inTime();
               const read = await engine.recognize(...args);
               count(read.words);
@@ -262,7 +264,8 @@ export async function readFrontAtCapture(
             },
           },
           readLines: {
-            value: async (...args: Parameters<typeof engine.readLines>) => {
+            configurable: true,
+          value: async (...args: Parameters<typeof engine.readLines>) => {
               inTime();
               const read = await engine.readLines(...args);
               count(read.words);
