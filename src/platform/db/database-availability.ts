@@ -89,8 +89,9 @@ export function trackAvailability(options: AvailabilityOptions): AvailabilityTra
   let wake: (() => void) | undefined;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      // Not unref'd: a process starting while the database is down has nothing else keeping it
+      // alive while it waits (an unref'd wait let it exit with code 13); close() wakes this.
       const timer = setTimeout(resolve, ms);
-      timer.unref();
       wake = () => {
         clearTimeout(timer);
         resolve();
