@@ -23,6 +23,8 @@ const RETAKE_CODES = new Set([
   'DocumentTilted',
   'DocumentTooFar',
   'DocumentUnreadable',
+  // Told no document can be seen, a person holding one takes the photo again.
+  'DocumentNotRecognised',
 ]);
 const MAX_TAKES = 3;
 

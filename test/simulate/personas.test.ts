@@ -48,16 +48,12 @@ describe('simulated personas through the whole pipeline', () => {
     ]);
   });
 
-  test('blurry-document: pending_review low_ocr_confidence, naming the OCR confidence', async () => {
+  test('blurry-document: the blurred photo refused at capture with what to fix, retaken, approved', async () => {
     const o = await runPersona(server, 'blurry-document', 1, { documentType: 'my_number_card' });
-    assert.deepEqual(
-      [o.status, o.reason],
-      ['pending_review', 'low_ocr_confidence'],
-      JSON.stringify(o.detail),
-    );
-    const v = o.detail.verification;
-    assert.equal(v.results.ocr.status, 'low_confidence');
-    assert.equal(v.decision.metadata.ocrConfidence, v.results.ocr.confidence);
-    assert.ok(v.results.ocr.confidence < 0.8, `confidence ${v.results.ocr.confidence}`);
+    const front = o.documentUploads.filter((u) => u.side === 'front');
+    assert.equal(front[0]?.accepted, false, JSON.stringify(front));
+    assert.ok(front[0]?.refusal, 'the refusal names what to fix');
+    assert.equal(front.at(-1)?.accepted, true, JSON.stringify(front));
+    assert.deepEqual([o.status, o.reason], ['approved', 'all_checks_passed'], JSON.stringify(o.detail));
   });
 });

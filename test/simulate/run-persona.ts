@@ -4,7 +4,7 @@
 
 import { FlowStepRefused, HostedFlowClient } from '../../src/simulate/hosted-flow-client.ts';
 import type { Persona } from '../../src/simulate/persona-media.ts';
-import { prepareSimulation, simulateFlow } from '../../src/simulate/simulate-flow.ts';
+import { prepareSimulation, type SimulationResult, simulateFlow } from '../../src/simulate/simulate-flow.ts';
 import type { DocumentType } from '../../src/synth/index.ts';
 import { createSession, getSessionDetail, type SimulateServer } from './simulate-server.ts';
 
@@ -14,7 +14,7 @@ export const EXPECTED_DECISIONS: Record<Persona, { status: string; reasons: read
   impostor: { status: 'rejected', reasons: ['face_mismatch'] },
   'photo-attack': { status: 'rejected', reasons: ['liveness_failed', 'selfie_spoof_detected'] },
   'screen-replay': { status: 'rejected', reasons: ['document_spoof_detected'] },
-  'blurry-document': { status: 'pending_review', reasons: ['low_ocr_confidence'] },
+  'blurry-document': { status: 'approved', reasons: ['all_checks_passed'] },
   'video-replay': { status: 'rejected', reasons: ['liveness_failed', 'selfie_spoof_detected'] },
   // The target; no defence of mimoto's catches it yet (docs/spoof-checks.md "Passive detection").
   'face-injection': { status: 'pending_review', reasons: ['selfie_spoof_detected'] },
@@ -24,6 +24,7 @@ export interface PersonaOutcome {
   persona: Persona;
   seed: number;
   documentType: DocumentType;
+  documentUploads: SimulationResult['documentUploads'];
   sessionId: string;
   status: string;
   reason: string;
@@ -92,6 +93,7 @@ export async function runPersona(
     persona,
     seed,
     documentType: run.documentType,
+    documentUploads: run.documentUploads,
     sessionId,
     status: v.decision.status,
     reason: v.decision.reason,
