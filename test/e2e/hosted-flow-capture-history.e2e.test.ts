@@ -81,6 +81,10 @@ async function shot(page: Page, language: Language, name: string) {
 
 async function walk(language: Language) {
   const m = MESSAGES[language];
+  // Closing the last page with its beforeunload prompt (below) can take chromium down with it:
+  // each walk gets a browser that is still running.
+  if (!browser.isConnected())
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext({
     locale: language === 'ja' ? 'ja-JP' : 'en-GB',
     viewport: { width: 390, height: 844 },
