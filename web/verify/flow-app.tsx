@@ -62,6 +62,9 @@ function stepInHistory(entry: unknown): StepName | null {
 function allowedStep(state: FlowState, wanted: StepName | null): StepName {
   const order = stepsFor(state);
   const open = firstOpenStep(state);
+  // The face check, once ended, cannot be taken again: its entry leads on to what is open.
+  const faceEnded = state.steps.liveness.status === 'success' || state.steps.liveness.status === 'failed';
+  if (wanted === 'face' && faceEnded) return open;
   const at = wanted ? order.indexOf(wanted) : -1;
   return at >= 0 && at <= order.indexOf(open) ? (wanted as StepName) : open;
 }
