@@ -255,8 +255,8 @@ export async function readFrontAtCapture(
         return Object.create(engine, {
           recognize: {
             // Configurable: the pass recorder (ocr-answers.ts) wraps this engine in a Proxy.
-          configurable: true,
-          value: async (...args: Parameters<typeof engine.recognize>) => {
+            configurable: true,
+            value: async (...args: Parameters<typeof engine.recognize>) => {
               inTime();
               const read = await engine.recognize(...args);
               count(read.words);
@@ -265,7 +265,7 @@ export async function readFrontAtCapture(
           },
           readLines: {
             configurable: true,
-          value: async (...args: Parameters<typeof engine.readLines>) => {
+            value: async (...args: Parameters<typeof engine.readLines>) => {
               inTime();
               const read = await engine.readLines(...args);
               count(read.words);

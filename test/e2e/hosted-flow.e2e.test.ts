@@ -169,7 +169,18 @@ async function walkFlow(language: Language) {
   await page.getByText(m['quality.ImageBlurred']).waitFor();
   await shot(page, `${language}-front-blurred-feedback`);
   await page.getByRole('button', { name: m['capture.useAnyway'] }).click();
-  await page.getByRole('alert').filter({ hasText: FLOW_MESSAGES.ImageBlurred![language] }).waitFor();
+  // The server's refusal says what to fix: the quality gate's blur, or the capture check's reading
+  // of the blurred card (unreadable, or no document seen through the blur).
+  const fixes = (['ImageBlurred', 'DocumentUnreadable', 'DocumentNotRecognised'] as const).map(
+    (code) => FLOW_MESSAGES[code]![language],
+  );
+  const alert = page.getByRole('alert').filter({ hasText: /./ });
+  await alert.first().waitFor({ timeout: 120_000 });
+  const said = (await alert.first().textContent()) ?? '';
+  assert.ok(
+    fixes.some((f) => said.includes(f.replaceAll('{wanted}', m['docType.drivers_license']))),
+    said,
+  );
   await shot(page, `${language}-front-blurred-server-422`);
   await page.getByRole('button', { name: m['capture.retake'] }).click();
   await page.setInputFiles('#file-front', path.join(dir, 'front.jpg'));
