@@ -1,5 +1,5 @@
 // Passive detection on a live capture's frames: which frames are scored, and a printed face
-// refused where the same face rendered live is not (the simulator's captures, no ../shared).
+// refused where the same face rendered live is not (the simulator's own captures: no evaluation images needed).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
