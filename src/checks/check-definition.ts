@@ -44,7 +44,14 @@ export interface CheckInputValues {
   referenceImage: Buffer | null;
   livenessFrames: {
     frames: { image: Buffer; t: number }[];
-    liveness: { passed: boolean; confidence: number; failures: string[]; maxFaceDistance: null };
+    liveness: {
+      passed: boolean;
+      confidence: number;
+      failures: string[];
+      maxFaceDistance: null;
+      /** The live check's screen-light reading (null: not measured). */
+      screenLight: { correlation: number | null } | null;
+    };
   };
   /** As typed and stored (interface §2.3): a field left empty is absent. */
   userInput: Readonly<Record<string, string | undefined>> | null;

@@ -4,7 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { CHECK_IDS, CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/index.ts';
 import type { OcrAnswers } from '../inference/index.ts';
-import { CHALLENGE_VALIDITY_MS, drawChallengeSteps, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
+import {
+  CHALLENGE_VALIDITY_MS,
+  drawChallengeSteps,
+  drawLightSequence,
+  LIGHT_FADE_MS,
+  LIGHT_SEGMENT_MS,
+  MAX_LIVENESS_ATTEMPTS,
+} from '../liveness/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { decryptJson, encryptJson } from '../platform/crypto/encryption.ts';
 import { newId } from '../platform/crypto/random-id.ts';
@@ -252,6 +259,8 @@ export async function uploadDocumentImage(
 export interface IssuedChallenge {
   challengeId: string;
   steps: string[];
+  /** The screen-light challenge: colours the page shows in turn from the capture's start. */
+  light: { colours: string[]; segmentMs: number; fadeMs: number };
   expiresAt: string;
   attemptsLeft: number;
 }
@@ -270,6 +279,7 @@ export async function issueLivenessChallenge(
     id: `lc_${newId('job').slice(4)}`,
     sessionId: session.id,
     steps: drawChallengeSteps(),
+    lightSequence: drawLightSequence(),
     issuedAt,
     expiresAt: new Date(issuedAt.getTime() + CHALLENGE_VALIDITY_MS),
   };
@@ -277,6 +287,7 @@ export async function issueLivenessChallenge(
   return {
     challengeId: challenge.id,
     steps: challenge.steps,
+    light: { colours: challenge.lightSequence, segmentMs: LIGHT_SEGMENT_MS, fadeMs: LIGHT_FADE_MS },
     expiresAt: challenge.expiresAt.toISOString(),
     attemptsLeft: MAX_LIVENESS_ATTEMPTS - session.liveness_attempts,
   };

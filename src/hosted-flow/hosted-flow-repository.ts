@@ -61,7 +61,15 @@ export async function saveDocument(db: Db, row: DocumentRow): Promise<string | n
 
 export async function insertChallenge(
   db: Db,
-  challenge: { id: string; sessionId: string; steps: string[]; issuedAt: Date; expiresAt: Date },
+  challenge: {
+    id: string;
+    sessionId: string;
+    steps: string[];
+    /** Colours of the screen-light challenge (none: not asked). */
+    lightSequence?: string[];
+    issuedAt: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('liveness_challenges')
@@ -69,6 +77,7 @@ export async function insertChallenge(
       id: challenge.id,
       session_id: challenge.sessionId,
       steps: challenge.steps,
+      light_sequence: challenge.lightSequence ?? [],
       issued_at: challenge.issuedAt,
       expires_at: challenge.expiresAt,
     })
@@ -123,6 +132,8 @@ export async function recordLivenessAttempt(
     confidence: number;
     failures: string[];
     frameBlobs: string[];
+    /** The screen-light correlation (null or absent: not measured). */
+    screenLight?: number | null;
     /** Set when the check is decided: passed, or failed for the last time. */
     outcome: { status: 'success' | 'failed'; referenceBlob: string | null } | null;
     now: Date;
@@ -135,6 +146,7 @@ export async function recordLivenessAttempt(
       confidence: values.confidence,
       failure_reasons: values.failures,
       frame_blobs: values.frameBlobs,
+      screen_light: values.screenLight ?? null,
     })
     .where('id', '=', values.challengeId)
     .execute();
@@ -162,7 +174,15 @@ export async function markSubmitted(db: Db, sessionId: string, now: Date): Promi
 export async function findLastChallenge(db: Db, sessionId: string) {
   return db
     .selectFrom('liveness_challenges')
-    .select(['issued_at', 'used_at', 'passed', 'confidence', 'failure_reasons', 'frame_blobs'])
+    .select([
+      'issued_at',
+      'used_at',
+      'passed',
+      'confidence',
+      'failure_reasons',
+      'frame_blobs',
+      'screen_light',
+    ])
     .where('session_id', '=', sessionId)
     .where('used_at', 'is not', null)
     .orderBy('used_at', 'desc')

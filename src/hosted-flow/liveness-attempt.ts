@@ -190,7 +190,7 @@ async function verifyAndRecord(
   // The capture cannot be longer than the time since the challenge was issued (1 s of clock slack).
   const elapsed = platform.now().getTime() - claimed.issued_at.getTime() + 1000;
   const span = Math.max(...timestamps) - Math.min(...timestamps);
-  const verdict = await verifyLivenessInWorker(steps, frames);
+  const verdict = await verifyLivenessInWorker(steps, frames, claimed.light_sequence);
   const failures: string[] = [...verdict.failures];
   if (span > elapsed && !failures.includes('timestamps_invalid')) failures.push('timestamps_invalid');
   const passed = verdict.passed && failures.length === 0;
@@ -221,6 +221,7 @@ async function verifyAndRecord(
         confidence,
         failures,
         frameBlobs,
+        screenLight: verdict.screenLight?.correlation ?? null,
         outcome,
         now: platform.now(),
       }),

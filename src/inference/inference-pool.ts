@@ -124,11 +124,13 @@ export async function measureCardThicknessInWorker(
 export async function verifyLivenessInWorker(
   steps: readonly LivenessStep[],
   frames: readonly { t: number; jpeg: Buffer }[],
+  lightSequence: readonly string[] = [],
 ): Promise<LivenessVerdict> {
   const task = {
     kind: 'verifyLiveness' as const,
     steps: [...steps],
     frames: frames.map((f) => ({ t: f.t, jpeg: new Uint8Array(f.jpeg) })),
+    lightSequence: [...lightSequence],
   };
   return (await runTask(task)).value as LivenessVerdict;
 }

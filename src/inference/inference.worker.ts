@@ -29,7 +29,12 @@ export type InferenceTask =
   | { kind: 'documentSpoof'; input: DocumentSpoofInput }
   | { kind: 'selfieSpoof'; input: SelfieSpoofInput }
   /** The hosted flow's server verification of a live capture (its frames as stored, JPEG). */
-  | { kind: 'verifyLiveness'; steps: LivenessStep[]; frames: { t: number; jpeg: Uint8Array }[] }
+  | {
+      kind: 'verifyLiveness';
+      steps: LivenessStep[];
+      frames: { t: number; jpeg: Uint8Array }[];
+      lightSequence: string[];
+    }
   /** Load and warm this thread's models now (a worker process starting up). */
   | { kind: 'warmUp' };
 
@@ -106,7 +111,7 @@ async function run(task: InferenceTask): Promise<unknown> {
           .toBuffer({ resolveWithObject: true });
         frames.push({ t, image: { data, width: info.width, height: info.height, channels: 3 as const } });
       }
-      return verifyLivenessFrames(task.steps, frames);
+      return verifyLivenessFrames(task.steps, frames, task.lightSequence);
     }
     case 'warmUp':
       return null;

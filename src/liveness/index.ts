@@ -24,6 +24,19 @@ export {
   spreadIndices,
 } from './passive-pad.ts';
 export {
+  drawLightSequence,
+  isLightColour,
+  LIGHT_COLOURS,
+  LIGHT_FADE_MS,
+  LIGHT_SEGMENT_MS,
+  type LightColour,
+  lightAt,
+  lightRgb,
+  measureScreenLight,
+  SCREEN_LIGHT,
+  type ScreenLightReading,
+} from './screen-light.ts';
+export {
   LIVENESS_LIMITS,
   type LivenessFailure,
   type LivenessFrame,

@@ -27,6 +27,7 @@ import {
   readPassivePad,
   spreadIndices,
 } from './passive-pad.ts';
+import { measureScreenLight, type ScreenLightReading } from './screen-light.ts';
 
 export interface LivenessFrame {
   /** Milliseconds since the capture started, as the browser recorded it. */
@@ -65,6 +66,11 @@ export interface LivenessVerdict {
   frames: FrameReading[];
   /** The passive detector on a sample of the frames (PASSIVE_PAD.liveCheckFrames). */
   passive: PassivePadReading;
+  /**
+   * How the face's colour followed the challenge's screen-light sequence (screen-light.ts); null
+   * when the challenge had none. A measurement for the selfie spoof check, not a failure here.
+   */
+  screenLight: ScreenLightReading | null;
 }
 
 export const LIVENESS_LIMITS = {
@@ -144,6 +150,7 @@ function poseStrength(reading: FrameReading): number {
 export async function verifyLivenessFrames(
   steps: readonly LivenessStep[],
   frames: readonly LivenessFrame[],
+  lightSequence: readonly string[] = [],
 ): Promise<LivenessVerdict> {
   const failures = new Set<LivenessFailure>();
   const ordered = [...frames].sort((a, b) => a.t - b.t);
@@ -190,6 +197,7 @@ export async function verifyLivenessFrames(
     spreadIndices(images.length, PASSIVE_PAD.liveCheckFrames),
   );
   if (isPassiveAttack(passive)) failures.add('presentation_attack');
+  const screenLight = lightSequence.length > 0 ? measureScreenLight(lightSequence, ordered, meshes) : null;
   const observedSteps = collapse(readings.map((r) => (r.pose === 'no_face' ? 'between' : r.pose)));
   if (observedSteps.join() !== steps.join()) failures.add('pose_order_mismatch');
 
@@ -236,5 +244,6 @@ export async function verifyLivenessFrames(
     maxFaceDistance,
     frames: readings,
     passive,
+    screenLight,
   };
 }

@@ -326,6 +326,7 @@ async function loadLivenessFrames(platform: Platform, session: SessionRow): Prom
       confidence: challenge.confidence ?? 0,
       failures: challenge.failure_reasons ?? [],
       maxFaceDistance: null,
+      screenLight: challenge.screen_light === null ? null : { correlation: challenge.screen_light },
     },
   };
 }

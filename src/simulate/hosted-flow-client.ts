@@ -23,6 +23,8 @@ export class FlowStepRefused extends Error {
 export interface LivenessChallenge {
   challengeId: string;
   steps: string[];
+  /** The screen-light challenge (absent from a server that does not ask for one). */
+  light?: { colours: string[]; segmentMs: number; fadeMs: number };
   expiresAt: string;
   attemptsLeft: number;
 }

@@ -2,7 +2,7 @@
 // photographs of its document and the face shown to the camera, all drawn from the synthetic
 // corpus generator with one seeded generator per persona and seed, so a run is repeatable.
 import sharp from 'sharp';
-import type { LivenessStep } from '../liveness/index.ts';
+import { LIGHT_FADE_MS, type LivenessStep, lightAt, lightRgb } from '../liveness/index.ts';
 import { drawScreenReplayParameters, showOnScreen } from '../synth/document-attacks.ts';
 import type { FaceSceneParameters } from '../synth/face-scene.ts';
 import { cutsOfOnePhoto, portraitPhoto } from '../synth/faces.ts';
@@ -23,10 +23,16 @@ import {
   sexOfPerson,
 } from '../synth/index.ts';
 import { faceModelFor, fitFaceScene } from '../synth/liveness-capture.ts';
-import { composeCapture, finishCapture, photographDocument } from '../synth/photograph-document.ts';
+import {
+  composeCapture,
+  finishCapture,
+  photographDocument,
+  type RgbImage,
+} from '../synth/photograph-document.ts';
 import { renderFaceAttackFrames } from './face-attack-frames.ts';
 import { isLatinName, type Persona, type PresentedIdentity } from './personas.ts';
 import { type ChallengeFrame, renderChallengeFrames } from './render-challenge-frames.ts';
+import { drawScreenLightStrength, reflectScreenLight } from './screen-light-reflection.ts';
 
 export {
   documentTypesForName,
@@ -76,8 +82,17 @@ export interface PersonaMedia {
    * refused the picture is a better photo, as a person would take after the on-screen hint.
    */
   photographSide(side: 'front' | 'back', take: number): Promise<{ jpeg: Buffer; description: string }>;
-  /** The camera frames of one attempt at a challenge, JPEG, with a callback when each is captured. */
-  captureFrames(steps: readonly LivenessStep[], onFrame: (i: number) => void): Promise<Buffer[]>;
+  /**
+   * The camera frames of one attempt at a challenge, JPEG. `onFrame` is called when each is
+   * captured and answers its capture time (ms), at which the face is lit by the colour the page
+   * shows then (`lightColours`, the challenge's screen-light sequence) — if a face is there to be
+   * lit: an injected stream or a replay on a screen is not.
+   */
+  captureFrames(
+    steps: readonly LivenessStep[],
+    onFrame: (i: number) => number,
+    lightColours?: readonly string[],
+  ): Promise<Buffer[]>;
 }
 
 function pickOther(random: Random, items: readonly string[], not: string): string {
@@ -242,17 +257,27 @@ export async function preparePersonaMedia(
     };
   };
 
-  const captureFrames = async (steps: readonly LivenessStep[], onFrame: (i: number) => void) => {
+  const lightStrength = drawScreenLightStrength(root.fork('screen-light'));
+  // Each frame as the camera sees it at time t: the person (or the print they hold) in the
+  // screen's light; the colour is the one the page showed at t, none in a cross-fade.
+  const litByScreen = (image: RgbImage, t: number, colours: readonly string[]): RgbImage => {
+    const colour = lightAt(colours, t) ?? lightAt(colours, t + LIGHT_FADE_MS);
+    return colour ? reflectScreenLight(image, lightRgb(colour), lightStrength, liveScene.centre) : image;
+  };
+  const captureFrames = async (
+    steps: readonly LivenessStep[],
+    onFrame: (i: number) => number,
+    lightColours: readonly string[] = [],
+  ) => {
     if (persona === 'photo-attack') {
       // A printed photo held up to the camera: the same frontal picture in every frame.
-      const jpeg = await encodeFrame({
-        pose: 'center',
-        image: await renderHeadPose(facePhoto, POSES.center, liveScene),
-      });
+      // Paper reflects the screen's light as skin does.
+      const image = await renderHeadPose(facePhoto, POSES.center, liveScene);
       const frames: Buffer[] = [];
       for (let i = 0; i < 15; i++) {
-        frames.push(jpeg);
-        onFrame(i);
+        frames.push(
+          await encodeFrame({ pose: 'center', image: litByScreen(image, onFrame(i), lightColours) }),
+        );
       }
       return frames;
     }
@@ -260,8 +285,13 @@ export async function preparePersonaMedia(
       const frames = await renderFaceAttackFrames(persona, facePhoto, steps, liveScene, label, onFrame);
       return Promise.all(frames.map((image) => encodeFrame({ pose: 'center', image })));
     }
-    const rendered = await renderChallengeFrames(facePhoto, steps, liveScene, onFrame);
-    return Promise.all(rendered.map(encodeFrame));
+    const times: number[] = [];
+    const rendered = await renderChallengeFrames(facePhoto, steps, liveScene, (i) => times.push(onFrame(i)));
+    return Promise.all(
+      rendered.map((frame, i) =>
+        encodeFrame({ ...frame, image: litByScreen(frame.image, times[i] ?? 0, lightColours) }),
+      ),
+    );
   };
 
   return {

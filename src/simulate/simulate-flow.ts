@@ -248,10 +248,15 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
     const captureStart = performance.now();
     const timestamps: number[] = [];
     const human = options.pace === 'human';
-    const frames = await media.captureFrames(steps, (i) => {
-      const t = Math.round(performance.now() - captureStart);
-      timestamps.push(Math.max(t, (timestamps.at(-1) ?? -1) + 1, human ? i * HUMAN_FRAME_INTERVAL_MS : 0));
-    });
+    const frames = await media.captureFrames(
+      steps,
+      (i) => {
+        const t = Math.round(performance.now() - captureStart);
+        timestamps.push(Math.max(t, (timestamps.at(-1) ?? -1) + 1, human ? i * HUMAN_FRAME_INTERVAL_MS : 0));
+        return timestamps.at(-1) as number;
+      },
+      challenge.light?.colours,
+    );
     // The frames are sent when the last one is captured, not before.
     await sleep((timestamps.at(-1) ?? 0) - (performance.now() - captureStart));
     const answer = await client.sendLivenessAttempt(challenge.challengeId, timestamps, frames);

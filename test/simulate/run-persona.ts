@@ -16,8 +16,8 @@ export const EXPECTED_DECISIONS: Record<Persona, { status: string; reasons: read
   'screen-replay': { status: 'rejected', reasons: ['document_spoof_detected'] },
   'blurry-document': { status: 'approved', reasons: ['all_checks_passed'] },
   'video-replay': { status: 'rejected', reasons: ['liveness_failed', 'selfie_spoof_detected'] },
-  // The target; no defence of mimoto's catches it yet (docs/spoof-checks.md "Passive detection").
-  'face-injection': { status: 'pending_review', reasons: ['selfie_spoof_detected'] },
+  // Its face does not reflect the page's colours (docs/spoof-checks.md "Screen light").
+  'face-injection': { status: 'pending_review', reasons: ['selfie_spoof_suspected'] },
 };
 
 export interface PersonaOutcome {

@@ -22,6 +22,8 @@ export interface PersonalData {
 export interface LivenessChallenge {
   challengeId: string;
   steps: LivenessStep[];
+  /** The screen-light challenge: colours shown in turn from the capture's start (docs/hosted-flow-api.md). */
+  light?: { colours: string[]; segmentMs: number; fadeMs: number };
   expiresAt: string;
   attemptsLeft: number;
 }

@@ -2,7 +2,7 @@
 import { SpoofCheckSchema } from '../../domain/index.ts';
 import { defineCheck } from '../check-definition.ts';
 
-export const SELFIE_SPOOF_VERSION = '0.3.0';
+export const SELFIE_SPOOF_VERSION = '0.4.0';
 
 export const selfieSpoofDefinition = defineCheck({
   id: 'selfieSpoofCheck',

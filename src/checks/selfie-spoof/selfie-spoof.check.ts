@@ -6,6 +6,8 @@
 //     frames) and the face must stay one person (the verification's descriptor distance);
 //   - the passive detector (MiniFASNet, liveness/passive-pad.ts) on frames spread over the
 //     capture: a printed or screen-shown face, whatever it was made to do;
+//   - the screen-light challenge (liveness/screen-light.ts): the face's colour must follow the
+//     colours the page showed; frames injected by a virtual camera, or a recording, do not;
 //   - screen cues on the face region: isolated spectral peaks (moiré, pixel grid);
 //   - Human's antispoof / liveness nets on the first frame (or the caller's scores): weak
 //     signals only (docs/decisions.md), never enough on their own to move the risk past low.
@@ -41,6 +43,11 @@ export interface LivenessOutcome {
   confidence: number;
   failures: readonly (LivenessFailure | string)[];
   maxFaceDistance: number | null;
+  /**
+   * The screen-light reading of the live check (its correlation −1..1, null when the capture could
+   * not be measured); null or absent when the challenge showed no colours.
+   */
+  screenLight?: { correlation: number | null } | null;
 }
 
 export interface SelfieSpoofInput {
@@ -62,6 +69,8 @@ export interface SelfieSpoofResult {
     screenPeak: number;
     /** The passive detector's median "live" probability over the frames it scored (null: no face). */
     passiveLive: number | null;
+    /** The live check's screen-light correlation (null: not measured). */
+    screenLight: number | null;
     /** Human's nets per frame scored (the caller's, or the check's own: humanNetScores). */
     humanScores: { antispoof?: number; live?: number }[];
     cues: { name: string; score: number }[];
@@ -78,6 +87,13 @@ export const SELFIE_SPOOF_THRESHOLDS = {
    */
   faceDistance: { from: 0.45, to: 0.75 },
   screenPeak: { from: 2.2, to: 3.0 },
+  /**
+   * Screen-light correlation → cue score, times `screenLightWeight`: a face that does not follow
+   * the page's colours at all reaches medium (a review), never high alone — in daylight a screen
+   * lights a real face faintly (docs/spoof-checks.md "Screen light").
+   */
+  screenLight: { from: 0.65, to: 0.3 },
+  screenLightWeight: 0.55,
   /**
    * The passive detector's median "live" probability → cue score: 0 at `from`, 1 at 0, so that
    * PASSIVE_PAD.attackBelow (the live check's own cut) scores exactly `medium`.
@@ -189,6 +205,14 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
           display: true,
         });
 
+      // The screen-light challenge: measured by the live check on the frames with their times.
+      const screenLight = liveness.screenLight?.correlation ?? null;
+      if (screenLight !== null)
+        cues.push({
+          name: "face does not reflect the page's colour sequence (injected or replayed stream)",
+          score: ramp(screenLight, t.screenLight) * t.screenLightWeight,
+        });
+
       // Screen cues on the face region of every other frame (the face fills the middle).
       let screenPeak = 0;
       for (let i = 0; i < input.frames.length; i += 2) {
@@ -237,6 +261,7 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
           maxFrameChange: round(maxFrameChange),
           screenPeak: round(screenPeak),
           passiveLive: passive.live === null ? null : round(passive.live),
+          screenLight,
           humanScores: humanScores.map((h) => ({
             ...(h.antispoof !== undefined ? { antispoof: round(h.antispoof) } : {}),
             ...(h.live !== undefined ? { live: round(h.live) } : {}),

@@ -116,6 +116,8 @@ export interface LivenessChallengesTable {
   confidence: number | null;
   failure_reasons: string[] | null;
   frame_blobs: string[] | null;
+  light_sequence: Generated<string[]>;
+  screen_light: number | null;
 }
 
 export type WebhookEventState = 'pending' | 'delivered' | 'failed' | 'gone';

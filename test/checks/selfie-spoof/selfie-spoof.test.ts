@@ -105,3 +105,26 @@ test("without scores from the caller the check runs Human's nets on the first fr
   });
   assert.deepEqual(given.measurements.humanScores, [{ antispoof: 1, live: 1 }]);
 });
+
+test("a face that did not follow the page's colours goes to review; one that did stays low", async () => {
+  const frames = framesOf('passport-genuine-0');
+  const unlit = await selfieSpoofCheck.run({
+    frames,
+    liveness: { ...PASSED, screenLight: { correlation: -0.1 } },
+  });
+  assert.equal(unlit.result.risk, 'medium', unlit.result.details);
+  assert.match(unlit.result.details ?? '', /colour sequence/);
+  assert.equal(unlit.measurements.screenLight, -0.1);
+  const lit = await selfieSpoofCheck.run({
+    frames,
+    liveness: { ...PASSED, screenLight: { correlation: 0.8 } },
+  });
+  assert.equal(lit.result.risk, 'low', lit.result.details);
+  // Not measured (too few frames, or a challenge without colours): no cue either way.
+  const unmeasured = await selfieSpoofCheck.run({
+    frames,
+    liveness: { ...PASSED, screenLight: { correlation: null } },
+  });
+  assert.equal(unmeasured.result.risk, 'low');
+  assert.equal(unmeasured.measurements.screenLight, null);
+});

@@ -46,10 +46,19 @@ export function FaceCheckStep({
   const [result, setResult] = useState<LivenessResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attemptsLeft, setAttemptsLeft] = useState(state.steps.liveness.attemptsLeft);
+  // The screen-light challenge's colour now shown around the camera view (null: none).
+  const [light, setLight] = useState<string | null>(null);
+  const lightTimer = useRef<ReturnType<typeof setInterval> | null>(null);
+  const stopLight = () => {
+    if (lightTimer.current) clearInterval(lightTimer.current);
+    lightTimer.current = null;
+    setLight(null);
+  };
 
   useEffect(
     () => () => {
       cancelled.current = true;
+      if (lightTimer.current) clearInterval(lightTimer.current);
       stopCamera(streamRef.current);
     },
     [],
@@ -84,6 +93,17 @@ export function FaceCheckStep({
     }
     setPhase('capturing');
     const start = performance.now();
+    // The page shows the server's colours in turn, counted from the same start as the frames'
+    // times; the CSS cross-fade (challenge.light.fadeMs) keeps every change gentle.
+    const sequence = challenge.light;
+    if (sequence && sequence.colours.length > 0) {
+      const show = () => {
+        const segment = Math.floor((performance.now() - start) / sequence.segmentMs);
+        setLight(sequence.colours[Math.min(segment, sequence.colours.length - 1)] ?? null);
+      };
+      show();
+      lightTimer.current = setInterval(show, 40);
+    }
     const frames: { t: number; image: Blob }[] = [];
     let lastT = -1;
     // The frame is grabbed first and judged afterwards: what is kept is exactly what was judged,
@@ -127,6 +147,7 @@ export function FaceCheckStep({
       }
     }
     setInstruction(null);
+    stopLight();
     setPhase('uploading');
     try {
       const outcome = await api.submitLiveness(challenge.challengeId, frames);
@@ -148,9 +169,15 @@ export function FaceCheckStep({
   const showVideo = phase === 'preparing' || phase === 'capturing' || phase === 'uploading';
 
   return (
-    <section class="card">
+    <section class={`card${light ? ' lit' : ''}`}>
+      {light && <div class="screen-light" style={{ backgroundColor: light }} aria-hidden="true" />}
       <h1>{t('face.title')}</h1>
-      {phase === 'intro' && <p>{t('face.intro')}</p>}
+      {phase === 'intro' && (
+        <>
+          <p>{t('face.intro')}</p>
+          <p class="hint">{t('face.lightNote')}</p>
+        </>
+      )}
       <div class={`viewfinder face${showVideo ? '' : ' hidden'}`}>
         <video ref={videoRef} muted playsInline autoPlay aria-label={t('face.cameraLabel')} />
         <div class="face-guide" aria-hidden="true" />
