@@ -17,7 +17,7 @@ export const EXPECTED_DECISIONS: Record<Persona, { status: string; reasons: read
   'blurry-document': { status: 'approved', reasons: ['all_checks_passed'] },
   'video-replay': { status: 'rejected', reasons: ['liveness_failed', 'selfie_spoof_detected'] },
   // Its face does not reflect the page's colours (docs/spoof-checks.md "Screen light").
-  'face-injection': { status: 'pending_review', reasons: ['selfie_spoof_suspected'] },
+  'face-injection': { status: 'pending_review', reasons: ['face_injection_suspected'] },
 };
 
 export interface PersonaOutcome {

@@ -5,7 +5,14 @@
 // WebGL nor WebAssembly), each instruction is shown for a fixed time and frames are taken on a
 // timer.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
+import {
+  canvasToJpeg,
+  describeCamera,
+  grabFrame,
+  openCamera,
+  stopCamera,
+  videoReady,
+} from '../capture/camera.ts';
 import { type FaceReading, loadFaceGuide, readFace } from '../capture/face-guide.ts';
 import { onPhone } from '../capture/fit-upload.ts';
 import type { LivenessResult, LivenessStep } from '../flow-api.ts';
@@ -150,7 +157,11 @@ export function FaceCheckStep({
     stopLight();
     setPhase('uploading');
     try {
-      const outcome = await api.submitLiveness(challenge.challengeId, frames);
+      const outcome = await api.submitLiveness(
+        challenge.challengeId,
+        frames,
+        describeCamera(streamRef.current),
+      );
       setResult(outcome);
       setAttemptsLeft(outcome.attemptsLeft);
       setPhase('result');
