@@ -94,9 +94,12 @@ export function requireCsrfToken(
   if (typeof token !== 'string' || !isSameText(token, csrfTokenFor(context.cookieValue))) {
     throw new AppError('CsrfTokenInvalid');
   }
-  // Defence in depth: a browser that says where the request comes from must say "here".
+  // Defence in depth: a browser that says where the request comes from must say "here". `Origin:
+  // null` is refused too: it is what a sandboxed frame, a data: or file: page sends, so it never
+  // means this origin (the flow's own fetches are CORS-mode and name the real origin even under
+  // `Referrer-Policy: no-referrer`).
   const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== 'null' && origin !== new URL(config.publicUrl).origin) {
+  if (typeof origin === 'string' && origin !== new URL(config.publicUrl).origin) {
     throw new AppError('CsrfTokenInvalid');
   }
   if (request.headers['sec-fetch-site'] === 'cross-site') throw new AppError('CsrfTokenInvalid');
