@@ -22,20 +22,13 @@ import { type DecodedUpload, decodeUploadImage } from './decode-upload-image.ts'
 import { livenessBlobKey } from './document-types.ts';
 import { type FlowContext, requireOpenFlow } from './flow-session.ts';
 import { claimChallenge, findOpenChallenge, recordLivenessAttempt } from './hosted-flow-repository.ts';
+import { MAX_LIVENESS_ATTEMPT_PIXELS, MAX_LIVENESS_FRAME_PIXELS } from './upload-limits.ts';
 
 /** The browser app sends 10 frames (2 per pose, 5 poses), the simulator 15. */
 export const MAX_LIVENESS_FRAMES = 20;
 export const MIN_LIVENESS_FRAMES = 4;
-/**
- * A frame's pixel budget, from its header: a 1080p camera frame (the app asks for 640×480; a
- * camera that ignores the asked size gives 1920×1080 at most). The face is analysed at 640 px.
- */
-export const MAX_LIVENESS_FRAME_PIXELS = 1920 * 1080;
-/**
- * An attempt's pixel budget: ten 1080p frames — the app's 10 frames even from a camera that
- * ignores the asked size; the simulator's 15 frames of 640×480 are 4.6 MP.
- */
-export const MAX_LIVENESS_ATTEMPT_PIXELS = 10 * MAX_LIVENESS_FRAME_PIXELS;
+// The pixel budgets live beside the other upload limits, which the browser app imports too.
+export { MAX_LIVENESS_ATTEMPT_PIXELS, MAX_LIVENESS_FRAME_PIXELS };
 /** Seconds a client is asked to wait when the verification could not finish. */
 export const LIVENESS_RETRY_AFTER_SECONDS = 5;
 /**
