@@ -84,7 +84,7 @@ export const INJECTION_SIGNALS = [
   'screen_light_not_reflected',
   /** The camera's name is that of a known virtual-camera driver. */
   'virtual_camera',
-  /** The frames are not the size the camera said it films at. */
+  /** The frames are larger than, or of another shape than, what the camera said it films. */
   'camera_settings_mismatch',
 ] as const;
 export type InjectionSignal = (typeof INJECTION_SIGNALS)[number];

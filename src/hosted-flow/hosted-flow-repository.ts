@@ -109,7 +109,7 @@ export async function findOpenChallenge(
 export async function claimChallenge(
   db: Db,
   values: { sessionId: string; challengeId: string; now: Date; maxAttempts: number },
-): Promise<ChallengeRow | 'invalid' | 'exhausted'> {
+): Promise<(ChallengeRow & { attemptsUsed: number }) | 'invalid' | 'exhausted'> {
   const challenge = await db
     .updateTable('liveness_challenges')
     .set({ used_at: values.now })
@@ -120,8 +120,8 @@ export async function claimChallenge(
     .returningAll()
     .executeTakeFirst();
   if (!challenge) return 'invalid';
-  const counted = await countLivenessAttempt(db, values);
-  return counted ? challenge : 'exhausted';
+  const attemptsUsed = await countLivenessAttempt(db, values);
+  return attemptsUsed === null ? 'exhausted' : { ...challenge, attemptsUsed };
 }
 
 export async function recordLivenessAttempt(

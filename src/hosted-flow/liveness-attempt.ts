@@ -1,11 +1,15 @@
 // POST /verify/api/liveness/attempts (docs/hosted-flow-api.md): the frames of one attempt at an
 // issued challenge. The upload is read as it arrives and judged before it is held: the challenge
 // id, the timestamps (so the frame count) and the challenge itself are checked at the first file
-// part, before any frame is read; each frame is then read (at most MAX_LIVENESS_FRAME_BYTES),
-// decoded and re-encoded at FRAME_SIDE at once, so an attempt holds one upload frame at a time. A bad
-// file costs no attempt; then the challenge is used up and the attempt counted in one statement
-// pair, before the slow verification (in an inference thread: the API's event loop stays free), so
-// a challenge can never be answered twice, even by concurrent requests.
+// part, before any frame is read; each frame is then read (at most MAX_LIVENESS_FRAME_BYTES), its
+// header's pixel count held to the frame's and the attempt's budgets before it is decoded (issue
+// 46: 49 MP frames took hundreds of MB), decoded and re-encoded at FRAME_SIDE at once, so an attempt
+// holds one upload frame at a time. A bad or over-budget file costs no attempt. The verification
+// runs (in an inference thread: the API's event loop stays free) while the challenge is still open;
+// the challenge is used up, the attempt counted and its verdict stored in one transaction after it,
+// so a challenge is never answered twice, even by concurrent requests, and a process that dies
+// during the verification — or a verification that cannot finish (503, Retry-After) — costs the
+// person nothing: the same challenge can be answered again.
 import { randomBytes } from 'node:crypto';
 import type { Multipart } from '@fastify/multipart';
 import { verifyLivenessInWorker } from '../inference/index.ts';
@@ -13,6 +17,7 @@ import {
   type CameraReport,
   cameraSignals,
   isLivenessStep,
+  type LivenessStep,
   MAX_LIVENESS_ATTEMPTS,
 } from '../liveness/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
@@ -24,10 +29,15 @@ import { type DecodedUpload, decodeUploadImage } from './decode-upload-image.ts'
 import { livenessBlobKey } from './document-types.ts';
 import { type FlowContext, requireOpenFlow } from './flow-session.ts';
 import { claimChallenge, findOpenChallenge, recordLivenessAttempt } from './hosted-flow-repository.ts';
+import { MAX_LIVENESS_ATTEMPT_PIXELS, MAX_LIVENESS_FRAME_PIXELS } from './upload-limits.ts';
 
 /** The browser app sends 10 frames (2 per pose, 5 poses), the simulator 15. */
 export const MAX_LIVENESS_FRAMES = 20;
 export const MIN_LIVENESS_FRAMES = 4;
+// The pixel budgets live beside the other upload limits, which the browser app imports too.
+export { MAX_LIVENESS_ATTEMPT_PIXELS, MAX_LIVENESS_FRAME_PIXELS };
+/** Seconds a client is asked to wait when the verification could not finish. */
+export const LIVENESS_RETRY_AFTER_SECONDS = 5;
 /**
  * The app's frames are 640×480 JPEG at quality 0.9 (35–120 KB); a camera that ignores the asked
  * size gives 1920×1080 at most, under 1 MB.
@@ -43,6 +53,25 @@ export const LIVENESS_UPLOAD_LIMITS: MultipartLimits = {
 /** Frames are analysed at this longer side: Human's detector works at 256 px anyway. */
 const FRAME_SIDE = 640;
 const CHALLENGE_ID = /^lc_[0-9A-Z]{26}$/;
+
+/** The refusal of frame `index` whose header claims `pixels`, `attemptPixels` the attempt's with it. */
+function frameTooManyPixels(index: number, pixels: number, attemptPixels: number): AppError {
+  const overFrame = pixels > MAX_LIVENESS_FRAME_PIXELS;
+  return new AppError(
+    'ImageTooManyPixels',
+    overFrame
+      ? `A frame may have at most ${MAX_LIVENESS_FRAME_PIXELS} pixels (1920×1080)`
+      : `An attempt's frames may have at most ${MAX_LIVENESS_ATTEMPT_PIXELS} pixels together`,
+    [
+      overFrame
+        ? { path: `/frames/${index}`, message: `${pixels} pixels; at most ${MAX_LIVENESS_FRAME_PIXELS}` }
+        : {
+            path: '/frames',
+            message: `${attemptPixels} pixels with frame ${index}; at most ${MAX_LIVENESS_ATTEMPT_PIXELS}`,
+          },
+    ],
+  );
+}
 
 export const frameTooLarge = () =>
   new AppError('PayloadTooLarge', `A frame may be at most ${MAX_LIVENESS_FRAME_BYTES / 1048576} MB`, [
@@ -167,6 +196,9 @@ async function checkBeforeFrames(
   return timestamps;
 }
 
+/** The verification of an attempt's frames (verifyLivenessInWorker; a test may hand another). */
+export type VerifyLiveness = typeof verifyLivenessInWorker;
+
 /**
  * Reads the attempt from the request's parts (`challengeId`, `timestamps`, then the `frames`
  * files, in that order) and verifies it. The caller holds the session's AttemptsInFlight entry.
@@ -175,6 +207,7 @@ export async function receiveLivenessAttempt(
   platform: Platform,
   context: FlowContext,
   parts: AsyncIterable<Multipart>,
+  verify: VerifyLiveness = verifyLivenessInWorker,
 ): Promise<LivenessAttemptResult> {
   requireOpenFlow(context);
   const { session } = context;
@@ -186,6 +219,7 @@ export async function receiveLivenessAttempt(
   };
   let timestamps: number[] | null = null;
   const decoded: DecodedUpload[] = [];
+  let attemptPixels = 0;
   for await (const part of parts) {
     if (part.type === 'field') {
       if (timestamps) {
@@ -209,7 +243,17 @@ export async function receiveLivenessAttempt(
       ]);
     }
     const bytes = await readFile(part, frameTooLarge);
-    decoded.push(await decodeUploadImage(bytes, { maxSide: FRAME_SIDE, greySide: 64, jpegQuality: 85 }));
+    const index = decoded.length;
+    const frame = await decodeUploadImage(bytes, {
+      maxSide: FRAME_SIDE,
+      greySide: 64,
+      jpegQuality: 85,
+      // The frame's budget, or what is left of the attempt's when that is less.
+      maxPixels: Math.min(MAX_LIVENESS_FRAME_PIXELS, MAX_LIVENESS_ATTEMPT_PIXELS - attemptPixels),
+      tooManyPixels: (pixels) => frameTooManyPixels(index, pixels, attemptPixels + pixels),
+    });
+    attemptPixels += frame.sourcePixels;
+    decoded.push(frame);
   }
   timestamps ??= await checkBeforeFrames(platform, context, fields);
   if (decoded.length !== timestamps.length) {
@@ -218,7 +262,7 @@ export async function receiveLivenessAttempt(
     ]);
   }
   const camera = parseCameraReport(fields.camera);
-  return verifyAndRecord(platform, context, fields.challengeId!, timestamps, decoded, camera);
+  return verifyAndRecord(platform, context, fields.challengeId!, timestamps, decoded, camera, verify);
 }
 
 async function verifyAndRecord(
@@ -228,53 +272,75 @@ async function verifyAndRecord(
   timestamps: number[],
   decoded: DecodedUpload[],
   camera: CameraReport | null,
+  verify: VerifyLiveness,
 ): Promise<LivenessAttemptResult> {
   const { session } = context;
-  const claimed = await platform.database.db.transaction().execute(async (trx) => {
-    const result = await claimChallenge(trx, {
-      sessionId: session.id,
-      challengeId,
-      now: platform.now(),
-      maxAttempts: MAX_LIVENESS_ATTEMPTS,
-    });
-    // Thrown inside the transaction: it rolls back, so nothing is used up.
-    if (result === 'exhausted') throw new AppError('LivenessAttemptsExhausted');
-    if (result === 'invalid') throw new AppError('LivenessChallengeInvalid');
-    return result;
+  // The challenge as issued, still open (checkBeforeFrames found it so); it is used up only with
+  // the verdict, below.
+  const challenge = await findOpenChallenge(platform.database.db, {
+    sessionId: session.id,
+    challengeId,
+    now: platform.now(),
   });
-  const steps = claimed.steps.filter(isLivenessStep);
+  if (!challenge) throw new AppError('LivenessChallengeInvalid');
+  const steps = challenge.steps.filter(isLivenessStep) as LivenessStep[];
   // The verdict is computed on the frames as stored: a thread decodes the JPEGs again.
   const frames = decoded.map((image, i) => ({ t: timestamps[i] ?? Number.NaN, jpeg: image.jpeg }));
+  let verdict: Awaited<ReturnType<VerifyLiveness>>;
+  try {
+    verdict = await verify(steps, frames, challenge.light_sequence);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The thread died or could not load its models: nothing is used up, the same frames may be
+    // sent again. The error handler logs no AppError, so the cause is written here (no frame data).
+    console.error(`liveness verification of ${session.id} could not finish:`, (error as Error).message);
+    throw new AppError(
+      'ServiceUnavailable',
+      'The face check could not finish; send the attempt again',
+      undefined,
+      { 'Retry-After': String(LIVENESS_RETRY_AFTER_SECONDS) },
+    );
+  }
   // The capture cannot be longer than the time since the challenge was issued (1 s of clock slack).
-  const elapsed = platform.now().getTime() - claimed.issued_at.getTime() + 1000;
+  const elapsed = platform.now().getTime() - challenge.issued_at.getTime() + 1000;
   const span = Math.max(...timestamps) - Math.min(...timestamps);
-  const verdict = await verifyLivenessInWorker(steps, frames, claimed.light_sequence);
   const failures: string[] = [...verdict.failures];
   if (span > elapsed && !failures.includes('timestamps_invalid')) failures.push('timestamps_invalid');
   const passed = verdict.passed && failures.length === 0;
-  const attemptsUsed = session.liveness_attempts + 1;
-  const isLast = attemptsUsed >= MAX_LIVENESS_ATTEMPTS;
+  const confidence = passed ? verdict.confidence : 0;
 
-  // Frames of every attempt are kept (encrypted) for the selfie spoof check and for review.
+  // Frames of every attempt are kept (encrypted) for the selfie spoof check and for review:
+  // written first, removed again if the attempt is not recorded.
   const blobs = openBlobStore(platform.config, platform.keyring);
   const nonce = randomBytes(4).toString('hex');
   const frameBlobs = decoded.map((_, i) =>
-    livenessBlobKey(session.id, claimed.id, `${nonce}-frame-${String(i).padStart(2, '0')}`),
+    livenessBlobKey(session.id, challenge.id, `${nonce}-frame-${String(i).padStart(2, '0')}`),
   );
-  for (const [i, image] of decoded.entries()) await blobs.putBlob(frameBlobs[i]!, image.jpeg);
   const referenceBlob =
     passed && verdict.referenceIndex !== null ? (frameBlobs[verdict.referenceIndex] ?? null) : null;
-  const confidence = passed ? verdict.confidence : 0;
-  const outcome = passed
-    ? { status: 'success' as const, referenceBlob }
-    : isLast
-      ? { status: 'failed' as const, referenceBlob: null }
-      : null;
+  let recorded: { attemptsUsed: number; outcome: { status: 'success' | 'failed' } | null };
   try {
-    await platform.database.db.transaction().execute((trx) =>
-      recordLivenessAttempt(trx, {
+    for (const [i, image] of decoded.entries()) await blobs.putBlob(frameBlobs[i]!, image.jpeg);
+    recorded = await platform.database.db.transaction().execute(async (trx) => {
+      const claimed = await claimChallenge(trx, {
         sessionId: session.id,
-        challengeId: claimed.id,
+        challengeId: challenge.id,
+        now: platform.now(),
+        maxAttempts: MAX_LIVENESS_ATTEMPTS,
+      });
+      // Thrown inside the transaction: it rolls back, so nothing is used up. Another request
+      // answered this challenge meanwhile (another process), or used the last try.
+      if (claimed === 'exhausted') throw new AppError('LivenessAttemptsExhausted');
+      if (claimed === 'invalid') throw new AppError('LivenessChallengeInvalid');
+      const isLast = claimed.attemptsUsed >= MAX_LIVENESS_ATTEMPTS;
+      const outcome = passed
+        ? { status: 'success' as const, referenceBlob }
+        : isLast
+          ? { status: 'failed' as const, referenceBlob: null }
+          : null;
+      await recordLivenessAttempt(trx, {
+        sessionId: session.id,
+        challengeId: challenge.id,
         passed,
         confidence,
         failures,
@@ -287,17 +353,18 @@ async function verifyAndRecord(
         ),
         outcome,
         now: platform.now(),
-      }),
-    );
+      });
+      return { attemptsUsed: claimed.attemptsUsed, outcome };
+    });
   } catch (error) {
-    for (const key of frameBlobs) await blobs.deleteBlob(key);
+    for (const key of frameBlobs) await blobs.deleteBlob(key).catch(() => {});
     throw error;
   }
   return {
     passed,
-    livenessStatus: outcome?.status ?? 'pending',
+    livenessStatus: recorded.outcome?.status ?? 'pending',
     confidence,
     failures,
-    attemptsLeft: outcome ? 0 : MAX_LIVENESS_ATTEMPTS - attemptsUsed,
+    attemptsLeft: recorded.outcome ? 0 : MAX_LIVENESS_ATTEMPTS - recorded.attemptsUsed,
   };
 }

@@ -50,9 +50,10 @@ export function isVirtualCameraLabel(label: string): boolean {
 
 /**
  * The signals the camera report and the frames' own sizes give (the screen light is measured with
- * the frames: screen-light.ts). Frames are grabbed at the camera's resolution (web/verify/capture
- * camera.ts), so a frame of another size came from elsewhere; a phone may report its settings in
- * the other orientation, so either way round matches.
+ * the frames: screen-light.ts). The page grabs frames at the camera's resolution, scaled down to
+ * the frame pixel budget when the camera films more (web/verify/capture/camera.ts), so a frame
+ * larger than the camera's settings, or of another shape, came from elsewhere. A phone may report
+ * its settings in the other orientation, so either way round fits.
  */
 export function cameraSignals(
   report: CameraReport | null,
@@ -63,12 +64,19 @@ export function cameraSignals(
   if (report.label && isVirtualCameraLabel(report.label)) signals.push('virtual_camera');
   const { width, height } = report;
   if (width !== null && height !== null) {
+    const fitsAs = (f: { width: number; height: number }, w: number, h: number) =>
+      f.width <= w + 1 &&
+      f.height <= h + 1 &&
+      Math.abs(f.width / f.height - w / h) <= SHAPE_TOLERANCE * (w / h);
     const fits = (f: { width: number; height: number }) =>
-      (f.width === width && f.height === height) || (f.width === height && f.height === width);
+      fitsAs(f, width, height) || fitsAs(f, height, width);
     if (frames.some((f) => !fits(f))) signals.push('camera_settings_mismatch');
   }
   return signals;
 }
+
+/** Scaling down rounds each side to whole pixels: the shape may drift this much (relative). */
+const SHAPE_TOLERANCE = 0.02;
 
 export function isInjectionSignal(value: string): value is InjectionSignal {
   return (INJECTION_SIGNALS as readonly string[]).includes(value);

@@ -176,7 +176,18 @@ describe('flow requests need the cookie of a live session and a CSRF token', () 
       origin: 'https://evil.example',
     });
     assert.equal(otherSite.statusCode, 403);
+    // A sandboxed frame or a data: page says `Origin: null`: never this origin (issue 46).
+    const opaque = await a.send('POST', '/verify/api/consent', undefined, { origin: 'null' });
+    assert.equal(opaque.statusCode, 403);
+    assert.equal(opaque.json().error, 'CsrfTokenInvalid');
+    const crossSite = await a.send('POST', '/verify/api/consent', undefined, {
+      'sec-fetch-site': 'cross-site',
+    });
+    assert.equal(crossSite.statusCode, 403);
     assert.equal((await a.state()).json().steps.consent, false);
+    // The same request from this origin passes: the refusals above were for the origin alone.
+    const own = await a.send('POST', '/verify/api/consent', undefined, { origin: 'http://127.0.0.1:8080' });
+    assert.equal(own.statusCode, 204);
   });
 
   test('an expired session answers 410', async () => {

@@ -29,7 +29,7 @@ test('virtual-camera drivers are known by their device names; ordinary webcams a
   }
 });
 
-test('frames of another size than the camera reported are a signal; either orientation fits', () => {
+test('frames larger than or of another shape than the camera reported are a signal; either orientation fits', () => {
   const report = { label: 'Front Camera', width: 640, height: 480, frameRate: 30 };
   assert.deepEqual(cameraSignals(report, [{ width: 640, height: 480 }]), []);
   // A phone held upright reports its settings one way and films the other.
@@ -41,6 +41,11 @@ test('frames of another size than the camera reported are a signal; either orien
     ]),
     ['camera_settings_mismatch'],
   );
+  // Another shape at a smaller size (16:9 from a 4:3 camera) does not come from this camera…
+  assert.deepEqual(cameraSignals(report, [{ width: 480, height: 270 }]), ['camera_settings_mismatch']);
+  // …but the page's own scaling of a 4K camera to the pixel budget keeps the shape.
+  const uhd = { ...report, width: 3840, height: 2160 };
+  assert.deepEqual(cameraSignals(uhd, [{ width: 1919, height: 1079 }]), []);
   assert.deepEqual(
     cameraSignals({ ...report, label: 'OBS Virtual Camera', width: null }, [{ width: 1, height: 1 }]),
     ['virtual_camera'],

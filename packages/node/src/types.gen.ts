@@ -693,7 +693,7 @@ export interface Operations {
     requestRequired: true;
     query: never;
     response: CreatedSession;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "PayloadTooLarge" | "UnsupportedMediaType" | "CallbackUrlNotAllowed" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "PayloadTooLarge" | "UnsupportedMediaType" | "CallbackUrlNotAllowed" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** List the tenant's sessions, newest first */
   listSessions: {
@@ -703,7 +703,7 @@ export interface Operations {
     requestRequired: false;
     query: ListSessionsQuery;
     response: SessionList;
-    errors: "ValidationFailed" | "Unauthorized" | "TooManyRequests";
+    errors: "ValidationFailed" | "Unauthorized" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Get a session with its results */
   getSession: {
@@ -713,7 +713,7 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: SessionDetail;
-    errors: "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "TooManyRequests";
+    errors: "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Run checks of a submitted session again, then the decision */
   reprocessSession: {
@@ -723,7 +723,7 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: ReprocessResult;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotSubmitted" | "SessionDataErased" | "DecisionFinal" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotSubmitted" | "SessionDataErased" | "DecisionFinal" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Cancel a session the user has not submitted */
   cancelSession: {
@@ -733,7 +733,7 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: SessionDetail;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotCancellable" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotCancellable" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Erase a finished session's personal data and images */
   redactSession: {
@@ -743,7 +743,7 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: SessionDetail;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotRedactable" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotRedactable" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Decide a pending_review verification (a reviewer's decision is final) */
   reviewSession: {
@@ -753,7 +753,7 @@ export interface Operations {
     requestRequired: true;
     query: never;
     response: SessionDetail;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotPendingReview" | "DecisionFinal" | "ReviewClaimed" | "SecondReviewerRequired" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotPendingReview" | "DecisionFinal" | "ReviewClaimed" | "SecondReviewerRequired" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** A document image or the liveness reference image (JPEG) */
   getSessionImage: {
@@ -763,11 +763,11 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: Uint8Array;
-    errors: "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "TooManyRequests";
+    errors: "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "TooManyRequests" | "ServiceUnavailable";
   };
 }
 
 export type OperationId = keyof Operations;
 
 /** Every error code an operation of the API can answer with (the error field of the body). */
-export type ErrorCode = "BadRequest" | "CallbackUrlNotAllowed" | "DecisionFinal" | "Forbidden" | "NotFound" | "PayloadTooLarge" | "ReviewClaimed" | "SecondReviewerRequired" | "SessionDataErased" | "SessionNotCancellable" | "SessionNotPendingReview" | "SessionNotRedactable" | "SessionNotSubmitted" | "TooManyRequests" | "Unauthorized" | "UnsupportedMediaType" | "ValidationFailed";
+export type ErrorCode = "BadRequest" | "CallbackUrlNotAllowed" | "DecisionFinal" | "Forbidden" | "NotFound" | "PayloadTooLarge" | "ReviewClaimed" | "SecondReviewerRequired" | "ServiceUnavailable" | "SessionDataErased" | "SessionNotCancellable" | "SessionNotPendingReview" | "SessionNotRedactable" | "SessionNotSubmitted" | "TooManyRequests" | "Unauthorized" | "UnsupportedMediaType" | "ValidationFailed";

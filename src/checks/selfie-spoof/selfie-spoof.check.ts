@@ -57,7 +57,8 @@ export interface LivenessOutcome {
 /** What each camera signal scores alone: exactly medium, a review and never a rejection by itself. */
 const CAMERA_SIGNAL_CUES: Partial<Record<InjectionSignal, string>> = {
   virtual_camera: 'the camera is a virtual-camera driver (frames may be injected)',
-  camera_settings_mismatch: 'the frames are not the size the camera reported (frames may be injected)',
+  camera_settings_mismatch:
+    'the frames do not have the size or shape the camera reported (frames may be injected)',
 };
 
 export interface SelfieSpoofInput {

@@ -47,12 +47,17 @@ export function videoReady(video: HTMLVideoElement): Promise<void> {
   });
 }
 
-/** The current video frame as a canvas at the camera's own resolution (never mirrored). */
-export function grabFrame(video: HTMLVideoElement): HTMLCanvasElement {
+/**
+ * The current video frame as a canvas at the camera's own resolution (never mirrored), scaled
+ * down to at most `maxPixels` when given (a live-check frame's budget: a camera that ignores the
+ * asked size must not make the server refuse the attempt).
+ */
+export function grabFrame(video: HTMLVideoElement, maxPixels = Number.POSITIVE_INFINITY): HTMLCanvasElement {
   const canvas = document.createElement('canvas');
-  canvas.width = video.videoWidth;
-  canvas.height = video.videoHeight;
-  canvas.getContext('2d')?.drawImage(video, 0, 0);
+  const scale = Math.min(1, Math.sqrt(maxPixels / Math.max(1, video.videoWidth * video.videoHeight)));
+  canvas.width = Math.max(1, Math.floor(video.videoWidth * scale));
+  canvas.height = Math.max(1, Math.floor(video.videoHeight * scale));
+  canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
   return canvas;
 }
 

@@ -5,6 +5,7 @@
 // WebGL nor WebAssembly), each instruction is shown for a fixed time and frames are taken on a
 // timer.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { MAX_LIVENESS_FRAME_PIXELS } from '../../../src/hosted-flow/upload-limits.ts';
 import {
   canvasToJpeg,
   describeCamera,
@@ -115,7 +116,10 @@ export function FaceCheckStep({
     let lastT = -1;
     // The frame is grabbed first and judged afterwards: what is kept is exactly what was judged,
     // however long detection takes while the head keeps moving.
-    const grab = () => ({ canvas: grabFrame(video), t: Math.round(performance.now() - start) });
+    const grab = () => ({
+      canvas: grabFrame(video, MAX_LIVENESS_FRAME_PIXELS),
+      t: Math.round(performance.now() - start),
+    });
     const keep = async (frame: { canvas: HTMLCanvasElement; t: number }) => {
       const t = Math.max(lastT + 1, frame.t);
       lastT = t;
