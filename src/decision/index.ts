@@ -1,6 +1,8 @@
 // The automatic decision as the pipeline, the console and the accuracy report use it.
 export {
   type CheckOutcome,
+  type ChipDecisionInput,
+  type ChipOutcome,
   type CheckOutcomes,
   type Decision,
   type DecisionInput,
