@@ -34,7 +34,6 @@ interface OpenJpegModule {
   J2KEncoder: new () => {
     getDecodedBuffer(info: FrameInfo): Uint8Array;
     setQuality(lossless: boolean, quality: number): void;
-    setCompressionRatio(layer: number, ratio: number): void;
     encode(): void;
     getEncodedBuffer(): Uint8Array;
     delete(): void;
@@ -119,16 +118,12 @@ export async function decodeJpeg2000(
 export async function encodeJpeg2000(
   pixels: Buffer,
   size: { width: number; height: number },
-  compressionRatio = 20,
 ): Promise<Buffer> {
   const { J2KEncoder } = await openJpeg();
   const encoder = new J2KEncoder();
   try {
-    encoder
-      .getDecodedBuffer({ ...size, bitsPerSample: 8, componentCount: 3, isSigned: false })
-      .set(pixels);
+    encoder.getDecodedBuffer({ ...size, bitsPerSample: 8, componentCount: 3, isSigned: false }).set(pixels);
     encoder.setQuality(false, 0);
-    encoder.setCompressionRatio(0, compressionRatio);
     encoder.encode();
     return Buffer.from(encoder.getEncodedBuffer());
   } finally {

@@ -7,8 +7,8 @@ export {
   type ActiveAuthenticationResult,
   verifyActiveAuthentication,
 } from './active-authentication.ts';
-export { type ChipIdentity, chipIdentity } from './chip-identity.ts';
 export { type HashName, UnsupportedAlgorithmError } from './algorithms.ts';
+export { type ChipIdentity, chipIdentity } from './chip-identity.ts';
 export {
   chipFaceAsJpeg,
   decodeJpeg2000,

@@ -435,7 +435,9 @@ function decideChip(input: ChipDecisionInput, t: DecisionThresholds): Decision {
   }
   // Never counted as verified without its result.
   if (chip.status === 'unavailable') {
-    return review('chip_anti_clone_unavailable', { detail: `the chip reading was not verified: ${chip.detail}` });
+    return review('chip_anti_clone_unavailable', {
+      detail: `the chip reading was not verified: ${chip.detail}`,
+    });
   }
   for (const reason of CHIP_REJECTIONS) {
     if (reasons.includes(reason)) return reject(reason, { detail: CHIP_DETAIL[reason] });
@@ -459,7 +461,11 @@ function decideChip(input: ChipDecisionInput, t: DecisionThresholds): Decision {
   const blacklistMeta = (): DecisionMetadata =>
     blacklist
       ? {
-          blacklistMatches: blacklist.matches.map((m) => ({ id: m.id, matchMode: m.matchMode, action: m.action })),
+          blacklistMatches: blacklist.matches.map((m) => ({
+            id: m.id,
+            matchMode: m.matchMode,
+            action: m.action,
+          })),
           ...(blacklist.action ? { blacklistAction: blacklist.action } : {}),
           blacklistCheckedAt: blacklist.checkedAt,
         }
@@ -474,7 +480,9 @@ function decideChip(input: ChipDecisionInput, t: DecisionThresholds): Decision {
   }
   // Any other failure the chip check reports is not taken as verified either.
   if (!chip.result.verified) {
-    return review('chip_anti_clone_unavailable', { detail: `not verified: ${reasons.join(', ') || 'unknown'}` });
+    return review('chip_anti_clone_unavailable', {
+      detail: `not verified: ${reasons.join(', ') || 'unknown'}`,
+    });
   }
   if (selfie.status === 'success' && riskRank(selfie.result.risk) >= riskRank(t.spoofReviewRisk)) {
     return review('selfie_spoof_suspected', spoofMeta(selfie.result, 'selfieStatus'));
@@ -483,7 +491,10 @@ function decideChip(input: ChipDecisionInput, t: DecisionThresholds): Decision {
     return review('selfie_spoof_suspected', { selfieStatus: 'unavailable', detail: selfie.detail });
   }
   if (faceMatch.status === 'unavailable') {
-    return review('face_similarity_near_threshold', { detail: faceMatch.detail, threshold: t.faceSimilarityThreshold });
+    return review('face_similarity_near_threshold', {
+      detail: faceMatch.detail,
+      threshold: t.faceSimilarityThreshold,
+    });
   }
   if (faceMatch.result.status !== 'success') {
     return review('face_mismatch', {
@@ -492,7 +503,10 @@ function decideChip(input: ChipDecisionInput, t: DecisionThresholds): Decision {
       detail: faceMatch.result.status,
     });
   }
-  if (similarity !== undefined && Math.abs(similarity - t.faceSimilarityThreshold) < t.faceNearThresholdBand) {
+  if (
+    similarity !== undefined &&
+    Math.abs(similarity - t.faceSimilarityThreshold) < t.faceNearThresholdBand
+  ) {
     return review('face_similarity_near_threshold', {
       faceMatchSimilarity: similarity,
       similarity,

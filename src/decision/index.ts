@@ -1,9 +1,9 @@
 // The automatic decision as the pipeline, the console and the accuracy report use it.
 export {
   type CheckOutcome,
+  type CheckOutcomes,
   type ChipDecisionInput,
   type ChipOutcome,
-  type CheckOutcomes,
   type Decision,
   type DecisionInput,
   decide,

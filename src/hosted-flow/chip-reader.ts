@@ -44,7 +44,9 @@ export function offeredMethods(
   tenantSettings: Record<string, unknown>,
 ): VerificationMethod[] {
   const asked = session.verification_methods;
-  return asked && asked.length > 0 ? (asked as VerificationMethod[]) : tenantVerificationMethods(tenantSettings);
+  return asked && asked.length > 0
+    ? (asked as VerificationMethod[])
+    : tenantVerificationMethods(tenantSettings);
 }
 
 async function requireChipOffered(platform: Platform, session: SessionRow): Promise<void> {
@@ -234,7 +236,8 @@ export async function receiveChipReading(
   };
   for (const n of ['1', '2', '14', '15'] as const) {
     const text = body.dataGroups[n];
-    if (text !== undefined) reading.dataGroups[Number(n) as 1 | 2 | 14 | 15] = decode(text, `dataGroups.${n}`);
+    if (text !== undefined)
+      reading.dataGroups[Number(n) as 1 | 2 | 14 | 15] = decode(text, `dataGroups.${n}`);
   }
   if (body.activeAuthenticationSignature !== undefined) {
     reading.activeAuthenticationSignature = decode(
@@ -317,7 +320,11 @@ export async function loadChipReading(
     .where('session_id', '=', sessionId)
     .executeTakeFirst();
   if (!row?.reading_enc) return null;
-  const stored = decryptJson<StoredChipReading>(platform.keyring, row.reading_enc, chipReadingContext(sessionId));
+  const stored = decryptJson<StoredChipReading>(
+    platform.keyring,
+    row.reading_enc,
+    chipReadingContext(sessionId),
+  );
   const reading: ChipReading = { sod: Buffer.from(stored.sod, 'base64'), dataGroups: {} };
   for (const [n, text] of Object.entries(stored.dataGroups))
     if (text) reading.dataGroups[Number(n) as 1 | 2 | 14 | 15] = Buffer.from(text, 'base64');
@@ -329,5 +336,9 @@ export async function loadChipReading(
 /** Erasure (redact, retention): the readings hold the MRZ and the face. */
 export async function eraseChipReadings(db: Db, sessionIds: string[]): Promise<void> {
   if (sessionIds.length === 0) return;
-  await db.updateTable('chip_readings').set({ reading_enc: null }).where('session_id', 'in', sessionIds).execute();
+  await db
+    .updateTable('chip_readings')
+    .set({ reading_enc: null })
+    .where('session_id', 'in', sessionIds)
+    .execute();
 }

@@ -26,12 +26,12 @@ import {
   setVerificationMethod,
 } from '../sessions/index.ts';
 import { brandingOf, findTenant, thicknessCaptureRequired } from '../tenants/index.ts';
-import { findChipReadingTime, offeredMethods } from './chip-reader.ts';
 import {
   type DocumentQuality,
   documentQualityProblem,
   measureDocumentQuality,
 } from './assess-document-quality.ts';
+import { findChipReadingTime, offeredMethods } from './chip-reader.ts';
 import { decodeUploadImage } from './decode-upload-image.ts';
 import {
   allowedDocumentTypes,

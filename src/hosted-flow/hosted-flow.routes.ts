@@ -22,9 +22,6 @@ import {
 } from '../platform/http/multipart.ts';
 import type { Platform } from '../platform/platform.ts';
 import { brandingOf, findTenant, tenantLogoBlobKey } from '../tenants/index.ts';
-import { MAX_IMAGE_BYTES } from './decode-upload-image.ts';
-import { DOCUMENT_TYPES } from './document-types.ts';
-import { enterFlow } from './enter-flow.ts';
 import {
   CHIP_READING_BODY_LIMIT,
   ChipReadingBody,
@@ -33,6 +30,9 @@ import {
   issueChipReader,
   receiveChipReading,
 } from './chip-reader.ts';
+import { MAX_IMAGE_BYTES } from './decode-upload-image.ts';
+import { DOCUMENT_TYPES } from './document-types.ts';
+import { enterFlow } from './enter-flow.ts';
 import { registerFlowAppAssets, sendFlowApp } from './flow-app-assets.ts';
 import { FLOW_MESSAGES, LIVENESS_FAILURE_MESSAGES, negotiateLanguage } from './flow-messages.ts';
 import { API_CSP, logoUrlOf, type PageTenant, pageStylesheet, sendPage } from './flow-pages.ts';

@@ -6,15 +6,6 @@
 // remains for a check that cannot run in a build (a clearly labelled result, never a faked pass:
 // the decision sends such a verification to review, src/decision/decide.ts).
 
-import {
-  ChipReadingRejected,
-  chipFaceAsJpeg,
-  chipIdentity,
-  FaceImageError,
-  loadTrustStore,
-  parseDg2,
-  verifyChipReading,
-} from '../chip/index.ts';
 import { documentSpoofCheck, documentSpoofFacts } from '../checks/document-spoof/index.ts';
 import { decideFaceMatch, type FaceMatchResult } from '../checks/face-match/index.ts';
 import { analyzeFraudSignals } from '../checks/fraud-signals/index.ts';
@@ -36,6 +27,15 @@ import {
 } from '../checks/index.ts';
 import { DOCUMENT_TYPES, type DocumentType, type OcrExtras } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
+import {
+  ChipReadingRejected,
+  chipFaceAsJpeg,
+  chipIdentity,
+  FaceImageError,
+  loadTrustStore,
+  parseDg2,
+  verifyChipReading,
+} from '../chip/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
 import type { IcChip, OcrResult } from '../domain/index.ts';
 import { findLastChallenge, loadChipReading, type UserInput } from '../hosted-flow/index.ts';

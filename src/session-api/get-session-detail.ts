@@ -8,13 +8,13 @@ import { decryptJson, decryptText } from '../platform/crypto/encryption.ts';
 import { inTransaction } from '../platform/db/in-transaction.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { PreRegisteredInfo, SessionDetail } from '../sessions/index.ts';
-import { findTenant } from '../tenants/index.ts';
 import {
   effectiveStatus,
   loadCallerSession,
   preRegisteredInfoContext,
   verificationUrlContext,
 } from '../sessions/index.ts';
+import { findTenant } from '../tenants/index.ts';
 
 export async function getSessionDetail(
   platform: Platform,

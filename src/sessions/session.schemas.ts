@@ -60,16 +60,13 @@ export const CreateSessionBody = Type.Object(
     state: Type.Optional(Text(512, 'Opaque CSRF value, returned in the callback redirect')),
     preRegisteredInfo: Type.Optional(PreRegisteredInfo),
     verificationMethods: Type.Optional(
-      Type.Array(
-        Type.Unsafe<VerificationMethod>(Type.String({ enum: [...VERIFICATION_METHODS] })),
-        {
-          minItems: 1,
-          maxItems: VERIFICATION_METHODS.length,
-          uniqueItems: true,
-          description:
-            "How the user may verify: image (photographs of a document), ic_chip (reading the document's IC chip, docs/ic-chip.md), or both. Absent: the tenant's default (image unless set)",
-        },
-      ),
+      Type.Array(Type.Unsafe<VerificationMethod>(Type.String({ enum: [...VERIFICATION_METHODS] })), {
+        minItems: 1,
+        maxItems: VERIFICATION_METHODS.length,
+        uniqueItems: true,
+        description:
+          "How the user may verify: image (photographs of a document), ic_chip (reading the document's IC chip, docs/ic-chip.md), or both. Absent: the tenant's default (image unless set)",
+      }),
     ),
   },
   { additionalProperties: false },
