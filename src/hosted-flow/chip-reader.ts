@@ -15,7 +15,14 @@
 import { randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import qrcode from 'qrcode-generator';
-import { CHIP_FILE_LIMITS, type ChipReading, ChipReadingRejected, verifyChipReading } from '../chip/index.ts';
+import {
+  CHIP_FILE_LIMITS,
+  type ChipReading,
+  ChipReadingRejected,
+  chipIdentity,
+  parseDg1,
+  verifyChipReading,
+} from '../chip/index.ts';
 import type { VerificationMethod } from '../domain/index.ts';
 import { decryptJson, encryptJson } from '../platform/crypto/encryption.ts';
 import { randomBase62, sha256Hex } from '../platform/crypto/random-id.ts';
@@ -331,6 +338,31 @@ export async function loadChipReading(
   if (stored.activeAuthenticationSignature)
     reading.activeAuthenticationSignature = Buffer.from(stored.activeAuthenticationSignature, 'base64');
   return { reading, nonce: Buffer.from(row.nonce, 'hex') };
+}
+
+/**
+ * The session's reading, if one was accepted, and the names and birth date of its MRZ for the
+ * personal-data form's suggestion (null fields: DG1 does not parse). Not verified here: the form
+ * only suggests, and the pipeline compares what the person submits with the verified chip.
+ */
+export async function readChipFields(
+  platform: Pick<Platform, 'database' | 'keyring' | 'now'>,
+  sessionId: string,
+): Promise<{ fields: { lastName?: string; firstName?: string; birthDate?: string } | null } | null> {
+  const stored = await loadChipReading(platform, sessionId);
+  if (!stored) return null;
+  const dg1 = stored.reading.dataGroups[1];
+  try {
+    const { lastName, firstName, birthDate } = chipIdentity(parseDg1(dg1 as Buffer), platform.now());
+    const fields = {
+      ...(lastName ? { lastName } : {}),
+      ...(firstName ? { firstName } : {}),
+      ...(birthDate ? { birthDate } : {}),
+    };
+    return { fields: Object.keys(fields).length > 0 ? fields : null };
+  } catch {
+    return { fields: null };
+  }
 }
 
 /** Erasure (redact, retention): the readings hold the MRZ and the face. */

@@ -31,7 +31,7 @@ import {
   documentQualityProblem,
   measureDocumentQuality,
 } from './assess-document-quality.ts';
-import { findChipReadingTime, offeredMethods } from './chip-reader.ts';
+import { findChipReadingTime, offeredMethods, readChipFields } from './chip-reader.ts';
 import { decodeUploadImage } from './decode-upload-image.ts';
 import {
   allowedDocumentTypes,
@@ -84,6 +84,7 @@ export async function getFlowState(
   const front = documents.find((d) => d.side === 'front');
   const branding = brandingOf(tenant ?? { name: '', settings: {} });
   const methods = offeredMethods(session, tenant?.settings ?? {});
+  const chipRead = methods.includes('ic_chip') ? await readChipFields(platform, session.id) : null;
   return {
     sessionId: session.id,
     status: session.status,
@@ -107,14 +108,17 @@ export async function getFlowState(
       },
       personalData: session.user_input_enc !== null,
       submitted: session.submitted_at !== null,
-      chip: methods.includes('ic_chip') ? (await findChipReadingTime(db, session.id)) !== null : null,
+      chip: methods.includes('ic_chip') ? chipRead !== null : null,
     },
     personalData: session.user_input_enc
       ? decryptJson<UserInput>(platform.keyring, session.user_input_enc, userInputContext(session.id))
       : null,
-    documentReading: front?.reading_enc
-      ? decryptJson<DocumentReading>(platform.keyring, front.reading_enc, readingContext(session.id))
-      : null,
+    // The chip's MRZ (exact, signed) or what the capture check read with confidence, to prefill the form.
+    documentReading: chipRead?.fields
+      ? chipRead.fields
+      : front?.reading_enc
+        ? decryptJson<DocumentReading>(platform.keyring, front.reading_enc, readingContext(session.id))
+        : null,
     tenant: {
       displayName: branding.displayName,
       accentColor: branding.accentColor,

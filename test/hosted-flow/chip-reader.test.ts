@@ -5,6 +5,8 @@
 // session that does not offer the chip, a used or unknown code).
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { loadChipReading } from '../../src/hosted-flow/index.ts';
+import { eraseSessionData } from '../../src/session-api/erase-session-data.ts';
 import { useTestApi } from '../helpers/api-client.ts';
 import { ChipReaderClient, type ReaderHandoff, type ReadingBody } from '../helpers/chip/reader-client.ts';
 import { SoftwareCard } from '../helpers/chip/software-card.ts';
@@ -87,9 +89,20 @@ describe('chip reader endpoints', () => {
       dataGroups: [1, 2, 15],
       activeAuthenticationAnswered: true,
     });
-    assert.equal((await flow.state()).json().steps.chip, true);
+    const state = (await flow.state()).json();
+    assert.equal(state.steps.chip, true);
+    // The chip's MRZ suggests the form's values, as the passport prints them.
+    assert.deepEqual(state.documentReading, {
+      lastName: 'YAMADA',
+      firstName: 'HANAKO',
+      birthDate: '1990-01-15',
+    });
     refused(await reader.send(body), 410, 'ChipReaderLinkInvalid');
     await assert.rejects(reader.nonce(), /410/);
+    // Erasure (redact, retention) removes the reading: it holds the MRZ and the face.
+    await eraseSessionData(t.platform.database.db, [flow.sessionId], t.platform.now());
+    assert.equal(await loadChipReading(t.platform, flow.sessionId), null);
+    assert.equal((await flow.state()).json().steps.chip, false);
   });
 
   it('a replayed answer is refused: the nonce it answered is single use', async () => {
