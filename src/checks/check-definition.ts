@@ -4,6 +4,7 @@
 // may add `run` (CheckRunFn below), which the pipeline calls when it has no runner of its own for
 // it: `run` then imports its check's logic lazily (`await import('./….check.ts')`) if that is heavy.
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { VerificationMethod } from '../domain/index.ts';
 
 /**
  * What a check can be given, loaded by the pipeline from the session's stored inputs (interface §1)
@@ -24,6 +25,8 @@ export const CHECK_INPUTS = [
   'thresholds',
   /** The tenant's other sessions, blacklist and identity keys (repeat use, blacklist matches). */
   'tenantHistory',
+  /** The IC chip's files and Active Authentication answer a reader handed in, with the session's nonce. */
+  'chipReading',
 ] as const;
 export type CheckInput = (typeof CHECK_INPUTS)[number];
 
@@ -59,6 +62,13 @@ export interface CheckInputValues {
   userInput: Readonly<Record<string, string | undefined>> | null;
   /** The tenant's decision thresholds, by name (src/decision/thresholds.ts). */
   thresholds: Readonly<Record<string, number | string>>;
+  /** As the reader handed it (src/hosted-flow/chip-reader.ts), with the nonce it answered. */
+  chipReading: {
+    sod: Buffer;
+    dataGroups: Partial<Record<1 | 2 | 14 | 15, Buffer>>;
+    activeAuthenticationSignature?: Buffer;
+    nonce: Buffer;
+  };
 }
 
 /** The stored result of a check waited for: its `results` entry and what was stored beside it. */
@@ -103,6 +113,12 @@ export interface CheckDefinition<Id extends string = string> {
   readonly resultSchema: TSchema;
   readonly runsIn: CheckRunsIn;
   /**
+   * The verification methods the check applies to: a session runs only the checks of the method
+   * its person used (an image check is absent from a chip session, not faked), and a check waits
+   * only for those of its waits that apply (checksForMethod in check-registry.ts). Absent: image.
+   */
+  readonly methods?: readonly VerificationMethod[];
+  /**
    * Runs the check on its declared inputs and waited-for results; the pipeline's generic runner
    * calls it for a check with `runsIn: 'eventLoop'` that has no runner in check-runners.ts. A check
    * running in the threads, or reading `tenantHistory`, needs that runner (docs/checks.md).
@@ -124,6 +140,7 @@ interface Declared<
   readonly waitsFor: W;
   readonly resultSchema: S;
   readonly runsIn: Where;
+  readonly methods?: readonly VerificationMethod[];
 }
 
 /**

@@ -4,11 +4,12 @@
 // queue names and the console's check panels are derived from this list. A new check is its
 // folder (with its definition.ts) and one line here (docs/checks.md "Adding a check").
 import { type Static, type TObject, type TOptional, Type } from '@sinclair/typebox';
-import { closed } from '../domain/index.ts';
+import { closed, type VerificationMethod } from '../domain/index.ts';
 import type { CheckDefinition } from './check-definition.ts';
 import { documentSpoofDefinition } from './document-spoof/definition.ts';
 import { faceMatchDefinition } from './face-match/definition.ts';
 import { fraudSignalsDefinition } from './fraud-signals/definition.ts';
+import { icChipDefinition } from './ic-chip/definition.ts';
 import { ocrDefinition } from './ocr/definition.ts';
 import { selfieSpoofDefinition } from './selfie-spoof/definition.ts';
 
@@ -18,6 +19,8 @@ export const CHECKS = [
   selfieSpoofDefinition,
   faceMatchDefinition,
   fraudSignalsDefinition,
+  // An addition to §2.9: only in a session verified by its IC chip (docs/ic-chip.md).
+  icChipDefinition,
 ] as const satisfies readonly CheckDefinition[];
 
 type Registered = (typeof CHECKS)[number];
@@ -25,6 +28,18 @@ type Registered = (typeof CHECKS)[number];
 /** The keys of `results` (interface §2.9) and the reprocess queue names (docs/decisions.md). */
 export type CheckId = Registered['id'];
 export const CHECK_IDS: readonly CheckId[] = CHECKS.map((check) => check.id);
+
+/**
+ * The checks a session runs, in the registry's order: those that apply to the method its person
+ * used (null: a session from before the chip, i.e. image). The pipeline enqueues, waits for and
+ * decides on these only, so a check that does not apply is absent from results, never faked.
+ */
+export function checksForMethod(method: VerificationMethod | string | null): readonly CheckId[] {
+  const used = (method ?? 'image') as VerificationMethod;
+  return CHECKS.filter((check: CheckDefinition) => (check.methods ?? ['image']).includes(used)).map(
+    (check) => check.id as CheckId,
+  );
+}
 
 /** The declaration of check `id`. */
 export type CheckDefinitionOf<Id extends CheckId> = Extract<Registered, { id: Id }>;

@@ -33,6 +33,7 @@ export {
   checkDefinition,
   checkRegistryProblems,
   checkResultsProperties,
+  checksForMethod,
   type InputsOf,
   type WaitsForOf,
 } from './check-registry.ts';

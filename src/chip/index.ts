@@ -8,6 +8,14 @@ export {
   verifyActiveAuthentication,
 } from './active-authentication.ts';
 export { type HashName, UnsupportedAlgorithmError } from './algorithms.ts';
+export { type ChipIdentity, chipIdentity } from './chip-identity.ts';
+export {
+  chipFaceAsJpeg,
+  decodeJpeg2000,
+  encodeJpeg2000,
+  FaceImageError,
+  jpeg2000Codestream,
+} from './face-image.ts';
 export { type ChipFace, type ChipMrz, DataGroupFormatError, parseDg1, parseDg2 } from './lds.ts';
 export { CHIP_FILE_LIMITS, type ChipFileName } from './limits.ts';
 export {

@@ -5,7 +5,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { type Actor, recordAudit } from '../actors/index.ts';
 import { resolveThresholds } from '../decision/index.ts';
-import { DEFAULT_RETENTION_DAYS } from '../domain/index.ts';
+import { DEFAULT_RETENTION_DAYS, VERIFICATION_METHODS } from '../domain/index.ts';
 import {
   allowedDocumentTypes,
   DOCUMENT_TYPES,
@@ -20,6 +20,7 @@ import {
   DISPLAY_NAME_MAX,
   displayNameProblem,
   findTenant,
+  tenantVerificationMethods,
   thicknessCaptureRequired,
   updateTenantSettings,
 } from '../tenants/index.ts';
@@ -52,6 +53,14 @@ export const TenantSettingsSchema = Type.Object(
     webhookExpiredEvent: Type.Optional(Type.Boolean()),
     /** Opt-in: the hosted flow also asks for the card held tilted (tenants/capture-options.ts). */
     thicknessCapture: Type.Optional(Type.Boolean()),
+    /** The methods sessions offer when the create request names none (docs/ic-chip.md). */
+    verificationMethods: Type.Optional(
+      Type.Array(Type.Union(VERIFICATION_METHODS.map((m) => Type.Literal(m))), {
+        minItems: 1,
+        maxItems: VERIFICATION_METHODS.length,
+        uniqueItems: true,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -77,6 +86,7 @@ export function effectiveSettings(stored: Record<string, unknown>): TenantSettin
     ...(typeof stored.accentColor === 'string' ? { accentColor: stored.accentColor } : {}),
     webhookExpiredEvent: stored.webhookExpiredEvent === true,
     thicknessCapture: thicknessCaptureRequired(stored),
+    verificationMethods: tenantVerificationMethods(stored),
   };
 }
 

@@ -81,6 +81,8 @@ export type CheckOutcomes = { [Id in ReadCheckId]: CheckOutcome<DecisionReads[Id
 };
 
 export interface DecisionInput extends CheckOutcomes {
+  /** Photographs of a document (absent: image, as every session before the chip). */
+  method?: 'image';
   liveness: { status: 'success' | 'failed' | null; confidence: number | null };
   expectedDocumentType: string | null;
   /** Per-field comparison of preRegisteredInfo with OCR; null when there was nothing to compare. */
@@ -88,6 +90,61 @@ export interface DecisionInput extends CheckOutcomes {
   /** Per-field comparison of the user's input with OCR; null when there was nothing to compare. */
   userInputMatch: { fields: Record<string, boolean>; mismatchedFields: string[] } | null;
 }
+
+/** What decide reads of results.icChip (src/checks/ic-chip; docs/ic-chip.md). */
+export interface ChipOutcome {
+  verified?: boolean;
+  reasons?: string[];
+  documentExpired?: boolean;
+}
+
+/**
+ * A session verified by its IC chip: the chip's own checks instead of the image checks, which do
+ * not apply (no OCR, no document spoof check: the chip's signatures vouch for its data, and a clone
+ * fails Active Authentication). The live face, the face match (the chip's DG2 against the selfie)
+ * and the fraud signals are the same checks as for images.
+ */
+export interface ChipDecisionInput {
+  method: 'ic_chip';
+  icChip: CheckOutcome<ChipOutcome>;
+  selfieSpoofCheck: CheckOutcome<DecisionReads['selfieSpoofCheck']>;
+  faceMatch: CheckOutcome<DecisionReads['faceMatch']>;
+  fraudSignalAnalysis: CheckOutcome<DecisionReads['fraudSignalAnalysis']>;
+  liveness: DecisionInput['liveness'];
+  preRegisteredInfoMatch: DecisionInput['preRegisteredInfoMatch'];
+  userInputMatch: DecisionInput['userInputMatch'];
+}
+
+/**
+ * The chip's failures that reject, in this order: the data are not the issuer's (signature, chain,
+ * a data group's hash), or the chip is not the one they were written to (Active Authentication).
+ */
+const CHIP_REJECTIONS = [
+  'chip_signature_invalid',
+  'chip_chain_untrusted',
+  'chip_data_group_hash_mismatch',
+  'chip_clone_suspected',
+] as const satisfies readonly DecisionReasonCode[];
+/**
+ * Those that go to a human: nothing shows a forgery, but something is not verified — a chip
+ * without Active Authentication (many use Chip Authentication instead, not implemented yet), a
+ * data group the SOD does not list, an MRZ whose check digits fail although signed.
+ */
+const CHIP_REVIEWS = [
+  'chip_anti_clone_unavailable',
+  'chip_data_group_missing',
+  'chip_mrz_invalid',
+] as const satisfies readonly DecisionReasonCode[];
+
+const CHIP_DETAIL: Record<(typeof CHIP_REJECTIONS | typeof CHIP_REVIEWS)[number], string> = {
+  chip_signature_invalid: "the chip's security object is not signed by its Document Signer",
+  chip_chain_untrusted: "the chip's Document Signer does not chain to a trusted CSCA",
+  chip_data_group_hash_mismatch: 'a data group read from the chip differs from what its issuer signed',
+  chip_clone_suspected: "the chip did not sign this session's nonce with the document's own key",
+  chip_anti_clone_unavailable: 'the chip offers no Active Authentication: a clone cannot be ruled out',
+  chip_data_group_missing: 'a data group read from the chip is not covered by its security object',
+  chip_mrz_invalid: "the chip's MRZ check digits do not hold",
+};
 
 export interface Decision {
   status: DecisionStatus;
@@ -125,7 +182,8 @@ function unsureFields(fields: OcrFieldConfidences | undefined, threshold: number
   ];
 }
 
-export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
+export function decide(input: DecisionInput | ChipDecisionInput, t: DecisionThresholds): Decision {
+  if (input.method === 'ic_chip') return decideChip(input, t);
   const reject = (reason: DecisionReasonCode, metadata: DecisionMetadata): Decision => ({
     status: 'rejected',
     reason,
@@ -362,5 +420,143 @@ function spoofMeta(
     ...(result.risk && riskField === 'documentSpoofCheckRisk' ? { documentSpoofRisk: result.risk } : {}),
     ...(result.score !== undefined ? { score: result.score } : {}),
     ...(result.confidence !== undefined ? { confidence: result.confidence } : {}),
+  };
+}
+
+/** The decision of a chip session (ChipDecisionInput): rejections first, then reasons for review. */
+function decideChip(input: ChipDecisionInput, t: DecisionThresholds): Decision {
+  const chipMeta = { verificationMethod: 'ic_chip' } as const;
+  const reject = (reason: DecisionReasonCode, metadata: DecisionMetadata = {}): Decision => ({
+    status: 'rejected',
+    reason,
+    metadata: { ...metadata, ...chipMeta },
+  });
+  const review = (reason: DecisionReasonCode, metadata: DecisionMetadata = {}): Decision => ({
+    status: 'pending_review',
+    reason,
+    metadata: { ...metadata, ...chipMeta },
+  });
+  const { icChip: chip, faceMatch, selfieSpoofCheck: selfie, fraudSignalAnalysis: fraud } = input;
+  const similarity = faceMatch.status === 'success' ? round(faceMatch.result.similarity) : undefined;
+  const fraudMeta = (): DecisionMetadata =>
+    fraud.status === 'success' ? { riskScore: fraud.result.riskScore, signals: fraud.result.signals } : {};
+  const reasons = chip.status === 'success' ? (chip.result.reasons ?? []) : [];
+
+  if (input.liveness.status !== 'success') {
+    return reject('liveness_failed', {
+      ...(input.liveness.confidence !== null ? { livenessConfidence: input.liveness.confidence } : {}),
+      selfieStatus: input.liveness.status ?? 'not_done',
+    });
+  }
+  // Never counted as verified without its result.
+  if (chip.status === 'unavailable') {
+    return review('chip_anti_clone_unavailable', {
+      detail: `the chip reading was not verified: ${chip.detail}`,
+    });
+  }
+  for (const reason of CHIP_REJECTIONS) {
+    if (reasons.includes(reason)) return reject(reason, { detail: CHIP_DETAIL[reason] });
+  }
+  if (chip.result.documentExpired) {
+    return reject('document_expired', { detail: "the document is past the expiry date in its chip's MRZ" });
+  }
+  if (selfie.status === 'success' && riskRank(selfie.result.risk) >= riskRank(t.spoofRejectRisk)) {
+    return reject('selfie_spoof_detected', spoofMeta(selfie.result, 'selfieStatus'));
+  }
+  // The chip's photo is the issuer's own, unblurred: a low similarity is a different person.
+  if (
+    faceMatch.status === 'success' &&
+    faceMatch.result.status === 'success' &&
+    similarity !== undefined &&
+    similarity < t.faceSimilarityThreshold - t.faceNearThresholdBand
+  ) {
+    return reject('face_mismatch', { faceMatchSimilarity: similarity, threshold: t.faceSimilarityThreshold });
+  }
+  const blacklist = fraud.status === 'success' ? fraud.result.blacklist : null;
+  const blacklistMeta = (): DecisionMetadata =>
+    blacklist
+      ? {
+          blacklistMatches: blacklist.matches.map((m) => ({
+            id: m.id,
+            matchMode: m.matchMode,
+            action: m.action,
+          })),
+          ...(blacklist.action ? { blacklistAction: blacklist.action } : {}),
+          blacklistCheckedAt: blacklist.checkedAt,
+        }
+      : {};
+  if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMeta());
+  if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudRejectScore) {
+    return reject('fraud_detected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
+  }
+
+  for (const reason of CHIP_REVIEWS) {
+    if (reasons.includes(reason)) return review(reason, { detail: CHIP_DETAIL[reason] });
+  }
+  // Any other failure the chip check reports is not taken as verified either.
+  if (!chip.result.verified) {
+    return review('chip_anti_clone_unavailable', {
+      detail: `not verified: ${reasons.join(', ') || 'unknown'}`,
+    });
+  }
+  if (selfie.status === 'success' && riskRank(selfie.result.risk) >= riskRank(t.spoofReviewRisk)) {
+    return review('selfie_spoof_suspected', spoofMeta(selfie.result, 'selfieStatus'));
+  }
+  if (selfie.status === 'unavailable') {
+    return review('selfie_spoof_suspected', { selfieStatus: 'unavailable', detail: selfie.detail });
+  }
+  if (faceMatch.status === 'unavailable') {
+    return review('face_similarity_near_threshold', {
+      detail: faceMatch.detail,
+      threshold: t.faceSimilarityThreshold,
+    });
+  }
+  if (faceMatch.result.status !== 'success') {
+    return review('face_mismatch', {
+      faceMatchSimilarity: similarity ?? 0,
+      threshold: t.faceSimilarityThreshold,
+      detail: faceMatch.result.status,
+    });
+  }
+  if (
+    similarity !== undefined &&
+    Math.abs(similarity - t.faceSimilarityThreshold) < t.faceNearThresholdBand
+  ) {
+    return review('face_similarity_near_threshold', {
+      faceMatchSimilarity: similarity,
+      similarity,
+      threshold: t.faceSimilarityThreshold,
+    });
+  }
+  if (blacklist?.action === 'review') return review('blacklist_match', blacklistMeta());
+  if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudReviewScore) {
+    return review('fraud_suspected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
+  }
+  if (fraud.status === 'unavailable') return review('fraud_suspected', { detail: fraud.detail });
+  if (input.preRegisteredInfoMatch && input.preRegisteredInfoMatch.mismatchedFields.length > 0) {
+    return review('pre_registered_info_mismatch', {
+      mismatchedFields: input.preRegisteredInfoMatch.mismatchedFields,
+      preRegisteredInfoMatch: input.preRegisteredInfoMatch.fields,
+    });
+  }
+  // The chip's fields are exact: a difference is the user's, never a misreading.
+  if (input.userInputMatch && input.userInputMatch.mismatchedFields.length > 0) {
+    return review('user_input_mismatch', {
+      mismatchedFields: input.userInputMatch.mismatchedFields,
+      userInputMatch: false,
+    });
+  }
+  if (fraud.status === 'success' && fraud.result.signals.some((s) => s.code === 'document_expired')) {
+    return review('document_expired', { ...fraudMeta(), detail: 'the document may be past its expiry date' });
+  }
+  // No documentSpoofRisk nor ocrConfidence: those checks did not run on a chip session.
+  return {
+    status: 'approved',
+    reason: 'all_checks_passed',
+    metadata: {
+      faceMatchSimilarity: similarity ?? 0,
+      livenessConfidence: input.liveness.confidence ?? 0,
+      ...chipMeta,
+    },
   };
 }

@@ -2,6 +2,8 @@
 export {
   type CheckOutcome,
   type CheckOutcomes,
+  type ChipDecisionInput,
+  type ChipOutcome,
   type Decision,
   type DecisionInput,
   decide,

@@ -65,6 +65,9 @@ export const DecisionMetadataSchema = Type.Object(
         literalUnion(INJECTION_SIGNALS, 'face_injection_suspected: the signs seen (docs/spoof-checks.md)'),
       ),
     ),
+    verificationMethod: Type.Optional(
+      Type.String({ description: "ic_chip when the person was verified by reading the document's IC chip" }),
+    ),
     reviewReasonCode: Type.Optional(
       literalUnion(REVIEW_REASON_CODES, "After a review: the reviewer's reason code (review.reasonCode)"),
     ),
@@ -141,8 +144,61 @@ export const FraudSignalAnalysisSchema = Type.Object(
   { ...closed, title: 'FraudSignalAnalysis', description: 'API reference §2.9' },
 );
 
+/**
+ * results.icChip (an addition to interface §2.9, present only in a session verified by its IC chip,
+ * docs/ic-chip.md): which method, what was verified — the SOD's signature, the Document Signer's
+ * chain to a CSCA the operator trusts, each data group's hash, anti-clone, revocation (never
+ * checked yet, and said so) — the reason codes of what failed, and the chip's own identity fields.
+ */
+export const IcChipSchema = Type.Object(
+  {
+    method: Type.Optional(Type.Literal('ic_chip')),
+    documentKind: Type.Optional(Type.String({ description: 'icao_emrtd: an ICAO 9303 eMRTD (passport)' })),
+    verified: Type.Optional(Type.Boolean({ description: 'every check below held' })),
+    status: Type.Optional(
+      Type.String({ description: 'success: the reading was verified (whatever the outcome)' }),
+    ),
+    checks: Type.Optional(
+      Type.Object(
+        {
+          signature: Type.Boolean({ description: "EF.SOD's CMS signature by the Document Signer" }),
+          chain: Type.Boolean({ description: "the Document Signer's certificate chains to a trusted CSCA" }),
+          dataGroups: Type.Record(Type.String(), Type.Boolean(), {
+            description: 'per data group read: its hash equals the one the SOD signs',
+          }),
+          antiClone: Type.String({
+            description:
+              "active_authentication (the chip signed this session's nonce), failed, or not_available",
+          }),
+          revocation: Type.String({ description: 'not_checked: no revocation source is configured' }),
+        },
+        closed,
+      ),
+    ),
+    reasons: Type.Optional(
+      Type.Array(Type.String(), { description: 'reason codes of the checks that failed' }),
+    ),
+    payload: Type.Optional(
+      Type.Object(
+        {
+          lastName: Type.Optional(Type.String()),
+          firstName: Type.Optional(Type.String()),
+          birthDate: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
+        },
+        closed,
+      ),
+    ),
+    documentExpired: Type.Optional(Type.Boolean()),
+    faceFormat: Type.Optional(Type.String({ description: "DG2's image: jpeg or jpeg2000" })),
+    provider: Type.Optional(Type.String()),
+    model: Type.Optional(Type.String()),
+  },
+  { ...closed, title: 'IcChip', description: 'IC-chip verification (docs/ic-chip.md)' },
+);
+
 /** Result objects of interface §2.9 as the checks produce them. */
 export type OcrResult = Static<typeof OcrResultSchema>;
 export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 export type FaceMatch = Static<typeof FaceMatchSchema>;
 export type FraudSignalAnalysis = Static<typeof FraudSignalAnalysisSchema>;
+export type IcChip = Static<typeof IcChipSchema>;

@@ -72,6 +72,16 @@ export const DECISION_REASON_CODES = [
   'document_type_mismatch',
   'unsupported_document_type',
   'document_expired',
+  // IC-chip verification (src/chip/verify-chip-reading.ts; docs/ic-chip.md "Reason codes"):
+  // Passive Authentication's three ways of failing, a chip that cannot answer the session's nonce,
+  // no anti-clone answer at all, a data group the decision needs missing, an MRZ whose check digits fail.
+  'chip_signature_invalid',
+  'chip_chain_untrusted',
+  'chip_data_group_hash_mismatch',
+  'chip_clone_suspected',
+  'chip_anti_clone_unavailable',
+  'chip_data_group_missing',
+  'chip_mrz_invalid',
 ] as const;
 export type DecisionReasonCode = (typeof DECISION_REASON_CODES)[number];
 
@@ -110,6 +120,14 @@ export const REVIEW_REASON_CODES = [
   'other',
 ] as const;
 export type ReviewReasonCode = (typeof REVIEW_REASON_CODES)[number];
+
+/**
+ * How a person may prove who they are in a session (create-session's verificationMethods, the
+ * tenant's default): photographs of a document (`image`), or reading the document's IC chip
+ * (`ic_chip`, docs/ic-chip.md) — the method the amended 犯罪収益移転防止法施行規則 leaves from 2027-04-01.
+ */
+export const VERIFICATION_METHODS = ['image', 'ic_chip'] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 /** How long a session's personal data is kept when the tenant has not chosen (tenant settings). */
 export const DEFAULT_RETENTION_DAYS = 365;

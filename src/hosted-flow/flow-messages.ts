@@ -104,6 +104,22 @@ export const FLOW_MESSAGES: Partial<Record<ErrorCode, Messages>> = {
     ja: '表面で撮影したものと同じカードが写っていません。同じカードを傾けて撮影してください。',
     en: 'This is not the card photographed as the front. Please tilt the same card and try again.',
   },
+  VerificationMethodNotOffered: {
+    ja: 'この本人確認では、この方法は使えません。',
+    en: 'This verification does not offer this method.',
+  },
+  ChipReaderLinkInvalid: {
+    ja: 'ICチップ読み取りのリンクが無効です。画面に戻って、もう一度始めてください。',
+    en: 'The chip reader link has expired. Go back to the page and start again.',
+  },
+  ChipNonceInvalid: {
+    ja: 'ICチップの読み取りをやり直してください。',
+    en: 'Please read the chip again.',
+  },
+  ChipReadingRejected: {
+    ja: 'ICチップのデータを確認できませんでした。もう一度読み取ってください。',
+    en: 'The chip data could not be checked. Please read the chip again.',
+  },
   LivenessChallengeInvalid: {
     ja: '顔認証の指示が無効です。もう一度始めてください。',
     en: 'The face check has expired. Please start it again.',

@@ -15,6 +15,8 @@ export interface FlowState {
   language: Language;
   csrfToken: string;
   expiresAt: string;
+  /** How the person may verify: photos of a document (image), reading its IC chip (ic_chip), or either. */
+  verificationMethods: ('image' | 'ic_chip')[];
   allowedDocumentTypes: DocumentType[];
   requiredUserInputFields: UserInputField[];
   documentType: DocumentType | null;
@@ -32,6 +34,8 @@ export interface FlowState {
     liveness: { status: 'pending' | 'success' | 'failed'; attemptsUsed: number; attemptsLeft: number };
     personalData: boolean;
     submitted: boolean;
+    /** A chip reader handed in a usable reading (chip-reader.ts); null when the chip is not offered. */
+    chip: boolean | null;
   };
   /** What the user typed, for the review screen (null before). */
   personalData: FlowPersonalData | null;

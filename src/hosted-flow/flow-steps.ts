@@ -2,7 +2,7 @@
 // per step. Each takes the flow context (the session the cookie holds) and returns what the JSON
 // API answers.
 import { randomBytes } from 'node:crypto';
-import { CHECK_IDS, CHECK_JOB_OPTIONS, type CheckJobData, checkQueue } from '../checks/index.ts';
+import { CHECK_JOB_OPTIONS, type CheckJobData, checkQueue, checksForMethod } from '../checks/index.ts';
 import type { OcrAnswers } from '../inference/index.ts';
 import {
   CHALLENGE_VALIDITY_MS,
@@ -18,13 +18,20 @@ import { newId } from '../platform/crypto/random-id.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { enqueueInTransaction } from '../platform/jobs/job-queue.ts';
 import type { Platform } from '../platform/platform.ts';
-import { findSession, recordConsent, saveUserInput, setDocumentType } from '../sessions/index.ts';
+import {
+  findSession,
+  recordConsent,
+  saveUserInput,
+  setDocumentType,
+  setVerificationMethod,
+} from '../sessions/index.ts';
 import { brandingOf, findTenant, thicknessCaptureRequired } from '../tenants/index.ts';
 import {
   type DocumentQuality,
   documentQualityProblem,
   measureDocumentQuality,
 } from './assess-document-quality.ts';
+import { findChipReadingTime, offeredMethods, readChipFields } from './chip-reader.ts';
 import { decodeUploadImage } from './decode-upload-image.ts';
 import {
   allowedDocumentTypes,
@@ -76,12 +83,15 @@ export async function getFlowState(
   const attemptsUsed = session.liveness_attempts;
   const front = documents.find((d) => d.side === 'front');
   const branding = brandingOf(tenant ?? { name: '', settings: {} });
+  const methods = offeredMethods(session, tenant?.settings ?? {});
+  const chipRead = methods.includes('ic_chip') ? await readChipFields(platform, session.id) : null;
   return {
     sessionId: session.id,
     status: session.status,
     language,
     csrfToken: csrfTokenFor(context.cookieValue),
     expiresAt: session.expires_at.toISOString(),
+    verificationMethods: methods,
     allowedDocumentTypes: allowedDocumentTypes(tenant?.settings ?? {}),
     requiredUserInputFields: requiredUserInputFields(tenant?.settings ?? {}),
     documentType: DOCUMENT_TYPES.find((type) => type === session.document_type) ?? null,
@@ -98,13 +108,17 @@ export async function getFlowState(
       },
       personalData: session.user_input_enc !== null,
       submitted: session.submitted_at !== null,
+      chip: methods.includes('ic_chip') ? chipRead !== null : null,
     },
     personalData: session.user_input_enc
       ? decryptJson<UserInput>(platform.keyring, session.user_input_enc, userInputContext(session.id))
       : null,
-    documentReading: front?.reading_enc
-      ? decryptJson<DocumentReading>(platform.keyring, front.reading_enc, readingContext(session.id))
-      : null,
+    // The chip's MRZ (exact, signed) or what the capture check read with confidence, to prefill the form.
+    documentReading: chipRead?.fields
+      ? chipRead.fields
+      : front?.reading_enc
+        ? decryptJson<DocumentReading>(platform.keyring, front.reading_enc, readingContext(session.id))
+        : null,
     tenant: {
       displayName: branding.displayName,
       accentColor: branding.accentColor,
@@ -321,23 +335,30 @@ export async function submitVerification(
     const locked = await findSession(trx, session.id, true);
     if (!locked) throw new AppError('FlowSessionRequired');
     if (locked.submitted_at !== null) return;
-    const documents = await listDocuments(trx, session.id);
+    const tenant = await findTenant(trx, session.tenant_id);
+    const offered = offeredMethods(locked, tenant?.settings ?? {});
+    // A chip reading handed in (chip-reader.ts) makes this a chip session; else the photos are it.
+    const chipRead = offered.includes('ic_chip') && (await findChipReadingTime(trx, session.id)) !== null;
+    const method = chipRead ? 'ic_chip' : 'image';
     const missing: string[] = [];
     if (locked.consented_at === null) missing.push('consent');
-    if (!locked.document_type) missing.push('documentType');
-    if (!documents.some((d) => d.side === 'front')) missing.push('front');
-    const tenant = await findTenant(trx, session.tenant_id);
-    if (
-      tiltedPhotoAsked(tenant?.settings ?? {}, locked.document_type) &&
-      !documents.some((d) => d.side === 'tilted')
-    )
-      missing.push('tilted');
-    if (
-      locked.document_type &&
-      hasBackSide(locked.document_type) &&
-      !documents.some((d) => d.side === 'back')
-    ) {
-      missing.push('back');
+    if (method === 'image' && !offered.includes('image')) missing.push('chip');
+    else if (method === 'image') {
+      const documents = await listDocuments(trx, session.id);
+      if (!locked.document_type) missing.push('documentType');
+      if (!documents.some((d) => d.side === 'front')) missing.push('front');
+      if (
+        tiltedPhotoAsked(tenant?.settings ?? {}, locked.document_type) &&
+        !documents.some((d) => d.side === 'tilted')
+      )
+        missing.push('tilted');
+      if (
+        locked.document_type &&
+        hasBackSide(locked.document_type) &&
+        !documents.some((d) => d.side === 'back')
+      ) {
+        missing.push('back');
+      }
     }
     // After the last failed attempt the flow goes on; the decision rejects with liveness_failed.
     if (locked.liveness_status === null) missing.push('liveness');
@@ -349,8 +370,10 @@ export async function submitVerification(
         missing.map((step) => ({ path: `/steps/${step}`, message: 'not done' })),
       );
     }
+    // The chip read is an ICAO 9303 eMRTD: the session's document is a passport.
+    await setVerificationMethod(trx, session.id, method, method === 'ic_chip' ? 'passport' : null);
     await markSubmitted(trx, session.id, platform.now());
-    for (const id of CHECK_IDS) {
+    for (const id of checksForMethod(method)) {
       const data: CheckJobData = { sessionId: session.id, tenantId: session.tenant_id };
       await enqueueInTransaction(platform.jobs, trx, checkQueue(id), data, CHECK_JOB_OPTIONS);
     }

@@ -22,6 +22,14 @@ import {
 } from '../platform/http/multipart.ts';
 import type { Platform } from '../platform/platform.ts';
 import { brandingOf, findTenant, tenantLogoBlobKey } from '../tenants/index.ts';
+import {
+  CHIP_READING_BODY_LIMIT,
+  ChipReadingBody,
+  describeChipReader,
+  issueChipNonce,
+  issueChipReader,
+  receiveChipReading,
+} from './chip-reader.ts';
 import { MAX_IMAGE_BYTES } from './decode-upload-image.ts';
 import { DOCUMENT_TYPES } from './document-types.ts';
 import { enterFlow } from './enter-flow.ts';
@@ -347,6 +355,33 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
   // The asking browser follows the progress with its old cookie, which no longer holds the session.
   app.get('/verify/api/handoff', { schema: hide }, async (request) =>
     readHandoffStatus(platform, request.cookies[FLOW_COOKIE]),
+  );
+
+  // The IC-chip method (chip-reader.ts): the page asks for a reader hand-off; the reader, holding
+  // its code (no cookie: it is another program, often on another device), takes nonces and hands
+  // in one reading.
+  app.post('/verify/api/chip/reader', { schema: hide }, async (request, reply) => {
+    reply.code(201);
+    return issueChipReader(platform, await mutation(request));
+  });
+  const chipCode = Type.Object({ code: Type.String({ maxLength: 64 }) });
+  app.get('/verify/chip/:code', { schema: { ...hide, params: chipCode } }, async (request) =>
+    describeChipReader(platform, request.params.code),
+  );
+  app.post('/verify/chip/:code/nonce', { schema: { ...hide, params: chipCode } }, async (request, reply) => {
+    reply.code(201);
+    return issueChipNonce(platform, request.params.code);
+  });
+  app.post(
+    '/verify/chip/:code/reading',
+    {
+      schema: { ...hide, params: chipCode, body: ChipReadingBody },
+      bodyLimit: CHIP_READING_BODY_LIMIT,
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return receiveChipReading(platform, request.params.code, request.body);
+    },
   );
 
   app.post('/verify/api/liveness/challenge', { schema: hide }, async (request, reply) => {

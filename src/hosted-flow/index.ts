@@ -1,4 +1,10 @@
 // The hosted flow as the app, the session detail, the pipeline and the erasure use it.
+
+export {
+  eraseChipReadings,
+  loadChipReading,
+  offeredMethods,
+} from './chip-reader.ts';
 export { allowedDocumentTypes, captureOcrBlobKey, DOCUMENT_TYPES, hasBackSide } from './document-types.ts';
 export { negotiateLanguage } from './flow-messages.ts';
 export type { FlowPersonalData, FlowState } from './flow-state.ts';

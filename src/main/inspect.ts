@@ -266,6 +266,8 @@ const PRINTED_AS_BEFORE = new Set<string>([
   'faceMatch',
   'selfieSpoofCheck',
   'fraudSignalAnalysis',
+  // A chip reading's files are inspected by `mimoto inspect chip` (inspect-chip.ts).
+  'icChip',
 ] satisfies CheckId[]);
 
 /**

@@ -27,9 +27,18 @@ import {
 } from '../checks/index.ts';
 import { DOCUMENT_TYPES, type DocumentType, type OcrExtras } from '../checks/ocr/index.ts';
 import { selfieSpoofCheck } from '../checks/selfie-spoof/index.ts';
+import {
+  ChipReadingRejected,
+  chipFaceAsJpeg,
+  chipIdentity,
+  FaceImageError,
+  loadTrustStore,
+  parseDg2,
+  verifyChipReading,
+} from '../chip/index.ts';
 import type { DecisionThresholds } from '../decision/index.ts';
-import type { OcrResult } from '../domain/index.ts';
-import { findLastChallenge, type UserInput } from '../hosted-flow/index.ts';
+import type { IcChip, OcrResult } from '../domain/index.ts';
+import { findLastChallenge, loadChipReading, type UserInput } from '../hosted-flow/index.ts';
 import {
   describeDocumentFaceInWorker,
   describeReferenceFaceInWorker,
@@ -72,6 +81,7 @@ export interface CheckInputLoaders {
   userInput(): UserInput | null;
   thresholds(): DecisionThresholds;
   tenantHistory(inputs: FraudInputs): ReturnType<typeof gatherFraudFacts>;
+  chipReading(): Promise<CheckInputValues['chipReading']>;
 }
 
 type LivenessFrames = CheckInputValues['livenessFrames'];
@@ -126,8 +136,29 @@ const runOcr: CheckRunner<'ocr'> = async ({ platform, session, inputs }) => {
   };
 };
 
+/**
+ * The document's face of a chip session: DG2's picture (a face photo, as the selfie is, so it is
+ * described as one), decoded from JPEG 2000 when it is one (src/chip/face-image.ts).
+ */
+async function chipFace(inputs: Pick<CheckInputLoaders, 'chipReading'>) {
+  const { dataGroups } = await inputs.chipReading();
+  if (!dataGroups[2]) throw new MissingInputError('the chip reading holds no DG2');
+  let jpeg: Buffer;
+  try {
+    jpeg = await chipFaceAsJpeg(parseDg2(dataGroups[2]));
+  } catch (error) {
+    // A face that cannot be read is no face: the decision sends it to a human (face_mismatch review).
+    if ((error as Error).name === 'DataGroupFormatError' || error instanceof FaceImageError) return null;
+    throw error;
+  }
+  return { jpeg, ...(await describeReferenceFaceInWorker(jpeg)) };
+}
+
 const runFaceMatch: CheckRunner<'faceMatch'> = async ({ platform, session, inputs }) => {
-  const { front } = await inputs.documentImages();
+  const chip = session.verification_method === 'ic_chip';
+  const front = chip ? null : (await inputs.documentImages()).front;
+  const chipSide = chip ? await chipFace(inputs) : null;
+  const documentHash = sha256Of(front ?? chipSide?.jpeg ?? Buffer.alloc(0));
   const reference = await inputs.referenceImage();
   if (!reference) {
     // Every live-check attempt failed, so there is no selfie to compare: an outcome, not a fault
@@ -145,14 +176,16 @@ const runFaceMatch: CheckRunner<'faceMatch'> = async ({ platform, session, input
       },
       provider: PROVIDER,
       model: 'none',
-      inputHashes: { documentPortrait: sha256Of(front) },
+      inputHashes: { documentPortrait: documentHash },
     };
     return noReference;
   }
   // Both pictures at once, in two worker threads (inference/inference-pool.ts); the document's face from
-  // its printed portrait when the card is found (document-portrait.ts).
+  // its printed portrait when the card is found (document-portrait.ts), or the chip's.
   const [documentSide, selfieSide] = await Promise.all([
-    describeDocumentFaceInWorker(front, knownDocumentType(inputs.documentType())),
+    front
+      ? describeDocumentFaceInWorker(front, knownDocumentType(inputs.documentType()))
+      : Promise.resolve({ face: chipSide?.face ?? null, portrait: null }),
     describeReferenceFaceInWorker(reference),
   ]);
   const document = documentSide.face;
@@ -163,7 +196,7 @@ const runFaceMatch: CheckRunner<'faceMatch'> = async ({ platform, session, input
     document,
     selfie,
     faceApiVersion,
-    documentFaceSource: documentSide.portrait,
+    ...(documentSide.portrait ? { documentFaceSource: documentSide.portrait } : {}),
     threshold: thresholds.faceSimilarityThreshold,
     nearThresholdBand: thresholds.faceNearThresholdBand,
   });
@@ -191,9 +224,71 @@ const runFaceMatch: CheckRunner<'faceMatch'> = async ({ platform, session, input
     envelope: { result: { similarity, isSamePerson, status, reason }, extras },
     provider: decided.provider,
     model: decided.model,
-    inputHashes: { documentPortrait: sha256Of(front), referenceImage: sha256Of(reference) },
+    inputHashes: { documentPortrait: documentHash, referenceImage: sha256Of(reference) },
   };
 };
+
+/**
+ * The chip reading verified (src/chip/verify-chip-reading.ts) against the trust store as the
+ * operator configures it now (MIMOTO_CHIP_CSCA_FILES) and the nonce the service issued for it.
+ */
+const runIcChip: CheckRunner<'icChip'> = async ({ platform, inputs }) => {
+  const { nonce, ...reading } = await inputs.chipReading();
+  const now = platform.now();
+  const trustAnchors = loadTrustStore(platform.config.chipCscaFiles);
+  let verification: ReturnType<typeof verifyChipReading>;
+  try {
+    verification = verifyChipReading(reading, { trustAnchors, nonce, now });
+  } catch (error) {
+    // The flow judged it usable before storing it; one that is not now cannot become so by retrying.
+    if (error instanceof ChipReadingRejected) throw new MissingInputError(`chip reading: ${error.message}`);
+    throw error;
+  }
+  const identity = verification.mrz ? chipIdentity(verification.mrz, now) : {};
+  const { documentNumber, expiryDate, ...payload } = identity;
+  const today = now.toISOString().slice(0, 10);
+  const result: IcChip = {
+    method: 'ic_chip',
+    documentKind: verification.documentKind,
+    verified: verification.verified,
+    status: 'success',
+    checks: verification.checks,
+    reasons: verification.reasons,
+    ...(Object.keys(payload).length > 0 ? { payload } : {}),
+    ...(expiryDate ? { documentExpired: expiryDate < today } : {}),
+    ...(verification.face ? { faceFormat: verification.face.format } : {}),
+    provider: PROVIDER,
+    model: 'icao-9303-pa-aa',
+  };
+  return {
+    status: 'success',
+    envelope: {
+      result,
+      extras: {
+        ...(documentNumber ? { documentNumber } : {}),
+        ...(expiryDate ? { expiryDate } : {}),
+        mrzValid: verification.mrz?.valid ?? false,
+        documentSigner: verification.documentSigner,
+        trustAnchors: trustAnchors.length,
+      },
+    },
+    provider: PROVIDER,
+    model: 'icao-9303-pa-aa',
+    inputHashes: {
+      sod: sha256Of(reading.sod),
+      nonce: sha256Of(nonce),
+      ...Object.fromEntries(
+        Object.entries(reading.dataGroups).map(([n, bytes]) => [`dg${n}`, sha256Of(bytes as Buffer)]),
+      ),
+    },
+  };
+};
+
+interface IcChipExtras {
+  documentNumber?: string;
+  expiryDate?: string;
+  mrzValid?: boolean;
+}
 
 const runDocumentSpoof: CheckRunner<'documentSpoofCheck'> = async ({ platform, inputs, resultOf }) => {
   const ocr = await resultOf<OcrResult, OcrExtras>('ocr');
@@ -252,14 +347,18 @@ export function unavailable(checkId: CheckId) {
   });
 }
 
-const runFraudSignals: CheckRunner<'fraudSignalAnalysis'> = async ({ inputs, resultOf }) => {
-  const ocr = await resultOf<OcrResult, OcrExtras>('ocr');
+const runFraudSignals: CheckRunner<'fraudSignalAnalysis'> = async ({ session, inputs, resultOf }) => {
+  // A chip session's identity is the chip's signed MRZ, handed over in the OCR's shape.
+  const read =
+    session.verification_method === 'ic_chip'
+      ? chipAsReading(await resultOf<IcChip, IcChipExtras>('icChip'))
+      : await resultOf<OcrResult, OcrExtras>('ocr');
   const face = await resultOf('faceMatch');
   const userInput = inputs.userInput();
   const thresholds = inputs.thresholds();
   const facts = await inputs.tenantHistory({
-    ocr: ocr.envelope.result,
-    ocrExtras: ocr.envelope.extras ?? null,
+    ocr: read.envelope.result,
+    ocrExtras: read.envelope.extras ?? null,
     userInput,
     minimumAge: thresholds.minimumAge,
     sameFaceSimilarity: Math.max(0.75, thresholds.faceSimilarityThreshold + thresholds.faceNearThresholdBand),
@@ -273,12 +372,39 @@ const runFraudSignals: CheckRunner<'fraudSignalAnalysis'> = async ({ inputs, res
     provider: analysis.provider,
     model: analysis.model,
     inputHashes: {
-      ocr: sha256Of(JSON.stringify(ocr.envelope.result)),
+      [session.verification_method === 'ic_chip' ? 'icChip' : 'ocr']: sha256Of(
+        JSON.stringify(read.envelope.result),
+      ),
       faceMatch: sha256Of(JSON.stringify(face.envelope.result)),
       ...(userInput ? { userInput: sha256Of(JSON.stringify(userInput)) } : {}),
     },
   };
 };
+
+/**
+ * The chip's verified fields as the fraud facts read an OCR reading: its names and birth date, the
+ * document number and expiry date (exact: a signed MRZ), its check digits. Only a verified chip's
+ * fields count as read; else the user's input stands in, as for a poor capture.
+ */
+function chipAsReading(chip: { envelope: { result: IcChip; extras?: IcChipExtras } }): {
+  envelope: { result: OcrResult; extras: OcrExtras };
+} {
+  const { result, extras } = chip.envelope;
+  return {
+    envelope: {
+      result: {
+        status: result.verified ? 'success' : 'low_confidence',
+        ...(result.payload ? { payload: result.payload } : {}),
+      },
+      extras: {
+        documentTypeMismatch: false,
+        fields: {},
+        ...(extras?.documentNumber ? { documentNumber: extras.documentNumber } : {}),
+        ...(extras?.expiryDate ? { expiryDate: extras.expiryDate, expiryDateReliable: true } : {}),
+      } as OcrExtras,
+    },
+  };
+}
 
 /** The checks the generic runner can run: `run` declared, on the event loop, inputs it can load. */
 type RunGenerically = {
@@ -301,6 +427,7 @@ export const RUNNERS: { readonly [Id in Exclude<CheckId, RunGenerically>]: Check
   selfieSpoofCheck: runSelfieSpoof,
   faceMatch: runFaceMatch,
   fraudSignalAnalysis: runFraudSignals,
+  icChip: runIcChip,
 };
 
 /** The document type chosen, when mimoto knows where its portrait and values are printed. */
@@ -344,6 +471,7 @@ const INPUT_VALUES: {
   livenessFrames: (loaders) => loaders.livenessFrames(),
   userInput: (loaders) => loaders.userInput(),
   thresholds: (loaders) => ({ ...loaders.thresholds() }),
+  chipReading: (loaders) => loaders.chipReading(),
 };
 
 /** Hashes an input as stored with the result (inputHashes): bytes as they are, the rest as JSON. */
@@ -416,6 +544,11 @@ function inputLoaders(
     userInput: () => readUserInput(platform, session),
     thresholds: () => thresholds,
     tenantHistory: (facts) => gatherFraudFacts(platform, session, facts),
+    chipReading: async () => {
+      const stored = await loadChipReading(platform, session.id);
+      if (!stored) throw new MissingInputError('no chip reading was stored');
+      return { ...stored.reading, nonce: stored.nonce };
+    },
   };
 }
 

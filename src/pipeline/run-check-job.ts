@@ -4,12 +4,12 @@
 // runnable: a check once the checks its definition waits for exist (src/checks/check-registry.ts),
 // the decision once every registered check's result does.
 import {
-  CHECK_IDS,
   CHECK_JOB_OPTIONS,
   type CheckId,
   type CheckJobData,
   checkDefinition,
   checkQueue,
+  checksForMethod,
   DECISION_QUEUE,
 } from '../checks/index.ts';
 import { resolveThresholds } from '../decision/index.ts';
@@ -36,6 +36,16 @@ export function isCurrent(session: SessionRow, checkId: CheckId, row: CheckResul
   return requested ? row.generation >= session.pipeline_generation : true;
 }
 
+/** The checks of the session's method (checksForMethod): the ones it runs, waits for and decides on. */
+export const sessionChecks = (session: Pick<SessionRow, 'verification_method'>): readonly CheckId[] =>
+  checksForMethod(session.verification_method);
+
+/** What `checkId` waits for in this session: its definition's waits that apply to the session's method. */
+export function sessionDependencies(session: Pick<SessionRow, 'verification_method'>, checkId: CheckId) {
+  const applies = sessionChecks(session);
+  return CHECK_DEPENDENCIES[checkId].filter((id) => applies.includes(id));
+}
+
 /** isCurrent for a check id, looked up among the session's stored results. */
 const currentIn =
   (session: SessionRow, results: readonly CheckResultRow[]) =>
@@ -57,6 +67,8 @@ export async function runCheckJob(
   // The session already failed permanently: its remaining submission jobs need not spend CPU
   // (a reprocess — which always carries reprocessReason — still runs).
   if (session.status === 'failed' && data.reprocessReason === undefined) return 'skipped';
+  // A check of another method than the session's (a reprocess naming it): nothing to run.
+  if (!sessionChecks(session).includes(checkId)) return 'skipped';
   const generation = data.generation ?? 0;
   const results = await listCheckResults(db, session.id);
   const existing = results.find((r) => r.check_id === checkId);
@@ -67,7 +79,7 @@ export async function runCheckJob(
   // A check that reads other checks' results waits until they count for this generation: on a
   // reprocess naming ocr and documentSpoofCheck, the old OCR result is still stored while the new
   // one is being made. advancePipeline enqueues the check again once they are current.
-  if (!CHECK_DEPENDENCIES[checkId].every(currentIn(session, results))) return 'waiting';
+  if (!sessionDependencies(session, checkId).every(currentIn(session, results))) return 'waiting';
   const thresholds = resolveThresholds(await findTenantSettings(db, session.tenant_id));
   const started = performance.now();
   let run: CheckRun;
@@ -107,7 +119,8 @@ export async function advancePipeline(platform: Platform, sessionId: string): Pr
   const results = await listCheckResults(db, sessionId);
   const current = currentIn(session, results);
   const key = `${sessionId}:${session.pipeline_generation}`;
-  if (CHECK_IDS.every(current)) {
+  const checks = sessionChecks(session);
+  if (checks.every(current)) {
     const data: DecisionJobData = {
       sessionId,
       tenantId: session.tenant_id,
@@ -120,8 +133,8 @@ export async function advancePipeline(platform: Platform, sessionId: string): Pr
     });
     return;
   }
-  for (const checkId of CHECK_IDS) {
-    const dependencies = CHECK_DEPENDENCIES[checkId];
+  for (const checkId of checks) {
+    const dependencies = sessionDependencies(session, checkId);
     // A check that waits for nothing was enqueued with the submission (or the reprocess).
     if (dependencies.length === 0 || current(checkId) || !dependencies.every(current)) continue;
     const data: CheckJobData = {

@@ -4,8 +4,14 @@
 // again), decides, completes the session and records the webhook event — all in one transaction.
 import { CHECK_IDS, type CheckId, type CheckResults } from '../checks/index.ts';
 import type { OcrExtras } from '../checks/ocr/index.ts';
-import { type CheckOutcomes, type DecisionInput, decide, resolveThresholds } from '../decision/index.ts';
-import type { OcrResult } from '../domain/index.ts';
+import {
+  type CheckOutcomes,
+  type ChipDecisionInput,
+  type DecisionInput,
+  decide,
+  resolveThresholds,
+} from '../decision/index.ts';
+import type { IcChip, OcrResult } from '../domain/index.ts';
 import { compareIdentityFields, type IdentityFieldComparison } from '../japanese/index.ts';
 import { randomBase62 } from '../platform/crypto/random-id.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -21,7 +27,7 @@ import {
   listCheckResults,
 } from './pipeline-repository.ts';
 import type { DecisionJobData } from './run-check-job.ts';
-import { isCurrent } from './run-check-job.ts';
+import { isCurrent, sessionChecks } from './run-check-job.ts';
 import { openEnvelope, type ResultEnvelope } from './stored-results.ts';
 
 export type DecisionJobOutcome = 'decided' | 'already_decided' | 'not_ready' | 'superseded' | 'final';
@@ -40,9 +46,12 @@ interface StoredCheck {
  * The decision's input of each registered check (src/checks/check-registry.ts): the §2.9 object
  * with the numbers behind it (extras), or unavailable.
  */
-export function checkOutcomes(stored: ReadonlyMap<CheckId, StoredCheck>): CheckOutcomes {
+export function checkOutcomes(
+  stored: ReadonlyMap<CheckId, StoredCheck>,
+  checks: readonly CheckId[] = CHECK_IDS,
+): CheckOutcomes {
   return Object.fromEntries(
-    CHECK_IDS.map((id) => {
+    checks.map((id) => {
       const found = stored.get(id);
       if (!found) throw new Error(`no stored result of ${id}`);
       return [
@@ -63,10 +72,11 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
     if (await findAutomaticDecision(trx, session.id, data.generation)) return 'already_decided';
     const rows = await listCheckResults(trx, session.id);
     const byId = new Map(rows.map((r) => [r.check_id, r]));
-    if (!CHECK_IDS.every((id) => isCurrent(session, id, byId.get(id)))) return 'not_ready';
+    const checks = sessionChecks(session);
+    if (!checks.every((id) => isCurrent(session, id, byId.get(id)))) return 'not_ready';
 
     const envelopes = new Map(
-      CHECK_IDS.map((id) => {
+      checks.map((id) => {
         const row = byId.get(id)!;
         return [
           id,
@@ -74,17 +84,21 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
         ];
       }),
     );
-    const outcomes = checkOutcomes(envelopes);
-    const ocrEnvelope = envelopes.get('ocr')!.envelope as { result: OcrResult; extras?: OcrExtras };
-    const ocrPayload = ocrEnvelope.result.payload ?? {};
+    const outcomes = checkOutcomes(envelopes, checks);
+    const chip = session.verification_method === 'ic_chip';
+    // The document's identity fields: the chip's signed MRZ, or what the OCR read.
+    const documentPayload = chip
+      ? (envelopes.get('icChip')!.envelope as { result: IcChip }).result.payload
+      : (envelopes.get('ocr')!.envelope as { result: OcrResult; extras?: OcrExtras }).result.payload;
+    const ocrPayload = documentPayload ?? {};
     const comparable = <T extends { address?: string | undefined }>(fields: T) =>
       comparableWithDocument(fields, session.document_type);
     const pre = readPreRegisteredInfo(platform, session);
     const userInput = readUserInput(platform, session);
     const preMatch =
-      pre && ocrEnvelope.result.payload ? fieldsOf(compareIdentityFields(comparable(pre), ocrPayload)) : null;
+      pre && documentPayload ? fieldsOf(compareIdentityFields(comparable(pre), ocrPayload)) : null;
     const userMatch =
-      userInput && ocrEnvelope.result.payload
+      userInput && documentPayload
         ? fieldsOf(
             compareIdentityFields(
               comparable({
@@ -100,13 +114,23 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
         : null;
 
     const thresholds = resolveThresholds(await findTenantSettings(trx, session.tenant_id));
-    const input: DecisionInput = {
-      ...outcomes,
-      liveness: { status: session.liveness_status, confidence: session.liveness_confidence },
-      expectedDocumentType: session.document_type,
-      preRegisteredInfoMatch: preMatch,
-      userInputMatch: userMatch,
-    };
+    const liveness = { status: session.liveness_status, confidence: session.liveness_confidence };
+    // A chip session's outcomes are those of its checks only (checksForMethod): no OCR, no document check.
+    const input: DecisionInput | ChipDecisionInput = chip
+      ? ({
+          ...(outcomes as unknown as Omit<ChipDecisionInput, 'method'>),
+          method: 'ic_chip',
+          liveness,
+          preRegisteredInfoMatch: preMatch,
+          userInputMatch: userMatch,
+        } satisfies ChipDecisionInput)
+      : {
+          ...outcomes,
+          liveness,
+          expectedDocumentType: session.document_type,
+          preRegisteredInfoMatch: preMatch,
+          userInputMatch: userMatch,
+        };
     const decision = decide(input, thresholds);
     const now = platform.now();
     const previous = await findLatestDecision(trx, session.id);
@@ -127,7 +151,7 @@ export async function runDecisionJob(platform: Platform, data: DecisionJobData):
     // docs/decisions.md "Reprocess queues": a webhook goes out when the decision's status or reason changes.
     if (!previous || previous.status !== decision.status || previous.reason !== decision.reason) {
       const results = Object.fromEntries(
-        CHECK_IDS.map((id) => [id, envelopes.get(id)!.envelope.result]),
+        checks.map((id) => [id, envelopes.get(id)!.envelope.result]),
       ) as CheckResults;
       await recordWebhookEvent(
         trx,

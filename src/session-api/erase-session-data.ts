@@ -4,7 +4,7 @@
 // personal data are deleted; the session row, statuses, decisions and audit trail stay. Blob keys
 // stay too: they name no one, the detail still says which images were uploaded, and their URLs
 // answer 404 once the bytes are gone.
-import { eraseDocumentReadings, listFlowBlobKeys } from '../hosted-flow/index.ts';
+import { eraseChipReadings, eraseDocumentReadings, listFlowBlobKeys } from '../hosted-flow/index.ts';
 import { eraseCheckData } from '../pipeline/index.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import { listLivenessReferenceBlobs, markSessionsErased } from '../sessions/index.ts';
@@ -19,6 +19,7 @@ export async function listSessionBlobKeys(db: Db, sessionIds: string[]): Promise
 export async function eraseSessionData(db: Db, sessionIds: string[], now: Date): Promise<void> {
   await eraseCheckData(db, sessionIds);
   await eraseDocumentReadings(db, sessionIds);
+  await eraseChipReadings(db, sessionIds);
   await deleteSessionEvents(db, sessionIds);
   await markSessionsErased(db, sessionIds, now);
 }

@@ -2,7 +2,7 @@
 // left out rather than null: §2.1 types them as strings and objects and §2.11 leaves presence open
 // (the OpenAPI document marks them optional).
 import type { ApiCaller } from '../api-keys/index.ts';
-import { readFlowDetail } from '../hosted-flow/index.ts';
+import { offeredMethods, readFlowDetail } from '../hosted-flow/index.ts';
 import { readPipelineDetail } from '../pipeline/index.ts';
 import { decryptJson, decryptText } from '../platform/crypto/encryption.ts';
 import { inTransaction } from '../platform/db/in-transaction.ts';
@@ -14,6 +14,7 @@ import {
   preRegisteredInfoContext,
   verificationUrlContext,
 } from '../sessions/index.ts';
+import { findTenant } from '../tenants/index.ts';
 
 export async function getSessionDetail(
   platform: Platform,
@@ -23,13 +24,14 @@ export async function getSessionDetail(
   // One snapshot: the decision job completes the session and stores its decision in one
   // transaction, and a reading taken across that commit showed the decision under a session
   // still 'liveness_success' (seen on PostgreSQL).
-  const { session, flow, pipeline } = await inTransaction(
+  const { session, flow, pipeline, methods } = await inTransaction(
     platform,
     async (tx) => {
       const session = await loadCallerSession(tx.database.db, caller, sessionId);
       const flow = await readFlowDetail(tx, session);
       const pipeline = session.submitted_at ? await readPipelineDetail(tx, session.id) : null;
-      return { session, flow, pipeline };
+      const tenant = await findTenant(tx.database.db, session.tenant_id);
+      return { session, flow, pipeline, methods: offeredMethods(session, tenant?.settings ?? {}) };
     },
     { isolation: 'repeatable read' },
   );
@@ -51,6 +53,8 @@ export async function getSessionDetail(
     updatedAt: session.updated_at.toISOString(),
     expiresAt: session.expires_at.toISOString(),
     ...(session.document_type ? { documentType: session.document_type } : {}),
+    verificationMethods: methods,
+    ...(session.verification_method ? { verificationMethod: session.verification_method } : {}),
     ...(preRegisteredInfo ? { preRegisteredInfo } : {}),
     ...(flow.userInput ? { userInput: flow.userInput } : {}),
     ...(flow.documents ? { documents: flow.documents } : {}),

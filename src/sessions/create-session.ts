@@ -110,6 +110,7 @@ export async function createSession(
     verificationUrlExpiresAt,
     createdAt,
     expiresAt,
+    verificationMethods: body.verificationMethods ? [...body.verificationMethods] : null,
   };
   const db = platform.database.db;
   let inserted = await insertSessionForKey(db, session, { keyId: caller.keyId, callbackUrlPrefix: prefix });

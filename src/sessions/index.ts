@@ -42,6 +42,7 @@ export {
   setDocumentType,
   setFlowCookie,
   setSessionStatus,
+  setVerificationMethod,
   setVerificationStatus,
   startFlow,
   startGeneration,

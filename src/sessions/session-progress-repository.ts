@@ -54,6 +54,20 @@ export async function setDocumentType(db: Db, sessionId: string, documentType: s
     .execute();
 }
 
+/** At submission: the method the person used, and the document type it implies (chip: passport). */
+export async function setVerificationMethod(
+  db: Db,
+  sessionId: string,
+  method: string,
+  documentType: string | null,
+): Promise<void> {
+  await db
+    .updateTable('verification_sessions')
+    .set({ verification_method: method, ...(documentType ? { document_type: documentType } : {}) })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
 /** Something of the session changed elsewhere (an uploaded side). */
 export async function touchSession(db: Db, sessionId: string, now: Date): Promise<void> {
   await db

@@ -21,6 +21,8 @@ export interface NewSession {
   verificationUrlExpiresAt: Date;
   createdAt: Date;
   expiresAt: Date;
+  /** null: the tenant's default when the flow runs. */
+  verificationMethods: string[] | null;
 }
 
 // One statement that is also the request's authorisation: the row goes in only while the API key is
@@ -32,9 +34,10 @@ const INSERT_SESSION_FOR_KEY = preparedStatement(
   'insert_session_for_key',
   `
 INSERT INTO verification_sessions (id, tenant_id, callback_url, client_ip, state, pre_registered_info_enc,
-  link_token_hash, verification_url_enc, verification_url_expires_at, created_at, updated_at, expires_at)
+  link_token_hash, verification_url_enc, verification_url_expires_at, created_at, updated_at, expires_at,
+  verification_methods)
 SELECT $1::text, $12::text, $2::text, $3::text, $4::text, $5::text,
-  $6::text, $7::text, $8::timestamptz, $9::timestamptz, $9::timestamptz, $10::timestamptz
+  $6::text, $7::text, $8::timestamptz, $9::timestamptz, $9::timestamptz, $10::timestamptz, $14::text[]
 WHERE ${enabledApiKeyCondition('$11::text', '$12::text')}
   AND ${callbackPrefixAllowedCondition('$12::text', '$13::text')}
 RETURNING id`,
@@ -65,6 +68,7 @@ export async function insertSessionForKey(
       guard.keyId,
       session.tenantId,
       guard.callbackUrlPrefix,
+      session.verificationMethods,
     ]),
   );
   return result.rows.length === 1;

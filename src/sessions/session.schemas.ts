@@ -6,7 +6,9 @@ import {
   DecisionMetadataSchema,
   OcrResultSchema,
   SESSION_STATUSES,
+  VERIFICATION_METHODS,
   VERIFICATION_STATUSES,
+  type VerificationMethod,
 } from '../domain/index.ts';
 import { SessionId } from '../platform/http/id-schemas.ts';
 
@@ -57,6 +59,15 @@ export const CreateSessionBody = Type.Object(
     ),
     state: Type.Optional(Text(512, 'Opaque CSRF value, returned in the callback redirect')),
     preRegisteredInfo: Type.Optional(PreRegisteredInfo),
+    verificationMethods: Type.Optional(
+      Type.Array(Type.Unsafe<VerificationMethod>(Type.String({ enum: [...VERIFICATION_METHODS] })), {
+        minItems: 1,
+        maxItems: VERIFICATION_METHODS.length,
+        uniqueItems: true,
+        description:
+          "How the user may verify: image (photographs of a document), ic_chip (reading the document's IC chip, docs/ic-chip.md), or both. Absent: the tenant's default (image unless set)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -120,6 +131,13 @@ export const SessionDetail = Type.Object({
   updatedAt: Timestamp,
   expiresAt: Timestamp,
   documentType: Absent(Type.String(), 'Absent until the user chooses a document'),
+  verificationMethods: Type.Array(Type.String({ enum: [...VERIFICATION_METHODS] }), {
+    description: 'The methods this session offers (create request, else the tenant default)',
+  }),
+  verificationMethod: Absent(
+    Type.String({ enum: [...VERIFICATION_METHODS] }),
+    'The method the user verified with; absent until the user submits',
+  ),
   preRegisteredInfo: Absent(PreRegisteredInfo, 'Absent when none was given at creation, or after erasure'),
   userInput: Absent(UserInput, 'Absent until the user submits (API reference §2.3)'),
   documents: Absent(Documents, 'Absent until the user chooses a document (API reference §2.4)'),

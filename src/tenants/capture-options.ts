@@ -4,6 +4,25 @@
 // photograph the card tilted, its edge showing. Off unless the tenant turns it on
 // (tenants.settings.thicknessCapture, set in the console's tenant settings).
 
+import { VERIFICATION_METHODS, type VerificationMethod } from '../domain/index.ts';
+
 export function thicknessCaptureRequired(tenantSettings: Record<string, unknown>): boolean {
   return tenantSettings.thicknessCapture === true;
+}
+
+/**
+ * The verification methods a tenant's sessions offer when the create request names none
+ * (tenants.settings.verificationMethods, set in the console): image unless the tenant chose.
+ * A stored value that is not a non-empty list of known methods counts as unset.
+ */
+export function tenantVerificationMethods(tenantSettings: Record<string, unknown>): VerificationMethod[] {
+  const stored = tenantSettings.verificationMethods;
+  if (
+    Array.isArray(stored) &&
+    stored.length > 0 &&
+    stored.every((m) => (VERIFICATION_METHODS as readonly unknown[]).includes(m))
+  ) {
+    return VERIFICATION_METHODS.filter((m) => stored.includes(m));
+  }
+  return ['image'];
 }

@@ -1,5 +1,5 @@
 export { callbackUrlProblem, isCallbackUrlAllowed } from './callback-url-policy.ts';
-export { thicknessCaptureRequired } from './capture-options.ts';
+export { tenantVerificationMethods, thicknessCaptureRequired } from './capture-options.ts';
 export {
   accentColorProblem,
   brandingOf,

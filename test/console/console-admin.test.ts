@@ -174,6 +174,7 @@ describe('console administration', () => {
       'retentionDays',
       'secondReviewForRejectedApproval',
       'thicknessCapture',
+      'verificationMethods',
       'webhookExpiredEvent',
     ]);
     assert.equal(defaults.json().settings.minimumAge, 18);
@@ -196,6 +197,7 @@ describe('console administration', () => {
       allowedDocumentTypes: ['my_number_card', 'passport'],
       webhookExpiredEvent: false,
       thicknessCapture: false,
+      verificationMethods: ['image'],
     });
     const stored = (await findTenant(world.platform.database.db, world.tenantB.tenantId))!.settings;
     const thresholds = resolveThresholds(stored);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { checkQueue } from '../../src/checks/check-queues.ts';
-import { CHECK_IDS } from '../../src/checks/index.ts';
+import { checksForMethod } from '../../src/checks/index.ts';
 import { CALLBACK_PREFIX, countWrites, createTestTenant, useTestApi } from '../helpers/api-client.ts';
 
 describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
@@ -52,7 +52,10 @@ describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
     assert.deepEqual(await queuedJobs(sessionId), [checkQueue('faceMatch'), checkQueue('ocr')]);
   });
 
-  it('queues every check when the body is missing, empty (under Content-Type: application/json) or the list empty', async () => {
+  it("queues every check of the session's method when the body is missing, empty (under Content-Type: application/json) or the list empty", async () => {
+    // A session photographed a document: the image method's checks, not the chip's.
+    const CHECK_IDS = checksForMethod('image');
+    assert.ok(!CHECK_IDS.includes('icChip'));
     for (const body of [undefined, '', {}, { queues: [] }]) {
       const sessionId = await newSession();
       await markSubmitted(sessionId);
@@ -64,6 +67,15 @@ describe('POST /v1/verification-sessions/{sessionId}/reprocess', () => {
       );
       assert.equal((await queuedJobs(sessionId)).length, CHECK_IDS.length);
     }
+  });
+
+  it('refuses a check of the other method with 400 and queues nothing', async () => {
+    const sessionId = await newSession();
+    await markSubmitted(sessionId);
+    const res = await t.api.reprocess(sessionId, { queues: ['icChip'] });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().error, 'ValidationFailed');
+    assert.deepEqual(await queuedJobs(sessionId), []);
   });
 
   for (const [label, body] of [

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CHECK_IDS } from '../../src/checks/index.ts';
+import { checksForMethod } from '../../src/checks/index.ts';
 import { terminateOcrEngine } from '../../src/checks/ocr/ocr-engine.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/decision/index.ts';
 import {
@@ -21,6 +21,9 @@ import { eventBodyContext } from '../../src/webhooks/record-webhook-event.ts';
 import { ApiClient, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { submitCorpusSession } from './submitted-session.ts';
+
+/** The checks an image session runs (a chip session's are test/chip/chip-session.test.ts's). */
+const CHECK_IDS = checksForMethod('image');
 
 let platform: TestPlatform;
 let tenant: TestTenant;
@@ -104,8 +107,9 @@ describe('a genuine driving licence submission', () => {
     assert.ok(['approved', 'rejected', 'pending_review'].includes(v.status));
     assert.equal(v.decision.status, v.status);
     assert.equal(typeof v.decision.reason, 'string');
-    // Every check has a result, from its real implementation.
+    // Every check of the image method has a result, from its real implementation; the chip's is absent.
     assert.deepEqual(Object.keys(v.results).sort(), [...CHECK_IDS].sort());
+    assert.equal(v.results.icChip, undefined);
     assert.equal(v.results.faceMatch.status, 'success');
     assert.ok(
       v.results.faceMatch.similarity >= 0.6,

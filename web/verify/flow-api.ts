@@ -117,6 +117,9 @@ export class FlowApi {
   }
 
   handoff = () => this.call<{ url: string; expiresAt: string; qrSvg: string }>('POST', 'handoff');
+  /** The IC chip's reader hand-off (docs/hosted-flow-api.md "IC chip"). */
+  chipReader = () =>
+    this.call<{ url: string; deepLink: string; expiresAt: string; qrSvg: string }>('POST', 'chip/reader');
   handoffStatus = () =>
     this.call<{ status: 'waiting' | 'expired' | 'continued' | 'submitted'; redirectTo: string | null }>(
       'GET',

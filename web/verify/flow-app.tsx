@@ -8,6 +8,7 @@ import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { FlowApi, FlowApiError, type FlowState } from './flow-api.ts';
 import { type Language, translator } from './i18n.ts';
 import { guardLeaving, leaveFlow } from './leave-guard.ts';
+import { ChipStep } from './steps/chip-step.tsx';
 import { ConsentStep } from './steps/consent-step.tsx';
 import { DocumentCaptureStep } from './steps/document-capture-step.tsx';
 import { DocumentTypeStep } from './steps/document-type-step.tsx';
@@ -18,6 +19,7 @@ import { ReviewStep } from './steps/review-step.tsx';
 
 export type StepName =
   | 'consent'
+  | 'chip'
   | 'documentType'
   | 'front'
   | 'back'
@@ -26,7 +28,13 @@ export type StepName =
   | 'personal'
   | 'review';
 
-function stepsFor(state: FlowState): StepName[] {
+/** The chip is the way: the only method offered, or the one the user has done. */
+const chipPath = (state: FlowState) =>
+  state.steps.chip === true ||
+  (state.verificationMethods.length === 1 && state.verificationMethods[0] === 'ic_chip');
+
+function stepsFor(state: FlowState, chosen: StepName | null = null): StepName[] {
+  if (chipPath(state) || chosen === 'chip') return ['consent', 'chip', 'face', 'personal', 'review'];
   const hasBack = state.documentType !== 'passport';
   return [
     'consent',
@@ -43,10 +51,13 @@ function stepsFor(state: FlowState): StepName[] {
 function firstOpenStep(state: FlowState): StepName {
   const s = state.steps;
   if (!s.consent) return 'consent';
-  if (!s.documentType) return 'documentType';
-  if (!s.front) return 'front';
-  if (s.back === false) return 'back';
-  if (s.tilted === false) return 'tilted';
+  if (chipPath(state) && !s.chip) return 'chip';
+  if (!chipPath(state) && !s.documentType) return 'documentType';
+  if (!chipPath(state)) {
+    if (!s.front) return 'front';
+    if (s.back === false) return 'back';
+    if (s.tilted === false) return 'tilted';
+  }
   if (s.liveness.status !== 'success' && s.liveness.status !== 'failed') return 'face';
   if (!s.personalData) return 'personal';
   return 'review';
@@ -65,6 +76,8 @@ function allowedStep(state: FlowState, wanted: StepName | null): StepName {
   // The face check, once ended, cannot be taken again: its entry leads on to what is open.
   const faceEnded = state.steps.liveness.status === 'success' || state.steps.liveness.status === 'failed';
   if (wanted === 'face' && faceEnded) return open;
+  // With both methods, the chip may be chosen instead of the photos once consent is given.
+  if (wanted === 'chip' && state.steps.chip !== null && state.steps.consent) return 'chip';
   const at = wanted ? order.indexOf(wanted) : -1;
   return at >= 0 && at <= order.indexOf(open) ? (wanted as StepName) : open;
 }
@@ -231,14 +244,31 @@ export function FlowApp() {
       />
     );
   } else {
-    order = stepsFor(state);
+    order = stepsFor(state, step);
     const common = { api, t, language, state, onApiError };
     switch (step) {
       case 'consent':
         body = <ConsentStep {...common} onDone={() => advance()} />;
         break;
+      case 'chip':
+        body = (
+          <ChipStep
+            {...common}
+            onDone={() => advance()}
+            {...(state.verificationMethods.includes('image')
+              ? { onUsePhotos: () => show('documentType', 'push') }
+              : {})}
+          />
+        );
+        break;
       case 'documentType':
-        body = <DocumentTypeStep {...common} onDone={() => advance()} />;
+        body = (
+          <DocumentTypeStep
+            {...common}
+            onDone={() => advance()}
+            {...(state.steps.chip !== null ? { onUseChip: () => show('chip', 'push') } : {})}
+          />
+        );
         break;
       case 'front':
       case 'back':

@@ -25,7 +25,7 @@ export type WebhookAutomaticDecision = {
   decision: {
     /** Equals the top-level status */
     status: "approved" | "rejected" | "pending_review";
-    /** Machine reason code (API reference §6.2) (known values: all_checks_passed, face_mismatch, face_similarity_near_threshold, low_ocr_confidence, document_spoof_detected, document_spoof_suspected, selfie_spoof_detected, selfie_spoof_suspected, face_injection_suspected, liveness_failed, fraud_detected, fraud_suspected, blacklist_match, pre_registered_info_mismatch, user_input_mismatch, document_type_mismatch, unsupported_document_type, document_expired; others may be added) */
+    /** Machine reason code (API reference §6.2) (known values: all_checks_passed, face_mismatch, face_similarity_near_threshold, low_ocr_confidence, document_spoof_detected, document_spoof_suspected, selfie_spoof_detected, selfie_spoof_suspected, liveness_failed, fraud_detected, fraud_suspected, blacklist_match, pre_registered_info_mismatch, user_input_mismatch, document_type_mismatch, unsupported_document_type, document_expired, chip_signature_invalid, chip_chain_untrusted, chip_data_group_hash_mismatch, chip_clone_suspected, chip_anti_clone_unavailable, chip_data_group_missing, chip_mrz_invalid; others may be added) */
     reason: string;
     /** API reference §2.8 */
     metadata: {
@@ -70,7 +70,8 @@ export type WebhookAutomaticDecision = {
       preRegisteredInfoMatch?: {
         [key: string]: unknown;
       };
-      injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
+      /** ic_chip when the person was verified by reading the document's IC chip */
+      verificationMethod?: string;
       /** After a review: the reviewer's reason code (review.reasonCode) (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
       reviewReasonCode?: string;
       [key: string]: unknown;
@@ -148,6 +149,46 @@ export type WebhookAutomaticDecision = {
         code?: string;
         [key: string]: unknown;
       }>;
+      [key: string]: unknown;
+    };
+    /** IC-chip verification (docs/ic-chip.md) */
+    icChip?: {
+      method?: "ic_chip";
+      /** icao_emrtd: an ICAO 9303 eMRTD (passport) */
+      documentKind?: string;
+      /** every check below held */
+      verified?: boolean;
+      /** success: the reading was verified (whatever the outcome) */
+      status?: string;
+      checks?: {
+        /** EF.SOD's CMS signature by the Document Signer */
+        signature: boolean;
+        /** the Document Signer's certificate chains to a trusted CSCA */
+        chain: boolean;
+        /** per data group read: its hash equals the one the SOD signs */
+        dataGroups: {
+          [key: string]: unknown;
+        };
+        /** active_authentication (the chip signed this session's nonce), failed, or not_available */
+        antiClone: string;
+        /** not_checked: no revocation source is configured */
+        revocation: string;
+        [key: string]: unknown;
+      };
+      /** reason codes of the checks that failed */
+      reasons?: string[];
+      payload?: {
+        lastName?: string;
+        firstName?: string;
+        /** YYYY-MM-DD */
+        birthDate?: string;
+        [key: string]: unknown;
+      };
+      documentExpired?: boolean;
+      /** DG2's image: jpeg or jpeg2000 */
+      faceFormat?: string;
+      provider?: string;
+      model?: string;
       [key: string]: unknown;
     };
     [key: string]: unknown;
@@ -223,7 +264,8 @@ export type WebhookReviewOutcome = {
       preRegisteredInfoMatch?: {
         [key: string]: unknown;
       };
-      injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
+      /** ic_chip when the person was verified by reading the document's IC chip */
+      verificationMethod?: string;
       /** After a review: the reviewer's reason code (review.reasonCode) (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
       reviewReasonCode?: string;
       [key: string]: unknown;
@@ -301,6 +343,46 @@ export type WebhookReviewOutcome = {
         code?: string;
         [key: string]: unknown;
       }>;
+      [key: string]: unknown;
+    };
+    /** IC-chip verification (docs/ic-chip.md) */
+    icChip?: {
+      method?: "ic_chip";
+      /** icao_emrtd: an ICAO 9303 eMRTD (passport) */
+      documentKind?: string;
+      /** every check below held */
+      verified?: boolean;
+      /** success: the reading was verified (whatever the outcome) */
+      status?: string;
+      checks?: {
+        /** EF.SOD's CMS signature by the Document Signer */
+        signature: boolean;
+        /** the Document Signer's certificate chains to a trusted CSCA */
+        chain: boolean;
+        /** per data group read: its hash equals the one the SOD signs */
+        dataGroups: {
+          [key: string]: unknown;
+        };
+        /** active_authentication (the chip signed this session's nonce), failed, or not_available */
+        antiClone: string;
+        /** not_checked: no revocation source is configured */
+        revocation: string;
+        [key: string]: unknown;
+      };
+      /** reason codes of the checks that failed */
+      reasons?: string[];
+      payload?: {
+        lastName?: string;
+        firstName?: string;
+        /** YYYY-MM-DD */
+        birthDate?: string;
+        [key: string]: unknown;
+      };
+      documentExpired?: boolean;
+      /** DG2's image: jpeg or jpeg2000 */
+      faceFormat?: string;
+      provider?: string;
+      model?: string;
       [key: string]: unknown;
     };
     [key: string]: unknown;
@@ -398,6 +480,8 @@ export type CreateSessionRequest = {
     /** A partial address is acceptable for matching */
     address?: string;
   };
+  /** How the user may verify: image (photographs of a document), ic_chip (reading the document's IC chip, docs/ic-chip.md), or both. Absent: the tenant's default (image unless set) */
+  verificationMethods?: Array<"image" | "ic_chip">;
 };
 
 export type CreatedSession = {
@@ -427,6 +511,10 @@ export type SessionDetail = {
   expiresAt: string;
   /** Absent until the user chooses a document */
   documentType?: string;
+  /** The methods this session offers (create request, else the tenant default) */
+  verificationMethods: Array<"image" | "ic_chip">;
+  /** The method the user verified with; absent until the user submits */
+  verificationMethod?: "image" | "ic_chip";
   /** Absent when none was given at creation, or after erasure */
   preRegisteredInfo?: {
     /** YYYY-MM-DD, a real date */
@@ -541,7 +629,8 @@ export type SessionDetail = {
         preRegisteredInfoMatch?: {
           [key: string]: boolean;
         };
-        injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
+        /** ic_chip when the person was verified by reading the document's IC chip */
+        verificationMethod?: string;
         /** After a review: the reviewer's reason code (review.reasonCode) */
         reviewReasonCode?: "documents_verified_manually" | "face_confirmed_manually" | "data_mismatch_explained" | "new_capture_requested" | "document_unreadable" | "document_expired" | "document_suspicious" | "face_mismatch" | "person_not_present" | "data_mismatch" | "suspected_fraud" | "other";
         [key: string]: unknown;
@@ -620,6 +709,46 @@ export type SessionDetail = {
         }>;
         [key: string]: unknown;
       };
+      /** IC-chip verification (docs/ic-chip.md) */
+      icChip?: {
+        method?: "ic_chip";
+        /** icao_emrtd: an ICAO 9303 eMRTD (passport) */
+        documentKind?: string;
+        /** every check below held */
+        verified?: boolean;
+        /** success: the reading was verified (whatever the outcome) */
+        status?: string;
+        checks?: {
+          /** EF.SOD's CMS signature by the Document Signer */
+          signature: boolean;
+          /** the Document Signer's certificate chains to a trusted CSCA */
+          chain: boolean;
+          /** per data group read: its hash equals the one the SOD signs */
+          dataGroups: {
+            [key: string]: boolean;
+          };
+          /** active_authentication (the chip signed this session's nonce), failed, or not_available */
+          antiClone: string;
+          /** not_checked: no revocation source is configured */
+          revocation: string;
+          [key: string]: unknown;
+        };
+        /** reason codes of the checks that failed */
+        reasons?: string[];
+        payload?: {
+          lastName?: string;
+          firstName?: string;
+          /** YYYY-MM-DD */
+          birthDate?: string;
+          [key: string]: unknown;
+        };
+        documentExpired?: boolean;
+        /** DG2's image: jpeg or jpeg2000 */
+        faceFormat?: string;
+        provider?: string;
+        model?: string;
+        [key: string]: unknown;
+      };
       [key: string]: unknown;
     };
     preRegisteredInfoMatch?: {
@@ -637,7 +766,7 @@ export type SessionDetail = {
 
 export type ReprocessRequest = {
   /** Checks to run again; empty or missing means all. The decision is taken again afterwards. */
-  queues?: Array<"ocr" | "documentSpoofCheck" | "selfieSpoofCheck" | "faceMatch" | "fraudSignalAnalysis">;
+  queues?: Array<"ocr" | "documentSpoofCheck" | "selfieSpoofCheck" | "faceMatch" | "fraudSignalAnalysis" | "icChip">;
   reason?: string;
 };
 

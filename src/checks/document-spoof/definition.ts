@@ -11,4 +11,5 @@ export const documentSpoofDefinition = defineCheck({
   waitsFor: ['ocr', 'faceMatch'],
   resultSchema: SpoofCheckSchema,
   runsIn: 'thread',
+  methods: ['image'],
 });

@@ -11,4 +11,5 @@ export const ocrDefinition = defineCheck({
   resultSchema: OcrResultSchema,
   // The document's finding and warps in the inference threads; Tesseract in threads of its own.
   runsIn: 'thread',
+  methods: ['image'],
 });

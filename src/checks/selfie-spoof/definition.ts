@@ -11,4 +11,5 @@ export const selfieSpoofDefinition = defineCheck({
   waitsFor: [],
   resultSchema: SpoofCheckSchema,
   runsIn: 'thread',
+  methods: ['image', 'ic_chip'],
 });

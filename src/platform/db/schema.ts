@@ -76,6 +76,9 @@ export interface VerificationSessionsTable {
   cancelled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   reprocess_requested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   reprocess_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  // IC chip (migration 0016): the methods asked for (null: the tenant's default), the one used.
+  verification_methods: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  verification_method: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type LivenessStatus = 'success' | 'failed';
@@ -102,6 +105,32 @@ export interface FlowHandoffsTable {
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
+}
+
+/** IC chip (migration 0016): a chip reader's hand-off code for one session (its SHA-256). */
+export interface ChipReaderLinksTable {
+  token_hash: string;
+  session_id: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** IC chip (migration 0016): Active Authentication nonces, each single use. */
+export interface ChipNoncesTable {
+  session_id: string;
+  nonce: string;
+  issued_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** IC chip (migration 0016): the reading accepted for a session, encrypted (null once erased). */
+export interface ChipReadingsTable {
+  session_id: string;
+  reading_enc: string | null;
+  nonce: string;
+  read_at: Date;
 }
 
 /** Hosted flow (migration 0003): issued live face challenges. */
@@ -270,6 +299,9 @@ export interface Tables {
   webhook_attempts: WebhookAttemptsTable;
   session_documents: SessionDocumentsTable;
   flow_handoffs: FlowHandoffsTable;
+  chip_reader_links: ChipReaderLinksTable;
+  chip_nonces: ChipNoncesTable;
+  chip_readings: ChipReadingsTable;
   liveness_challenges: LivenessChallengesTable;
   check_results: CheckResultsTable;
   decisions: DecisionsTable;

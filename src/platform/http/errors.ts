@@ -57,6 +57,16 @@ export const ERRORS = {
     message: 'A face check attempt of this session is being verified; wait for its answer',
   },
   // Console and review (docs/console-api.md).
+  VerificationMethodNotOffered: {
+    status: 409,
+    message: 'This verification session does not offer this verification method',
+  },
+  ChipReaderLinkInvalid: { status: 410, message: 'This chip reader link is unknown, used or expired' },
+  ChipNonceInvalid: {
+    status: 409,
+    message: 'The Active Authentication nonce is unknown, already used or expired; ask for a new one',
+  },
+  ChipReadingRejected: { status: 422, message: 'The chip reading cannot be verified' },
   ConsoleLoginRequired: { status: 401, message: 'Sign in to the console to continue' },
   ConsoleLoginFailed: { status: 401, message: 'The e-mail address or password is wrong' },
   ConsoleAccountLocked: { status: 429, message: 'Too many failed sign-ins; try again later' },

@@ -11,7 +11,8 @@ export function DocumentTypeStep({
   state,
   onApiError,
   onDone,
-}: StepProps & { onDone(): void }) {
+  onUseChip,
+}: StepProps & { onDone(): void; onUseChip?: () => void }) {
   const [choice, setChoice] = useState<DocumentType | null>(state.documentType);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -56,6 +57,11 @@ export function DocumentTypeStep({
       <button type="submit" class="primary" disabled={!choice || busy}>
         {t('docType.submit')}
       </button>
+      {onUseChip && (
+        <button type="button" class="secondary" onClick={onUseChip}>
+          {t('docType.useChip')}
+        </button>
+      )}
     </form>
   );
 }
