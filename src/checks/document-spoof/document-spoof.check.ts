@@ -88,6 +88,10 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // periodic print or colour ripple (guilloche of real specimen passports read as a pixel grid); a
 // passport whose MRZ check digits all hold is judged when its layout's cues cannot be measured
 // (outline not found, print blurred), the details saying what was not judged.
+// 0.18.0: an expiry not read, or read on a capture the OCR could not read with confidence, no
+// longer withholds the verdict (it is validity, not authenticity): the other cues judge, the
+// details say the expiry was not judged, and `measurements.notJudged` tells the decision, which
+// never approves on such a verdict (issue 42 point 3).
 // The number itself is declared with the check in the registry (definition.ts).
 export const DOCUMENT_SPOOF_VERSION = documentSpoofDefinition.version;
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
@@ -176,6 +180,11 @@ export interface DocumentSpoofMeasurements {
   issuerText?: IssuerTextEvidence;
   back?: SideMeasurements;
   cues: { name: string; score: number }[];
+  /**
+   * What a `low` verdict did not cover: `expiryDate`, the expiry not read (or read on a capture the
+   * OCR could not read with confidence). Stored with the result; decide never approves on it.
+   */
+  notJudged?: 'expiryDate'[];
 }
 
 export interface DocumentSpoofResult {
@@ -552,7 +561,7 @@ const round = roundScore;
 function unjudged(
   input: DocumentSpoofInput,
   layout: { textEdit: TextEditEvidence } | undefined,
-): { missing: string[]; noted: string[] } {
+): { missing: string[]; noted: string[]; expiry?: string } {
   const ocr = input.ocr;
   const missing: string[] = [];
   const noted: string[] = [];
@@ -567,14 +576,22 @@ function unjudged(
     layoutGap("the card's layout does not fit the photo");
   else if (layout && !isSharp(layout.textEdit)) layoutGap('the print is too blurred');
   if (!ocr) return { missing, noted };
-  if (!ocr.expiryDate) missing.push('the expiry date (not read)');
-  else if (ocr.expiryDateReliable === false) missing.push('the expiry date (not read reliably)');
+  // The expiry is a fact of validity, not of authenticity: a date not read, or read on a capture
+  // the OCR could not read with confidence, leaves the expiry cue unmeasured and the other cues
+  // standing (issue 42). What keeps such a document from approval is the decision's: it never
+  // approves one whose expiry no verdict covered (`notJudged`), nor a capture read below the OCR
+  // threshold — where alone an expiry is "not read reliably" (assemble-result.ts).
+  const expiry = !ocr.expiryDate
+    ? 'the expiry date (not read)'
+    : ocr.expiryDateReliable === false
+      ? 'the expiry date (not read reliably)'
+      : undefined;
   if (definition?.mrz && (!ocr.mrz || mrzFailureKind(ocr.mrz) === 'misread'))
     missing.push('the MRZ check digits (not read cleanly)');
   // The My Number is printed on the back: a front alone has no check digit to judge.
   if (definition?.personalNumber && input.back && ocr.myNumberCheckDigitValid === undefined)
     missing.push('the My Number check digit (not read)');
-  return { missing, noted };
+  return { missing, noted, ...(expiry ? { expiry } : {}) };
 }
 
 /**
@@ -727,14 +744,21 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
 
       const combined = combineSpoofCues(cues, t, t.medium);
       const { score, boundaryConfidence } = combined;
-      const { missing, noted } =
-        combined.risk === 'low' ? unjudged(input, layout) : { missing: [], noted: [] };
+      const { missing, noted, expiry } =
+        combined.risk === 'low' ? unjudged(input, layout) : { missing: [], noted: [], expiry: undefined };
       const risk = missing.length ? NO_VERDICT.risk : combined.risk;
       const details = missing.length
-        ? `no spoof cue fired, but the capture is too poor to judge ${missing.join('; ')}`
-        : noted.length
-          ? `${combined.details}; not judged: ${noted.join('; ')} (the MRZ check digits vouch for the values)`
-          : combined.details;
+        ? `no spoof cue fired, but the capture is too poor to judge ${[...missing, ...(expiry ? [expiry] : [])].join('; ')}`
+        : [
+            combined.details,
+            ...(noted.length
+              ? [`not judged: ${noted.join('; ')} (the MRZ check digits vouch for the values)`]
+              : []),
+            ...(expiry ? [`not judged: ${expiry} (validity is left to a reviewer)`] : []),
+          ].join('; ');
+      // What a low verdict did not cover, for the decision (which never approves a document whose
+      // expiry nobody judged).
+      const notJudged = risk === 'low' && expiry ? (['expiryDate'] as const) : undefined;
       // A halftone screen is periodic too and can raise the spectral cue: when the paper margin
       // says "printed copy", the periodicity is the print's, not a display's.
       const printed = printedScore(front);
@@ -762,6 +786,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
           ...(portrait ? { portrait } : issuerPortrait ? { portrait: issuerPortrait.evidence } : {}),
           ...(back ? { back } : {}),
           cues: cues.map(({ name, score: s }) => ({ name, score: round(s) })),
+          ...(notJudged ? { notJudged: [...notJudged] } : {}),
         },
       };
     },
