@@ -230,8 +230,8 @@ function lineBlobs(ink: Uint8Array, width: number, height: number, horizontal: b
  * Candidate MRZ bands in a photo, best first. Each is two or three parallel line blobs of about
  * equal length (or one thick blob: lines merged under skew or blur).
  */
-export function findMrzBands(photo: GreyImage): MrzBand[] {
-  const scale = WORK_SIZE / Math.max(photo.width, photo.height);
+export function findMrzBands(photo: GreyImage, workSize = WORK_SIZE): MrzBand[] {
+  const scale = workSize / Math.max(photo.width, photo.height);
   const width = Math.max(1, Math.round(photo.width * scale));
   const height = Math.max(1, Math.round(photo.height * scale));
   const grey = resample(photo, width, height);
@@ -751,6 +751,54 @@ async function readBandAt(
 const badness = (r: MrzReading) =>
   r.valid ? 0 : r.invalidFields.length + (r.lines.join('').split('?').length - 1);
 
+/** Candidate bands looked at for their pitch, best first by blob score, before any is read. */
+const MAX_CANDIDATES = 12;
+
+/**
+ * How far a band is from an MRZ's print (lower is closer; infinite when it does not cut into two
+ * or three lines): ICAO 9303 Part 3 prints the zone's 30, 36 or 44 characters a line at one fixed
+ * pitch, so the band's columns fall empty between glyphs at exactly that pitch (`cellsOf`'s fit,
+ * ink on the cell edges over the line's mean: 0 on a clean zone), where a paragraph's
+ * proportional type, however long its lines, leaves ink on some edges of any grid. A page's
+ * paragraphs outscore the zone as blobs (longer lines, more of them); by pitch they do not.
+ */
+export function zoneFit(photo: GreyImage, band: MrzBand): number {
+  const k = Math.min(4, (CHAR_HEIGHT * 29) / band.length);
+  const cut = cutBand(photo, band, false, k);
+  const rows = lineRows(cut);
+  if (rows.length < 2 || rows.length > 3) return Number.POSITIVE_INFINITY;
+  const counts = rows.length === 3 ? [30] : [36, 44];
+  return Math.min(
+    ...counts.map((n) => rows.reduce((sum, r) => sum + cellsOf(cut, r, n).fit, 0) / rows.length),
+  );
+}
+
+/**
+ * Candidate bands at two working sizes — glyphs of a zone filling the frame merge into lines at
+ * half the size, those of a zone on a whole page at the full one — ranked by how well they fit a
+ * zone's fixed pitch (`zoneFit`), the blob score breaking ties.
+ */
+export function rankMrzBands(photo: GreyImage): MrzBand[] {
+  const all = [...findMrzBands(photo), ...findMrzBands(photo, WORK_SIZE / 2)].sort(
+    (a, b) => b.score - a.score,
+  );
+  const kept: MrzBand[] = [];
+  for (const b of all) {
+    const same = kept.some(
+      (k) =>
+        Math.hypot(k.cx - b.cx, k.cy - b.cy) < 0.5 * Math.max(k.thickness, b.thickness) &&
+        Math.abs(Math.sin(k.angle - b.angle)) < 0.1 &&
+        Math.abs(k.length / b.length - 1) < 0.15,
+    );
+    if (!same) kept.push(b);
+  }
+  return kept
+    .slice(0, MAX_CANDIDATES)
+    .map((band, i) => ({ band, i, fit: zoneFit(photo, band) }))
+    .sort((a, b) => a.fit - b.fit || a.i - b.i)
+    .map((c) => c.band);
+}
+
 /**
  * The MRZ anywhere in a photo (any orientation, skew up to about 30°), read and checked; undefined
  * when no band of MRZ lines is found. The first band whose check digits all hold wins, else the
@@ -764,7 +812,7 @@ export async function findMrz(
 ): Promise<MrzFound | undefined> {
   const photo = Buffer.isBuffer(image) ? await decodeForMrz(image) : image;
   let best: MrzFound | undefined;
-  for (const [i, band] of findMrzBands(photo).slice(0, MAX_BANDS).entries()) {
+  for (const [i, band] of rankMrzBands(photo).slice(0, MAX_BANDS).entries()) {
     // The second read (another scale) is for the likeliest band only: time.
     const reading = await readBand(engine, second, photo, band, i === 0);
     if (!reading) continue;
