@@ -10,7 +10,7 @@ import { connectedComponents } from '../../platform/image/components.ts';
 import type { GreyImage } from './find-document.ts';
 import { reviseByZoneGlyphs, sampleGrey } from './mrz-glyphs.ts';
 import type { OcrEngine, OcrWord } from './ocr-engine.ts';
-import { type MrzFormat, type MrzReading, readMrzLines } from './read-mrz.ts';
+import { type MrzFormat, type MrzReading, mergeMrzReadings, readMrzLines } from './read-mrz.ts';
 
 /** A band of MRZ lines in the photo: a rotated rectangle, its lines running along `angle`. */
 export interface MrzBand {
@@ -642,11 +642,36 @@ function byStroke(text: string, corners: number, foot: number): string {
 }
 
 /**
+ * Photo pixels a character below which a zone is read in several passes (the MRZ model and eng,
+ * each at two scales) merged position by position (`mergeMrzReadings`): at 5–9 px a character one
+ * pass misreads a glyph or two another pass reads right, and a check digit holding by chance on
+ * one pass's misread field is outvoted by the passes that read it otherwise.
+ */
+export const SMALL_MRZ_PITCH_PX = 9;
+
+/**
+ * A band whose cut fits a zone's fixed pitch this well (`zoneFit`; clean zones 0–0.1, a page's
+ * paragraphs 0.66–0.9 on the tuning captures) is read even where its fillers' shapes are too
+ * small to tell which way up it lies: both ways are tried.
+ */
+const ZONE_FIT_MAX = 0.3;
+
+const charsPerLine = (format: MrzFormat | undefined) =>
+  format === 'TD1' ? 30 : format === 'TD2' || format === 'MRVB' ? 36 : 44;
+
+/** A band's reading and whether several passes agreed on every character of it. */
+interface BandReading {
+  reading: MrzReading;
+  agreed: boolean;
+}
+
+/**
  * Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. With
  * `retry`, where check digits fail: the same engine again on the band cut a quarter larger
  * (Tesseract reads small glyphs differently at another scale: a zone of 5–6 photo px a character
  * is cut at 4×, then 5×), then the `second` engine; the best-checking reading stands, the
- * earlier one on a tie.
+ * earlier one on a tie. A small zone (`SMALL_MRZ_PITCH_PX`) is read in every pass, and the passes
+ * merged.
  */
 async function readBand(
   engine: OcrEngine,
@@ -654,19 +679,32 @@ async function readBand(
   photo: GreyImage,
   band: MrzBand,
   retry: boolean,
-): Promise<MrzReading | undefined> {
+  zoneLike: boolean,
+): Promise<BandReading | undefined> {
   const k = Math.min(4, (CHAR_HEIGHT * 29) / band.length);
-  const first = await readBandAt(engine, photo, band, k);
-  if (!first || first.valid || !retry) return first;
-  let best = first;
+  const first = await readBandAt(engine, photo, band, k, zoneLike);
   const attempts: [OcrEngine, number][] = [[engine, k * 1.25]];
-  if (second && second !== engine) attempts.push([second, k]);
-  for (const [e, scale] of attempts) {
-    const again = await readBandAt(e, photo, band, scale);
+  if (second && second !== engine) attempts.push([second, k], [second, k * 1.25]);
+  const small = !!first && band.length / charsPerLine(first.format) < SMALL_MRZ_PITCH_PX;
+  if (first && small && retry && zoneLike) {
+    const passes = [first];
+    for (const [e, scale] of attempts) {
+      const again = await readBandAt(e, photo, band, scale, zoneLike);
+      if (again) passes.push(again);
+    }
+    const merged = mergeMrzReadings(passes);
+    const best = passes.reduce((a, b) => (badness(b) < badness(a) ? b : a));
+    if (merged && badness(merged.reading) <= badness(best)) return merged;
+    return { reading: best, agreed: false };
+  }
+  if (!first || first.valid || !retry) return first && { reading: first, agreed: false };
+  let best = first;
+  for (const [e, scale] of attempts.slice(0, 2)) {
+    const again = await readBandAt(e, photo, band, scale, zoneLike);
     if (again && badness(again) < badness(best)) best = again;
     if (best.valid) break;
   }
-  return best;
+  return { reading: best, agreed: false };
 }
 
 /** One OCR pass over a cut band: per line, the characters its cells take and what Tesseract read. */
@@ -674,30 +712,40 @@ interface BandCells {
   format: MrzFormat;
   chars: string[];
   read: string[];
+  /** The fillers' shapes did not say which way up the band lies: read as cut (`flip` false). */
+  wayUpUnsure?: boolean;
 }
 
 /**
  * The band cut at `k` output px a photo px and read by one engine, cell by cell; undefined when it
- * holds no MRZ-like lines.
+ * holds no MRZ-like lines. `flip`: turned half a turn; undefined, as the fillers' shapes point
+ * (on a band that fits a zone's pitch, `zoneLike`, as cut when they are too small to point).
  */
 async function readBandCells(
   engine: OcrEngine,
   photo: GreyImage,
   band: MrzBand,
   k: number,
+  zoneLike: boolean,
+  flip?: boolean,
 ): Promise<BandCells | undefined> {
-  let cut = cutBand(photo, band, false, k);
+  let cut = cutBand(photo, band, flip ?? false, k);
   let rows = lineRows(cut);
   if (rows.length < 2 || rows.length > 3) return undefined;
-  const guess = rows.length === 3 ? 30 : 44;
-  const up = rows.map((r) => cellsOf(cut, r, guess));
-  const fillers = up.reduce((n, c) => n + c.filler.filter(Boolean).length, 0);
-  const turned = up.reduce((n, c) => n + c.turned.filter(Boolean).length, 0);
-  if (Math.max(fillers, turned) < 2) return undefined;
-  if (turned > fillers) {
-    cut = cutBand(photo, band, true, k);
-    rows = lineRows(cut);
-    if (rows.length < 2 || rows.length > 3) return undefined;
+  let wayUpUnsure = false;
+  if (flip === undefined) {
+    const guess = rows.length === 3 ? 30 : 44;
+    const up = rows.map((r) => cellsOf(cut, r, guess));
+    const fillers = up.reduce((n, c) => n + c.filler.filter(Boolean).length, 0);
+    const turned = up.reduce((n, c) => n + c.turned.filter(Boolean).length, 0);
+    if (Math.max(fillers, turned) < 2) {
+      if (!zoneLike) return undefined;
+      wayUpUnsure = true;
+    } else if (turned > fillers) {
+      cut = cutBand(photo, band, true, k);
+      rows = lineRows(cut);
+      if (rows.length < 2 || rows.length > 3) return undefined;
+    }
   }
   const ocr = await engine.recognize(await toPng(cut), { psm: '6', charWhitelist: MRZ_WHITELIST });
   // Tesseract's lines matched to the band's rows by their vertical centre.
@@ -726,7 +774,7 @@ async function readBandCells(
   // reads them better than a comparison on a coarse grid.
   if (band.length / count < MIN_MRZ_PITCH_PX)
     chars = reviseByZoneGlyphs(cut, cells, chars, uncheckedLetters(format, count)).chars;
-  return { format, chars, read: read.map((r) => r.read) };
+  return { format, chars, read: read.map((r) => r.read), ...(wayUpUnsure ? { wayUpUnsure } : {}) };
 }
 
 /** The cells no check digit covers that hold letters: the issuing state and the names (ICAO 9303). */
@@ -742,9 +790,15 @@ async function readBandAt(
   photo: GreyImage,
   band: MrzBand,
   k: number,
+  zoneLike: boolean,
 ): Promise<MrzReading | undefined> {
-  const cells = await readBandCells(engine, photo, band, k);
-  return cells && readMrzLines(cells.chars, cells.format, cells.read);
+  const cells = await readBandCells(engine, photo, band, k, zoneLike);
+  const reading = cells && readMrzLines(cells.chars, cells.format, cells.read);
+  if (!cells?.wayUpUnsure || reading?.valid) return reading;
+  // Which way up was not told by the shapes: the other way, if its check digits say more.
+  const turned = await readBandCells(engine, photo, band, k, zoneLike, true);
+  const other = turned && readMrzLines(turned.chars, turned.format, turned.read);
+  return other && (!reading || badness(other) < badness(reading)) ? other : reading;
 }
 
 /** Failing checks, fewer is better; a reading with no check passing is no reading. */
@@ -778,7 +832,7 @@ export function zoneFit(photo: GreyImage, band: MrzBand): number {
  * half the size, those of a zone on a whole page at the full one — ranked by how well they fit a
  * zone's fixed pitch (`zoneFit`), the blob score breaking ties.
  */
-export function rankMrzBands(photo: GreyImage): MrzBand[] {
+export function rankMrzBands(photo: GreyImage): { band: MrzBand; fit: number }[] {
   const all = [...findMrzBands(photo), ...findMrzBands(photo, WORK_SIZE / 2)].sort(
     (a, b) => b.score - a.score,
   );
@@ -796,7 +850,7 @@ export function rankMrzBands(photo: GreyImage): MrzBand[] {
     .slice(0, MAX_CANDIDATES)
     .map((band, i) => ({ band, i, fit: zoneFit(photo, band) }))
     .sort((a, b) => a.fit - b.fit || a.i - b.i)
-    .map((c) => c.band);
+    .map(({ band, fit }) => ({ band, fit }));
 }
 
 /**
@@ -812,10 +866,13 @@ export async function findMrz(
 ): Promise<MrzFound | undefined> {
   const photo = Buffer.isBuffer(image) ? await decodeForMrz(image) : image;
   let best: MrzFound | undefined;
-  for (const [i, band] of rankMrzBands(photo).slice(0, MAX_BANDS).entries()) {
+  for (const [i, { band, fit }] of rankMrzBands(photo).slice(0, MAX_BANDS).entries()) {
     // The second read (another scale) is for the likeliest band only: time.
-    const reading = await readBand(engine, second, photo, band, i === 0);
-    if (!reading) continue;
+    const read = await readBand(engine, second, photo, band, i === 0, fit <= ZONE_FIT_MAX);
+    if (!read) continue;
+    // Passes agreeing is no proof: a look-alike one engine confuses at every scale reads alike in
+    // each (N for M in a name), so a small zone's doubt stands (mrz-result.ts `mrzDoubt`).
+    const { reading } = read;
     if (!best || badness(reading) < badness(best.reading)) best = { reading, band };
     if (reading.valid) break;
   }
