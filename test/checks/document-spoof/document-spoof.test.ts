@@ -550,4 +550,30 @@ test('a flat scan of an MRZ document (the page fills the image, no card outline)
     })
   ).result;
   assert.equal(altered.risk, 'high');
+  // Read from its MRZ alone on a capture the OCR read below its threshold (documentSpoofFacts
+  // given the OCR result): a misread MRZ is said to be unjudged, the picture's cues judge (the
+  // decision reviews the poor capture whatever the verdict); read confidently, it withholds the verdict.
+  const misreadFacts = {
+    ...facts,
+    layout: 'official' as const,
+    mrz: { ...facts.mrz, valid: false, invalidFields: ['birthDate', 'sex'] },
+  };
+  const poor = (await run(documentSpoofFacts(misreadFacts, { confidence: 0.5 }))).result;
+  assert.deepEqual([poor.status, poor.risk], ['success', 'low'], poor.details);
+  assert.match(
+    poor.details ?? '',
+    /not judged: the MRZ check digits \(not read cleanly\) \(a capture the OCR read below its threshold\)/,
+  );
+  const confident = (await run(documentSpoofFacts(misreadFacts, { confidence: 0.9 }))).result;
+  assert.equal(confident.status, 'insufficient_quality', confident.details);
+  // …and a cleanly failing check digit on such a capture is still an altered value.
+  const alteredPoor = (
+    await run(
+      documentSpoofFacts(
+        { ...misreadFacts, mrz: { ...facts.mrz, valid: false, invalidFields: ['birthDateCheckDigit'] } },
+        { confidence: 0.5 },
+      ),
+    )
+  ).result;
+  assert.equal(alteredPoor.risk, 'high');
 });
