@@ -692,9 +692,12 @@ async function readBand(
       const again = await readBandAt(e, photo, band, scale, zoneLike);
       if (again) passes.push(again);
     }
+    // Kept only when the passes agree: a majority of garbled passes, or a check digit holding by
+    // chance on one of them, must not outvote a reading.
     const merged = mergeMrzReadings(passes);
-    const best = passes.reduce((a, b) => (badness(b) < badness(a) ? b : a));
-    if (merged && badness(merged.reading) <= badness(best)) return merged;
+    if (merged?.agreed) return merged;
+    let best = first;
+    for (const again of passes.slice(1, 3)) if (badness(again) < badness(best)) best = again;
     return { reading: best, agreed: false };
   }
   if (!first || first.valid || !retry) return first && { reading: first, agreed: false };
