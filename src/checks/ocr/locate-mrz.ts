@@ -265,47 +265,60 @@ export function findMrzBands(photo: GreyImage, workSize = WORK_SIZE): MrzBand[] 
         const along = Math.abs(dx * ux + dy * uy);
         return along < 0.15 * seed.length && across < 4 * Math.max(seed.thickness, b.thickness) * 1.2;
       });
-      // The band spans its members: extent along the normal and along the line.
-      let minN = Number.POSITIVE_INFINITY;
-      let maxN = Number.NEGATIVE_INFINITY;
-      let minU = Number.POSITIVE_INFINITY;
-      let maxU = Number.NEGATIVE_INFINITY;
-      for (const m of members) {
-        const n = (m.cx - seed.cx) * nx + (m.cy - seed.cy) * ny;
-        const u = (m.cx - seed.cx) * ux + (m.cy - seed.cy) * uy;
-        minN = Math.min(minN, n - m.thickness / 2);
-        maxN = Math.max(maxN, n + m.thickness / 2);
-        minU = Math.min(minU, u + m.lo);
-        maxU = Math.max(maxU, u + m.hi);
+      // More than three parallel lines hold the zone and something beside it (a card's edge, a
+      // line of print above): each run of three and of two adjacent lines is a band too, and the
+      // zone's pitch picks among them (rankMrzBands).
+      const across = (m: Blob) => (m.cx - seed.cx) * nx + (m.cy - seed.cy) * ny;
+      const sorted = [...members].sort((a, b) => across(a) - across(b));
+      const subsets = [members];
+      if (members.length > 3)
+        for (const w of [3, 2])
+          for (let i = 0; i + w <= sorted.length; i++) subsets.push(sorted.slice(i, i + w));
+      for (const subset of subsets) {
+        // The band spans its members: extent along the normal and along the line.
+        let minN = Number.POSITIVE_INFINITY;
+        let maxN = Number.NEGATIVE_INFINITY;
+        let minU = Number.POSITIVE_INFINITY;
+        let maxU = Number.NEGATIVE_INFINITY;
+        for (const m of subset) {
+          const n = across(m);
+          const u = (m.cx - seed.cx) * ux + (m.cy - seed.cy) * uy;
+          minN = Math.min(minN, n - m.thickness / 2);
+          maxN = Math.max(maxN, n + m.thickness / 2);
+          minU = Math.min(minU, u + m.lo);
+          maxU = Math.max(maxU, u + m.hi);
+        }
+        const midN = (minN + maxN) / 2;
+        const midU = (minU + maxU) / 2;
+        const lines = Math.min(3, subset.length);
+        const thick = maxN - minN;
+        const length = maxU - minU;
+        // Two or three lines, or one blob as thick as two or three merged lines (length/thickness
+        // about 44/3 for TD3, 30/5 for TD1).
+        const merged = subset.length === 1 && length / thick < 18;
+        const score = length * (subset.length >= 2 ? lines : merged ? 1.5 : 0.5);
+        bands.push({
+          cx: (seed.cx + midN * nx + midU * ux) / scale,
+          cy: (seed.cy + midN * ny + midU * uy) / scale,
+          angle: seed.angle,
+          length: length / scale,
+          thickness: thick / scale,
+          lines: subset.length,
+          score,
+        });
       }
-      const midN = (minN + maxN) / 2;
-      const midU = (minU + maxU) / 2;
-      const lines = Math.min(3, members.length);
-      const thick = maxN - minN;
-      const length = maxU - minU;
-      // Two or three lines, or one blob as thick as two or three merged lines (length/thickness
-      // about 44/3 for TD3, 30/5 for TD1).
-      const merged = members.length === 1 && length / thick < 18;
-      const score = length * (members.length >= 2 ? lines : merged ? 1.5 : 0.5);
-      bands.push({
-        cx: (seed.cx + midN * nx + midU * ux) / scale,
-        cy: (seed.cy + midN * ny + midU * uy) / scale,
-        angle: seed.angle,
-        length: length / scale,
-        thickness: thick / scale,
-        lines: members.length,
-        score,
-      });
     }
   }
   bands.sort((a, b) => b.score - a.score);
   // The same band is found once per member: keep the best of overlapping ones.
   const kept: MrzBand[] = [];
   for (const b of bands) {
+    // (A run of a band's lines is not the band: another thickness.)
     const same = kept.some(
       (k) =>
         Math.hypot(k.cx - b.cx, k.cy - b.cy) < Math.max(k.thickness, b.thickness) &&
-        Math.abs(Math.sin(k.angle - b.angle)) < 0.1,
+        Math.abs(Math.sin(k.angle - b.angle)) < 0.1 &&
+        Math.abs(k.thickness / b.thickness - 1) < 0.15,
     );
     if (!same) kept.push(b);
   }
@@ -845,7 +858,8 @@ export function rankMrzBands(photo: GreyImage): { band: MrzBand; fit: number }[]
       (k) =>
         Math.hypot(k.cx - b.cx, k.cy - b.cy) < 0.5 * Math.max(k.thickness, b.thickness) &&
         Math.abs(Math.sin(k.angle - b.angle)) < 0.1 &&
-        Math.abs(k.length / b.length - 1) < 0.15,
+        Math.abs(k.length / b.length - 1) < 0.15 &&
+        Math.abs(k.thickness / b.thickness - 1) < 0.15,
     );
     if (!same) kept.push(b);
   }
