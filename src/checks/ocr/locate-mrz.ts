@@ -25,6 +25,8 @@ export interface MrzBand {
   /** Line blobs found in the band (1 when the lines merged under skew). */
   lines: number;
   score: number;
+  /** A run of the lines of a band of more than three (findMrzBands). */
+  part?: boolean;
 }
 
 /**
@@ -305,6 +307,7 @@ export function findMrzBands(photo: GreyImage, workSize = WORK_SIZE): MrzBand[] 
           thickness: thick / scale,
           lines: subset.length,
           score,
+          ...(subset !== members ? { part: true } : {}),
         });
       }
     }
@@ -863,8 +866,12 @@ export function rankMrzBands(photo: GreyImage): { band: MrzBand; fit: number }[]
     );
     if (!same) kept.push(b);
   }
-  return kept
-    .slice(0, MAX_CANDIDATES)
+  // The runs of many-line bands apart: a page's paragraphs yield many, which must not crowd out
+  // the whole bands.
+  return [
+    ...kept.filter((b) => !b.part).slice(0, MAX_CANDIDATES),
+    ...kept.filter((b) => b.part).slice(0, MAX_CANDIDATES),
+  ]
     .map((band, i) => ({ band, i, fit: zoneFit(photo, band) }))
     .sort((a, b) => a.fit - b.fit || a.i - b.i)
     .map(({ band, fit }) => ({ band, fit }));
