@@ -27,6 +27,8 @@ export interface SpoofOutcome {
   risk?: string;
   score?: number;
   confidence?: number;
+  /** The document check's measurements (stored extras): what its verdict did not cover. */
+  measurements?: { notJudged?: readonly string[] };
 }
 
 type OcrFieldConfidences = Partial<Record<'name' | 'birthDate' | 'address', { confidence: number }>>;
@@ -334,6 +336,15 @@ export function decide(input: DecisionInput | ChipDecisionInput, t: DecisionThre
       ocrConfidence: ocrConfidence ?? 0,
       ...(ocr.status === 'unavailable' ? { detail: ocr.detail } : {}),
       ...(unjudged ? { documentStatus: NO_VERDICT.status } : {}),
+    });
+  }
+  // A verdict that did not cover the expiry (not read, or read unsurely) says nothing of validity:
+  // a document that may have expired is never approved. A poor capture went to review above; a
+  // confident reading that lacks only the date goes there too, for a better photo or a reviewer.
+  if (doc.status === 'success' && doc.result.measurements?.notJudged?.includes('expiryDate')) {
+    return review('low_ocr_confidence', {
+      ocrConfidence: ocrConfidence ?? 0,
+      detail: 'the expiry date was not read: nothing shows the document is still valid',
     });
   }
   if (faceMatch.status === 'success' && faceMatch.result.status !== 'success') {

@@ -301,7 +301,7 @@ const runDocumentSpoof: CheckRunner<'documentSpoofCheck'> = async ({ platform, i
     front,
     ...(back ? { back } : {}),
     ...(tilted ? { tilted } : {}),
-    ...(extras ? { ocr: documentSpoofFacts(extras) } : {}),
+    ...(extras ? { ocr: documentSpoofFacts(extras, ocr.envelope.result) } : {}),
     ...(portraitSex ? { portraitSex } : {}),
     ...(documentType ? { documentType } : {}),
     referenceDate: platform.now(),
