@@ -38,3 +38,4 @@ export {
   parseJapaneseDate,
   toJapaneseEra,
 } from './parse-japanese-date.ts';
+export { isKnownGivenName, isKnownName, isKnownSurname, splitByKnownNames } from './person-names.ts';

@@ -8,6 +8,7 @@ import {
   parseJapaneseDate,
   restoreMunicipality,
   restorePrefecture,
+  splitByKnownNames,
 } from '../../japanese/index.ts';
 
 const restoredPrefecture = (address: string) => restorePrefecture(address, PREFECTURES);
@@ -302,6 +303,10 @@ export function kanjiLookalikes(part: string): string {
 export function splitKanjiName(name: string): { lastName: string; firstName: string } {
   const chars = [...kanjiLookalikes(name)];
   if (chars.length <= 1) return { lastName: name, firstName: '' };
+  // Where the dictionary knows a part, that part says where the surname ends (勅使河原ひかり,
+  // 我如古幸子); a name it knows no part of is cut as most are.
+  const known = splitByKnownNames(chars.join(''));
+  if (known) return { lastName: known.lastName, firstName: known.firstName };
   let cut = chars.length === 2 ? 1 : 2;
   if (chars.length >= 4 && THREE_KANJI_SURNAMES.includes(chars.slice(0, 3).join(''))) cut = 3;
   return { lastName: chars.slice(0, cut).join(''), firstName: chars.slice(cut).join('') };
