@@ -39,3 +39,4 @@ export {
   toJapaneseEra,
 } from './parse-japanese-date.ts';
 export { isKnownGivenName, isKnownName, isKnownSurname, splitByKnownNames } from './person-names.ts';
+export { PREFECTURES_LATIN, prefectureInLatin } from './prefectures-latin.ts';

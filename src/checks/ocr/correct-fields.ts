@@ -383,8 +383,12 @@ export function isPlausibleLatinName(name: { lastName: string; firstName: string
  */
 export function cleanAddress(text: string): string {
   let s = ascii(text)
-    // 2－1－2: a dash between numbers read as the long vowel mark or the kanji one (or twice).
-    .replace(/(?<=\d)\s*(?:[ー一－—–‐-]\s*)+(?=\d)/gu, '-')
+    // An address is one line with at most one space in it (before the building name): what
+    // Tesseract reads past a gap three spaces wide is other print beside it.
+    .replace(/\s{3,}.*$/u, '')
+    // 2－1－2: a dash between numbers read as the long vowel mark or the kanji one (or twice), or
+    // as a dot (1451.16: no address prints a decimal).
+    .replace(/(?<=\d)\s*(?:[ー一－—–‐\-.・]\s*)+(?=\d)/gu, '-')
     // A 1 read as a look-alike mark where only a number can stand (西新宿+丁目, 3番|号).
     .replace(/(?<![\d+|!\]lI])[+|!\]lI](?=丁目|番|号)/gu, '1')
     .replace(/[|｜]/g, ' ')

@@ -1,7 +1,7 @@
 // Step 3 of the reading: each field read from where the type's layout prints it, one Tesseract
 // single-line pass per field, read again while it does not fit its field or a key value is unsure.
 import { type DocumentDefinition, definitionOf } from '../../documents/index.ts';
-import { isKnownName } from '../../japanese/index.ts';
+import { isKnownName, prefectureInLatin } from '../../japanese/index.ts';
 import {
   cleanAddress,
   isPlausibleAddress,
@@ -72,9 +72,12 @@ export function readDocumentNumber(definition: DocumentDefinition<string>, text:
   return definition.number && readNumberOfFormat(definition.number, text);
 }
 
-/** An address as read has the shape of one: a prefecture name in capitals on a passport. */
+/**
+ * An address as read has the shape of one: on a passport, the domicile, one of the 47 prefectures
+ * in Latin letters (read with one letter off at most: prefectureInLatin).
+ */
 export function fitsAddress(type: string, address: string): boolean {
-  return type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : isPlausibleAddress(address);
+  return type === 'passport' ? prefectureInLatin(address) !== undefined : isPlausibleAddress(address);
 }
 
 /**
@@ -168,11 +171,12 @@ export function frontPageFor(run: OcrRun, type: DocumentType, page: GreyImage): 
     page,
     regions: frontFieldsOf(definition),
     accept: acceptorsFor(definition, reference),
-    // A kanji name the dictionary knows (src/japanese/person-names.ts), surname and given name.
-    prefer:
-      definition.nameScript === 'latin'
+    prefer: {
+      // A kanji name the dictionary knows (src/japanese/person-names.ts), surname and given name.
+      ...(definition.nameScript === 'latin'
         ? {}
-        : { name: (t) => isKnownName(t.normalize('NFKC').replace(/[\s\p{P}\p{S}\d]/gu, '')) },
+        : { name: (t: string) => isKnownName(t.normalize('NFKC').replace(/[\s\p{P}\p{S}\d]/gu, '')) }),
+    },
     // A name as its characters: where the line splits is not what a second reading confirms.
     keyValue: {
       name: (r) => {
