@@ -10,7 +10,12 @@
 // user input that differs only in fields the OCR read below the OCR threshold a user's mistake.
 
 import { type CheckId, NO_VERDICT } from '../checks/index.ts';
-import type { DecisionMetadata, DecisionReasonCode, DecisionStatus } from '../domain/index.ts';
+import type {
+  DecisionMetadata,
+  DecisionReasonCode,
+  DecisionStatus,
+  InjectionSignal,
+} from '../domain/index.ts';
 import { type DecisionThresholds, riskRank } from './thresholds.ts';
 
 /** A stored result as the decision sees it: absent (never ran), unavailable (no implementation) or there. */
@@ -44,7 +49,8 @@ interface DecisionReads {
     fields?: OcrFieldConfidences;
   };
   documentSpoofCheck: SpoofOutcome;
-  selfieSpoofCheck: SpoofOutcome;
+  /** injectionSignals: the check's extras (selfie-spoof.check.ts), codes of liveness/injection-signals.ts. */
+  selfieSpoofCheck: SpoofOutcome & { injectionSignals?: InjectionSignal[] };
   faceMatch: {
     similarity: number;
     status: string;
@@ -230,6 +236,15 @@ export function decide(input: DecisionInput, t: DecisionThresholds): Decision {
     return review('document_spoof_suspected', spoofMeta(doc.result, 'documentSpoofCheckRisk'));
   }
   if (selfie.status === 'success' && riskRank(selfie.result.risk) >= riskRank(t.spoofReviewRisk)) {
+    // A face stream that may not come from a camera is named as such: the reviewer looks for
+    // different things (the camera, the colour light) than for a printed or replayed face.
+    const injectionSignals = selfie.result.injectionSignals ?? [];
+    if (injectionSignals.length > 0) {
+      return review('face_injection_suspected', {
+        ...spoofMeta(selfie.result, 'selfieStatus'),
+        injectionSignals,
+      });
+    }
     return review('selfie_spoof_suspected', spoofMeta(selfie.result, 'selfieStatus'));
   }
   // A check without an implementation yet is never counted as passed: its risk is unknown, so the

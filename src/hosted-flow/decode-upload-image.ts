@@ -35,6 +35,8 @@ export interface DecodedUpload {
   sourcePixels: number;
   width: number;
   height: number;
+  /** The size the file itself has (its header, before turning and scaling). */
+  source: { width: number; height: number };
   /** Greyscale pixels of the stored picture, for quality checks. */
   grey: { data: Buffer; width: number; height: number };
   /** RGB pixels of the stored picture (only when asked for). */
@@ -97,6 +99,7 @@ export async function decodeUploadImage(bytes: Buffer, options: DecodeOptions = 
       sourcePixels,
       width: info.width,
       height: info.height,
+      source: { width: meta.width, height: meta.height },
       grey: { data: grey.data, width: grey.info.width, height: grey.info.height },
       ...(options.withRgb && info.channels === 3
         ? { rgb: { data, width: info.width, height: info.height } }

@@ -13,10 +13,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Multipart } from '@fastify/multipart';
 import { verifyLivenessInWorker } from '../inference/index.ts';
-import { isLivenessStep, type LivenessStep, MAX_LIVENESS_ATTEMPTS } from '../liveness/index.ts';
+import {
+  type CameraReport,
+  cameraSignals,
+  isLivenessStep,
+  type LivenessStep,
+  MAX_LIVENESS_ATTEMPTS,
+} from '../liveness/index.ts';
 import { openBlobStore } from '../platform/blobs/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import { type MultipartLimits, readFile } from '../platform/http/multipart.ts';
+import { isWellFormedText } from '../platform/http/parse-json-body.ts';
 import type { Platform } from '../platform/platform.ts';
 import { type DecodedUpload, decodeUploadImage } from './decode-upload-image.ts';
 import { livenessBlobKey } from './document-types.ts';
@@ -122,13 +129,58 @@ function parseTimestamps(value: string | null): number[] {
   return parsed;
 }
 
+const cameraFieldInvalid = (message: string) =>
+  new AppError('ValidationFailed', 'camera must be a JSON object {label, width, height, frameRate}', [
+    { path: '/camera', message },
+  ]);
+
+/**
+ * The optional `camera` field: what the browser's MediaStreamTrack says of the camera (its label
+ * and getSettings() size and frame rate), for the injection signals. Absent: nothing reported.
+ */
+export function parseCameraReport(value: string | null): CameraReport | null {
+  if (value === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw cameraFieldInvalid('is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw cameraFieldInvalid('must be an object');
+  }
+  const record = parsed as Record<string, unknown>;
+  const unknownKey = Object.keys(record).find((k) => !['label', 'width', 'height', 'frameRate'].includes(k));
+  if (unknownKey) throw cameraFieldInvalid(`unknown field ${unknownKey}`);
+  const { label = null, width = null, height = null, frameRate = null } = record;
+  if (label !== null && (typeof label !== 'string' || label.length > 200 || !isWellFormedText(label))) {
+    throw cameraFieldInvalid('label must be a string of at most 200 characters');
+  }
+  const size = (v: unknown, name: string) => {
+    if (v !== null && !(Number.isInteger(v) && (v as number) > 0 && (v as number) <= 16384)) {
+      throw cameraFieldInvalid(`${name} must be a whole number of pixels`);
+    }
+    return v as number | null;
+  };
+  if (frameRate !== null && !(typeof frameRate === 'number' && frameRate > 0 && frameRate <= 1000)) {
+    throw cameraFieldInvalid('frameRate must be a positive number');
+  }
+  return {
+    label: label as string | null,
+    width: size(width, 'width'),
+    height: size(height, 'height'),
+    frameRate: frameRate as number | null,
+  };
+}
+
 /** Everything that can be judged before a frame is read: fields, count, the challenge. */
 async function checkBeforeFrames(
   platform: Platform,
   context: FlowContext,
-  fields: { challengeId: string | null; timestamps: string | null },
+  fields: { challengeId: string | null; timestamps: string | null; camera: string | null },
 ): Promise<number[]> {
   const timestamps = parseTimestamps(fields.timestamps);
+  parseCameraReport(fields.camera);
   if (!fields.challengeId || !CHALLENGE_ID.test(fields.challengeId)) {
     throw new AppError('LivenessChallengeInvalid');
   }
@@ -160,9 +212,10 @@ export async function receiveLivenessAttempt(
   requireOpenFlow(context);
   const { session } = context;
   if (session.liveness_status !== null) throw new AppError('FlowStepOutOfOrder', 'The face check is done');
-  const fields: { challengeId: string | null; timestamps: string | null } = {
+  const fields: { challengeId: string | null; timestamps: string | null; camera: string | null } = {
     challengeId: null,
     timestamps: null,
+    camera: null,
   };
   let timestamps: number[] | null = null;
   const decoded: DecodedUpload[] = [];
@@ -172,7 +225,11 @@ export async function receiveLivenessAttempt(
       if (timestamps) {
         throw new AppError('ValidationFailed', 'Send challengeId and timestamps before the frames');
       }
-      if (part.fieldname === 'challengeId' || part.fieldname === 'timestamps') {
+      if (
+        part.fieldname === 'challengeId' ||
+        part.fieldname === 'timestamps' ||
+        part.fieldname === 'camera'
+      ) {
         fields[part.fieldname] = String(part.value);
       }
       continue;
@@ -204,7 +261,8 @@ export async function receiveLivenessAttempt(
       { path: '/frames', message: `got ${decoded.length} frames and ${timestamps.length} timestamps` },
     ]);
   }
-  return verifyAndRecord(platform, context, fields.challengeId!, timestamps, decoded, verify);
+  const camera = parseCameraReport(fields.camera);
+  return verifyAndRecord(platform, context, fields.challengeId!, timestamps, decoded, camera, verify);
 }
 
 async function verifyAndRecord(
@@ -213,6 +271,7 @@ async function verifyAndRecord(
   challengeId: string,
   timestamps: number[],
   decoded: DecodedUpload[],
+  camera: CameraReport | null,
   verify: VerifyLiveness,
 ): Promise<LivenessAttemptResult> {
   const { session } = context;
@@ -287,6 +346,11 @@ async function verifyAndRecord(
         failures,
         frameBlobs,
         screenLight: verdict.screenLight?.correlation ?? null,
+        camera,
+        injectionSignals: cameraSignals(
+          camera,
+          decoded.map((d) => d.source),
+        ),
         outcome,
         now: platform.now(),
       });

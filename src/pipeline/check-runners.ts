@@ -226,10 +226,10 @@ const runDocumentSpoof: CheckRunner<'documentSpoofCheck'> = async ({ platform, i
 
 const runSelfieSpoof: CheckRunner<'selfieSpoofCheck'> = async ({ inputs }) => {
   const { frames, liveness } = await inputs.livenessFrames();
-  const { result, measurements } = await runSelfieSpoofInWorker({ frames, liveness });
+  const { result, measurements, injectionSignals } = await runSelfieSpoofInWorker({ frames, liveness });
   return {
     status: 'success',
-    envelope: { result, extras: { measurements } },
+    envelope: { result, extras: { measurements, injectionSignals } },
     provider: result.provider ?? PROVIDER,
     model: result.model ?? selfieSpoofCheck.id,
     inputHashes: Object.fromEntries(frames.map((f, i) => [`frame${i}`, sha256Of(f.image)])),
@@ -327,6 +327,7 @@ async function loadLivenessFrames(platform: Platform, session: SessionRow): Prom
       failures: challenge.failure_reasons ?? [],
       maxFaceDistance: null,
       screenLight: challenge.screen_light === null ? null : { correlation: challenge.screen_light },
+      injectionSignals: challenge.injection_signals,
     },
   };
 }

@@ -198,6 +198,22 @@ test('selfie spoof: high risk rejected, medium risk to review', () => {
   );
 });
 
+test('selfie spoof at medium with injection signals: face_injection_suspected naming them', () => {
+  const input = {
+    ...passing(),
+    selfieSpoofCheck: {
+      status: 'success' as const,
+      result: { risk: 'medium', injectionSignals: ['screen_light_not_reflected' as const] },
+    },
+  };
+  const d = decide(input, t);
+  assert.deepEqual([d.status, d.reason], ['pending_review', 'face_injection_suspected']);
+  assert.deepEqual(d.metadata.injectionSignals, ['screen_light_not_reflected']);
+  // At high risk it is a rejection like any selfie spoof.
+  const high = { ...input, selfieSpoofCheck: { ...input.selfieSpoofCheck, result: { risk: 'high' } } };
+  assert.equal(decide(high, t).reason, 'selfie_spoof_detected');
+});
+
 test('a spoof check without an implementation is never a pass', () => {
   const input = { ...passing(), documentSpoofCheck: { status: 'unavailable' as const, detail: 'not built' } };
   const d = decide(input, t);

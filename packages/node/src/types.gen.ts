@@ -25,7 +25,7 @@ export type WebhookAutomaticDecision = {
   decision: {
     /** Equals the top-level status */
     status: "approved" | "rejected" | "pending_review";
-    /** Machine reason code (API reference §6.2) (known values: all_checks_passed, face_mismatch, face_similarity_near_threshold, low_ocr_confidence, document_spoof_detected, document_spoof_suspected, selfie_spoof_detected, selfie_spoof_suspected, liveness_failed, fraud_detected, fraud_suspected, blacklist_match, pre_registered_info_mismatch, user_input_mismatch, document_type_mismatch, unsupported_document_type, document_expired; others may be added) */
+    /** Machine reason code (API reference §6.2) (known values: all_checks_passed, face_mismatch, face_similarity_near_threshold, low_ocr_confidence, document_spoof_detected, document_spoof_suspected, selfie_spoof_detected, selfie_spoof_suspected, face_injection_suspected, liveness_failed, fraud_detected, fraud_suspected, blacklist_match, pre_registered_info_mismatch, user_input_mismatch, document_type_mismatch, unsupported_document_type, document_expired; others may be added) */
     reason: string;
     /** API reference §2.8 */
     metadata: {
@@ -70,6 +70,7 @@ export type WebhookAutomaticDecision = {
       preRegisteredInfoMatch?: {
         [key: string]: unknown;
       };
+      injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
       /** After a review: the reviewer's reason code (review.reasonCode) (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
       reviewReasonCode?: string;
       [key: string]: unknown;
@@ -222,6 +223,7 @@ export type WebhookReviewOutcome = {
       preRegisteredInfoMatch?: {
         [key: string]: unknown;
       };
+      injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
       /** After a review: the reviewer's reason code (review.reasonCode) (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
       reviewReasonCode?: string;
       [key: string]: unknown;
@@ -539,6 +541,7 @@ export type SessionDetail = {
         preRegisteredInfoMatch?: {
           [key: string]: boolean;
         };
+        injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
         /** After a review: the reviewer's reason code (review.reasonCode) */
         reviewReasonCode?: "documents_verified_manually" | "face_confirmed_manually" | "data_mismatch_explained" | "new_capture_requested" | "document_unreadable" | "document_expired" | "document_suspicious" | "face_mismatch" | "person_not_present" | "data_mismatch" | "suspected_fraud" | "other";
         [key: string]: unknown;

@@ -8,6 +8,27 @@ export async function openCamera(facing: 'environment' | 'user', ideal: { width:
   });
 }
 
+/** What the server's injection signals read of the camera (src/liveness/injection-signals.ts). */
+export interface CameraReport {
+  label: string | null;
+  width: number | null;
+  height: number | null;
+  frameRate: number | null;
+}
+
+export function describeCamera(stream: MediaStream | null): CameraReport | null {
+  const track = stream?.getVideoTracks()[0];
+  if (!track) return null;
+  const settings = track.getSettings();
+  const whole = (v: number | undefined) => (v !== undefined && Number.isInteger(v) && v > 0 ? v : null);
+  return {
+    label: track.label ? track.label.slice(0, 200) : null,
+    width: whole(settings.width),
+    height: whole(settings.height),
+    frameRate: settings.frameRate && settings.frameRate > 0 ? settings.frameRate : null,
+  };
+}
+
 export function stopCamera(stream: MediaStream | null) {
   for (const track of stream?.getTracks() ?? []) track.stop();
 }

@@ -6,7 +6,14 @@
 // timer.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_LIVENESS_FRAME_PIXELS } from '../../../src/hosted-flow/upload-limits.ts';
-import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
+import {
+  canvasToJpeg,
+  describeCamera,
+  grabFrame,
+  openCamera,
+  stopCamera,
+  videoReady,
+} from '../capture/camera.ts';
 import { type FaceReading, loadFaceGuide, readFace } from '../capture/face-guide.ts';
 import { onPhone } from '../capture/fit-upload.ts';
 import type { LivenessResult, LivenessStep } from '../flow-api.ts';
@@ -154,7 +161,11 @@ export function FaceCheckStep({
     stopLight();
     setPhase('uploading');
     try {
-      const outcome = await api.submitLiveness(challenge.challengeId, frames);
+      const outcome = await api.submitLiveness(
+        challenge.challengeId,
+        frames,
+        describeCamera(streamRef.current),
+      );
       setResult(outcome);
       setAttemptsLeft(outcome.attemptsLeft);
       setPhase('result');
