@@ -17,11 +17,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { passiveReading } from '../src/checks/selfie-spoof/index.ts';
-import { LIVENESS_STEPS, type LivenessStep, PASSIVE_PAD } from '../src/liveness/index.ts';
+import { PASSIVE_PAD } from '../src/liveness/index.ts';
 import { FACE_ATTACKS, renderFaceAttackFrames } from '../src/simulate/face-attack-frames.ts';
 import { renderChallengeFrames } from '../src/simulate/render-challenge-frames.ts';
-import { facePeople, Random } from '../src/synth/index.ts';
-import { fitFaceScene } from '../src/synth/liveness-capture.ts';
+import { faceBenchScenes } from './lib/face-bench-scene.ts';
 
 const { values } = parseArgs({
   options: {
@@ -50,28 +49,9 @@ const encode = (f: { data: Buffer; width: number; height: number }) =>
     .toBuffer();
 
 const started = performance.now();
-const people = await facePeople();
-const names = [...people.keys()].sort();
+const sceneFor = await faceBenchScenes('bench:pad');
 for (const seed of seeds) {
-  // One person and scene per seed (as the simulator draws a live scene): the bona fide capture
-  // and each attack show the same face in the same room, so only the presentation differs.
-  const random = new Random(`bench:pad:${seed}`);
-  const pool: LivenessStep[] = [...LIVENESS_STEPS];
-  const steps = [0, 1, 2].map(() => pool.splice(random.int(0, pool.length - 1), 1)[0] as LivenessStep);
-  const person = names[(seed - 1) % names.length] as string;
-  const photos = people.get(person) ?? [];
-  // Photo 0 is the person's ID photo (synth/faces.ts); the live face is another.
-  const photo = photos[1] ?? (photos[0] as string);
-  const scene = await fitFaceScene(photo, {
-    width: 320,
-    height: 240,
-    faceWidth: Math.round(random.range(1.45, 1.6) * 1000) / 1000,
-    centre: [
-      Math.round(random.range(0.47, 0.53) * 1000) / 1000,
-      Math.round(random.range(0.6, 0.66) * 1000) / 1000,
-    ],
-    background: { kind: 'stone', colour: [205, 200, 190], seed: random.int(0, 2 ** 30) },
-  });
+  const { steps, person, photo, scene } = await sceneFor(seed);
   const genuine = await renderChallengeFrames(photo, steps, scene);
   const id = `${seed} (${person})`;
   log({

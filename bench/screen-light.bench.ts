@@ -21,7 +21,6 @@ import { SELFIE_SPOOF_THRESHOLDS, selfieSpoofCheck } from '../src/checks/selfie-
 import {
   drawLightSequence,
   LIGHT_FADE_MS,
-  LIVENESS_STEPS,
   type LivenessStep,
   lightAt,
   lightRgb,
@@ -32,9 +31,8 @@ import { detectFaceMeshes, type RawImage } from '../src/platform/ml/human.ts';
 import { FACE_ATTACKS, renderFaceAttackFrames } from '../src/simulate/face-attack-frames.ts';
 import { renderChallengeFrames } from '../src/simulate/render-challenge-frames.ts';
 import { drawScreenLightStrength, reflectScreenLight } from '../src/simulate/screen-light-reflection.ts';
-import { facePeople, Random } from '../src/synth/index.ts';
-import { fitFaceScene } from '../src/synth/liveness-capture.ts';
 import type { RgbImage } from '../src/synth/photograph-document.ts';
+import { faceBenchScenes } from './lib/face-bench-scene.ts';
 
 const { values } = parseArgs({
   options: { seeds: { type: 'string', default: '1000-1039' }, defences: { type: 'boolean', default: false } },
@@ -96,25 +94,9 @@ type Row = {
 };
 const rows: Row[] = [];
 const started = performance.now();
-const people = await facePeople();
-const names = [...people.keys()].sort();
+const sceneFor = await faceBenchScenes('bench:screen-light');
 for (const seed of seeds) {
-  const random = new Random(`bench:screen-light:${seed}`);
-  const pool: LivenessStep[] = [...LIVENESS_STEPS];
-  const steps = [0, 1, 2].map(() => pool.splice(random.int(0, pool.length - 1), 1)[0] as LivenessStep);
-  const person = names[(seed - 1) % names.length] as string;
-  const photos = people.get(person) ?? [];
-  const photo = photos[1] ?? (photos[0] as string);
-  const scene = await fitFaceScene(photo, {
-    width: 320,
-    height: 240,
-    faceWidth: Math.round(random.range(1.45, 1.6) * 1000) / 1000,
-    centre: [
-      Math.round(random.range(0.47, 0.53) * 1000) / 1000,
-      Math.round(random.range(0.6, 0.66) * 1000) / 1000,
-    ],
-    background: { kind: 'stone', colour: [205, 200, 190], seed: random.int(0, 2 ** 30) },
-  });
+  const { random, steps, photo, scene } = await sceneFor(seed);
   const colourRandom = random.fork('colours');
   const colours = drawLightSequence(undefined, (below) => colourRandom.int(0, below - 1));
   const strength = drawScreenLightStrength(random.fork('strength'));
