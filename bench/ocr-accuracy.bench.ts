@@ -5,12 +5,15 @@
 // documentSpoofCheck on its facts), scored field by field.
 //
 //   npm run bench:ocr-accuracy -- [--count 1000] [--seed 1000] [--types drivers_license,...]
-//                                  [--time-budget S] [--misses FILE] [--corpus wide|classic]
+//                                  [--time-budget S] [--misses FILE] [--reads FILE]
+//                                  [--corpus wide|classic]
 //
 // --count documents in all, spread evenly over the types; --seed picks the corpus: seeds
 // 1000–1999 are for validation only (the figures the docs report), 1–999 for tuning
 // (src/synth/seed-ranges.ts). Documents are cached in --out (delete it to regenerate).
 // --time-budget stops measuring after S seconds and says how many documents were measured.
+// --reads writes every document's reading (status, confidence, fields, document check verdict),
+// so two runs of the same corpus can be compared: the same image must read the same every time.
 // Exact match: name = last and first names both equal; dates and number equal; address equal after
 // NFKC and removing spaces. Approvable: OCR success (confidence ≥ the threshold) and
 // documentSpoofCheck low, on a reference date the document is valid on.
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: '/tmp/mimoto-ocr-corpus' },
     'time-budget': { type: 'string' },
     misses: { type: 'string' },
+    reads: { type: 'string' },
     first: { type: 'string', default: '0' },
   },
 });
@@ -267,6 +271,15 @@ async function main() {
       }));
     writeFileSync(values.misses, JSON.stringify(misses, null, 1));
   }
+  if (values.reads)
+    writeFileSync(
+      values.reads,
+      `${JSON.stringify(
+        rows.map((r) => ({ id: r.truth.id, read: r.read, verdict: r.verdict })),
+        null,
+        1,
+      )}\n`,
+    );
 }
 
 await main();

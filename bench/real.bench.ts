@@ -138,6 +138,14 @@ const verdictOf = (d: DocumentInspectionDetail): Verdict =>
   d.inspection.documentSpoofCheck.status === 'insufficient_quality'
     ? 'no verdict'
     : ((d.inspection.documentSpoofCheck.risk ?? 'no verdict') as Verdict);
+/**
+ * The best case for a genuine user: OCR success and a low verdict that covered the expiry (decide
+ * never approves a verdict whose `notJudged` names it).
+ */
+const approvable = (d: DocumentInspectionDetail) =>
+  d.inspection.ocr.status === 'success' &&
+  verdictOf(d) === 'low' &&
+  !d.spoofMeasurements.notJudged?.includes('expiryDate');
 const documentMs: number[] = [];
 /** CPU time of the whole process (every thread) per document: wall time on a shared machine is noisy. */
 const documentCpuMs: number[] = [];
@@ -243,7 +251,7 @@ if (parts.has('jp')) {
       ocrConfidence: o.confidence ?? 0,
       verdict: verdictOf(d),
       details: d.inspection.documentSpoofCheck.details ?? '',
-      approvable: o.status === 'success' && verdictOf(d) === 'low',
+      approvable: approvable(d),
       ms: d.ms.total,
     };
     jpRows.push(row);
@@ -315,7 +323,7 @@ if (parts.has('mrz')) {
       verdict: verdictOf(d),
       details: d.inspection.documentSpoofCheck.details ?? '',
       ocrStatus: `${d.inspection.ocr.status}${d.inspection.ocr.status !== 'success' ? ` (${d.inspection.ocr.reason})` : ''}`,
-      approvable: d.inspection.ocr.status === 'success' && verdictOf(d) === 'low',
+      approvable: approvable(d),
       ms: d.ms.total,
     };
     mrzRows.push(row);

@@ -4,7 +4,12 @@
 // (face-injection: frames fed in as the camera; video-replay: a recording on a screen), and the
 // share each would send to review through the selfie spoof check's cue alone.
 //
-//   npm run bench:screen-light -- [--seeds 1000-1039]
+//   npm run bench:screen-light -- [--seeds 1000-1039] [--defences]
+//
+// --defences also runs each capture through the whole face defence as the pipeline does — the live
+// check (verifyLivenessFrames: poses, identity, passive detector, screen light) and then the
+// selfie spoof check on its verdict — and reports APCER per attack type (attacks neither refused
+// by the live check nor sent to review or rejected) and BPCER (bona fide captures that were).
 //
 // Seeds 1–20 chose the cue's ramp (SELFIE_SPOOF_THRESHOLDS.screenLight); judge on others
 // (src/synth/seed-ranges.ts: ≥ 1000 are never tuned on). Synthetic only: how strongly a real
@@ -12,7 +17,7 @@
 // is not measured here.
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { SELFIE_SPOOF_THRESHOLDS } from '../src/checks/selfie-spoof/selfie-spoof.check.ts';
+import { SELFIE_SPOOF_THRESHOLDS, selfieSpoofCheck } from '../src/checks/selfie-spoof/selfie-spoof.check.ts';
 import {
   drawLightSequence,
   LIGHT_FADE_MS,
@@ -21,6 +26,7 @@ import {
   lightAt,
   lightRgb,
   measureScreenLight,
+  verifyLivenessFrames,
 } from '../src/liveness/index.ts';
 import { detectFaceMeshes, type RawImage } from '../src/platform/ml/human.ts';
 import { FACE_ATTACKS, renderFaceAttackFrames } from '../src/simulate/face-attack-frames.ts';
@@ -30,7 +36,9 @@ import { facePeople, Random } from '../src/synth/index.ts';
 import { fitFaceScene } from '../src/synth/liveness-capture.ts';
 import type { RgbImage } from '../src/synth/photograph-document.ts';
 
-const { values } = parseArgs({ options: { seeds: { type: 'string', default: '1000-1039' } } });
+const { values } = parseArgs({
+  options: { seeds: { type: 'string', default: '1000-1039' }, defences: { type: 'boolean', default: false } },
+});
 const [from, to] = String(values.seeds).split('-').map(Number) as [number, number];
 const seeds = Array.from({ length: (to ?? from) - from + 1 }, (_, i) => from + i);
 
@@ -39,25 +47,53 @@ const t = SELFIE_SPOOF_THRESHOLDS;
 const reviewAtOrBelow =
   t.screenLight.from - (t.medium / t.screenLightWeight) * (t.screenLight.from - t.screenLight.to);
 
-async function judge(frames: readonly RgbImage[], times: readonly number[], colours: readonly string[]) {
+type Outcome = 'live check refused' | 'selfie high' | 'selfie medium' | 'passed';
+
+async function judge(
+  frames: readonly RgbImage[],
+  times: readonly number[],
+  colours: readonly string[],
+  steps: readonly LivenessStep[],
+): Promise<{ correlation: number | null; outcome: Outcome | null }> {
   // Through JPEG as the browser sends them, then decoded as the server reads them.
   const raws: RawImage[] = [];
+  const jpegs: Buffer[] = [];
   for (const f of frames) {
     const jpeg = await sharp(f.data, { raw: { width: f.width, height: f.height, channels: 3 } })
       .jpeg({ quality: 88, chromaSubsampling: '4:2:0' })
       .toBuffer();
     const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
     raws.push({ data, width: info.width, height: info.height, channels: 3 });
+    jpegs.push(jpeg);
   }
-  const meshes = await detectFaceMeshes(raws);
-  return measureScreenLight(
-    colours,
-    raws.map((image, i) => ({ t: times[i] ?? 0, image })),
-    meshes,
-  );
+  const timed = raws.map((image, i) => ({ t: times[i] ?? 0, image }));
+  if (!values.defences) {
+    const reading = measureScreenLight(colours, timed, await detectFaceMeshes(raws));
+    return { correlation: reading.correlation, outcome: null };
+  }
+  const verdict = await verifyLivenessFrames(steps, timed, colours);
+  const correlation = verdict.screenLight?.correlation ?? null;
+  if (!verdict.passed) return { correlation, outcome: 'live check refused' };
+  const selfie = await selfieSpoofCheck.run({
+    frames: jpegs.map((image, i) => ({ image, t: times[i] ?? 0 })),
+    liveness: verdict,
+  });
+  const outcome =
+    selfie.result.risk === 'high'
+      ? 'selfie high'
+      : selfie.result.risk === 'medium'
+        ? 'selfie medium'
+        : 'passed';
+  return { correlation, outcome };
 }
 
-type Row = { kind: string; seed: number; strength: number | null; correlation: number | null };
+type Row = {
+  kind: string;
+  seed: number;
+  strength: number | null;
+  correlation: number | null;
+  outcome: Outcome | null;
+};
 const rows: Row[] = [];
 const started = performance.now();
 const people = await facePeople();
@@ -91,18 +127,18 @@ for (const seed of seeds) {
       return colour ? reflectScreenLight(image, lightRgb(colour), strength, scene.centre) : image;
     });
   const genuine = (await renderChallengeFrames(photo, steps, scene)).map((f) => f.image);
-  const record = (kind: string, s: number | null, reading: { correlation: number | null }) => {
-    rows.push({ kind, seed, strength: s, correlation: reading.correlation });
+  const record = (kind: string, s: number | null, reading: Awaited<ReturnType<typeof judge>>) => {
+    rows.push({ kind, seed, strength: s, ...reading });
     console.log(
-      `${kind} ${seed} (strength ${s ?? '—'}): correlation ${reading.correlation ?? 'not measured'}`,
+      `${kind} ${seed} (strength ${s ?? '—'}): correlation ${reading.correlation ?? 'not measured'}${reading.outcome ? `, ${reading.outcome}` : ''}`,
     );
   };
-  record('bona fide', strength, await judge(lit(genuine), times, colours));
+  record('bona fide', strength, await judge(lit(genuine), times, colours, steps));
   for (const attack of FACE_ATTACKS) {
     const frames = await renderFaceAttackFrames(attack, photo, steps, scene, `bench:screen-light:${seed}`);
     // Paper reflects the screen's light; a screen's own picture and an injected stream do not.
     const shown = attack === 'printed-photo' ? lit(frames) : frames;
-    record(attack, attack === 'printed-photo' ? strength : null, await judge(shown, times, colours));
+    record(attack, attack === 'printed-photo' ? strength : null, await judge(shown, times, colours, steps));
   }
 }
 
@@ -123,6 +159,24 @@ for (const kind of ['bona fide', ...FACE_ATTACKS]) {
   console.log(
     `| ${kind} | ${set.length} | ${measured.length} | ${flagged} (${share} %) | ${sorted[0]?.toFixed(3) ?? '—'} / ${median?.toFixed(3) ?? '—'} / ${sorted.at(-1)?.toFixed(3) ?? '—'} |`,
   );
+}
+if (values.defences) {
+  console.log('\nThe whole face defence (live check, then selfie spoof check on its verdict):');
+  console.log(
+    '| presentations | n | live check refused | selfie high | selfie medium (review) | passed | error rate |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const kind of ['bona fide', ...FACE_ATTACKS]) {
+    const set = rows.filter((r) => r.kind === kind);
+    const count = (o: Outcome) => set.filter((r) => r.outcome === o).length;
+    const passed = count('passed');
+    // BPCER: a bona fide capture not passed; APCER: an attack passed.
+    const errors = kind === 'bona fide' ? set.length - passed : passed;
+    const rate = set.length ? ((100 * errors) / set.length).toFixed(1) : '—';
+    console.log(
+      `| ${kind} | ${set.length} | ${count('live check refused')} | ${count('selfie high')} | ${count('selfie medium')} | ${passed} | ${kind === 'bona fide' ? 'BPCER' : 'APCER'} ${rate} % |`,
+    );
+  }
 }
 console.log(`\n${rows.length} captures in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 process.exit(0);

@@ -13,6 +13,7 @@ import {
   installNotFoundHandler,
   sendError,
 } from './platform/http/error-handler.ts';
+import { loggerOptions } from './platform/http/log-redaction.ts';
 import { registerMetrics } from './platform/http/metrics.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { parseJsonBody } from './platform/http/parse-json-body.ts';
@@ -27,17 +28,16 @@ import { publishedWebhookPayloadSchema, WEBHOOK_PAYLOAD_SCHEMA_ID } from './webh
 /** Interface §8: JSON bodies over 64 KB are refused with 413. */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-export async function buildApp(platform: Platform): Promise<FastifyInstance> {
+export interface BuildAppOptions {
+  /** Where the log lines go (default stdout); the log-secrets test reads them. */
+  logStream?: { write(line: string): void };
+}
+
+export async function buildApp(platform: Platform, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = platform;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      // Never log keys, cookies or the one-time token in /verify links.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-      serializers: {
-        req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
-      },
-    },
+    // Never a key, cookie, one-time token, hand-off code or personal data (log-redaction.ts).
+    logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     // Header, whole-request and body-rate limits: a slow client cannot hold a connection (slow-clients.ts).
     ...serverTimeoutOptions(config.http),

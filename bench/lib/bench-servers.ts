@@ -12,7 +12,7 @@ import { migrate } from '../../src/platform/db/migrate.ts';
 import { type Database, openDatabase } from '../../src/platform/db/open-database.ts';
 import { startJobQueue } from '../../src/platform/jobs/job-queue.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { simulateFlow } from '../../src/simulate/simulate-flow.ts';
+import { prepareSimulation, simulateFlow } from '../../src/simulate/simulate-flow.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 
 export const CALLBACK_PREFIX = 'https://tenant.example/kyc/callback';
@@ -184,6 +184,9 @@ export async function startMimotoServer(
  * created with the tenant's key, its link opened on the server's own origin.
  */
 export async function submitGenuineVerification(server: MimotoServer, seed: number): Promise<string> {
+  // The media first, then the session: its link is valid 10 s, less than rendering them takes on
+  // a loaded machine.
+  const prepared = await prepareSimulation({ persona: 'genuine', seed });
   const response = await fetch(`${server.origin}/v1/verification-sessions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
@@ -193,5 +196,5 @@ export async function submitGenuineVerification(server: MimotoServer, seed: numb
   const { verificationUrl } = (await response.json()) as { verificationUrl: string };
   const url = new URL(verificationUrl);
   const local = new URL(`${url.pathname}${url.search}`, server.origin);
-  return (await simulateFlow({ url: local.toString(), persona: 'genuine', seed })).sessionId;
+  return (await simulateFlow({ url: local.toString(), persona: 'genuine', seed, prepared })).sessionId;
 }

@@ -54,6 +54,8 @@ export interface CheckInputValues {
       maxFaceDistance: null;
       /** The live check's screen-light reading (null: not measured). */
       screenLight: { correlation: number | null } | null;
+      /** The attempt's camera injection signals (liveness/injection-signals.ts). */
+      injectionSignals: string[];
     };
   };
   /** As typed and stored (interface §2.3): a field left empty is absent. */

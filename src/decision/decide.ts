@@ -10,7 +10,12 @@
 // user input that differs only in fields the OCR read below the OCR threshold a user's mistake.
 
 import { type CheckId, NO_VERDICT } from '../checks/index.ts';
-import type { DecisionMetadata, DecisionReasonCode, DecisionStatus } from '../domain/index.ts';
+import type {
+  DecisionMetadata,
+  DecisionReasonCode,
+  DecisionStatus,
+  InjectionSignal,
+} from '../domain/index.ts';
 import { type DecisionThresholds, riskRank } from './thresholds.ts';
 
 /** A stored result as the decision sees it: absent (never ran), unavailable (no implementation) or there. */
@@ -22,6 +27,8 @@ export interface SpoofOutcome {
   risk?: string;
   score?: number;
   confidence?: number;
+  /** The document check's measurements (stored extras): what its verdict did not cover. */
+  measurements?: { notJudged?: readonly string[] };
 }
 
 type OcrFieldConfidences = Partial<Record<'name' | 'birthDate' | 'address', { confidence: number }>>;
@@ -44,7 +51,8 @@ interface DecisionReads {
     fields?: OcrFieldConfidences;
   };
   documentSpoofCheck: SpoofOutcome;
-  selfieSpoofCheck: SpoofOutcome;
+  /** injectionSignals: the check's extras (selfie-spoof.check.ts), codes of liveness/injection-signals.ts. */
+  selfieSpoofCheck: SpoofOutcome & { injectionSignals?: InjectionSignal[] };
   faceMatch: {
     similarity: number;
     status: string;
@@ -288,6 +296,15 @@ export function decide(input: DecisionInput | ChipDecisionInput, t: DecisionThre
     return review('document_spoof_suspected', spoofMeta(doc.result, 'documentSpoofCheckRisk'));
   }
   if (selfie.status === 'success' && riskRank(selfie.result.risk) >= riskRank(t.spoofReviewRisk)) {
+    // A face stream that may not come from a camera is named as such: the reviewer looks for
+    // different things (the camera, the colour light) than for a printed or replayed face.
+    const injectionSignals = selfie.result.injectionSignals ?? [];
+    if (injectionSignals.length > 0) {
+      return review('face_injection_suspected', {
+        ...spoofMeta(selfie.result, 'selfieStatus'),
+        injectionSignals,
+      });
+    }
     return review('selfie_spoof_suspected', spoofMeta(selfie.result, 'selfieStatus'));
   }
   // A check without an implementation yet is never counted as passed: its risk is unknown, so the
@@ -319,6 +336,15 @@ export function decide(input: DecisionInput | ChipDecisionInput, t: DecisionThre
       ocrConfidence: ocrConfidence ?? 0,
       ...(ocr.status === 'unavailable' ? { detail: ocr.detail } : {}),
       ...(unjudged ? { documentStatus: NO_VERDICT.status } : {}),
+    });
+  }
+  // A verdict that did not cover the expiry (not read, or read unsurely) says nothing of validity:
+  // a document that may have expired is never approved. A poor capture went to review above; a
+  // confident reading that lacks only the date goes there too, for a better photo or a reviewer.
+  if (doc.status === 'success' && doc.result.measurements?.notJudged?.includes('expiryDate')) {
+    return review('low_ocr_confidence', {
+      ocrConfidence: ocrConfidence ?? 0,
+      detail: 'the expiry date was not read: nothing shows the document is still valid',
     });
   }
   if (faceMatch.status === 'success' && faceMatch.result.status !== 'success') {

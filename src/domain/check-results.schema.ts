@@ -4,7 +4,7 @@
 // definition names its own (src/checks/*/definition.ts); the registry builds `results` from them.
 import { type Static, Type } from '@sinclair/typebox';
 import { closed, literalUnion, Timestamp } from './schema-parts.ts';
-import { REVIEW_REASON_CODES } from './vocabulary.ts';
+import { INJECTION_SIGNALS, REVIEW_REASON_CODES } from './vocabulary.ts';
 
 /** Interface §2.10. */
 export const SignalSchema = Type.Object(
@@ -60,6 +60,11 @@ export const DecisionMetadataSchema = Type.Object(
     mismatchedFields: Type.Optional(Type.Array(Type.String())),
     userInputMatch: Type.Optional(Type.Boolean()),
     preRegisteredInfoMatch: Type.Optional(FieldMatchSchema),
+    injectionSignals: Type.Optional(
+      Type.Array(
+        literalUnion(INJECTION_SIGNALS, 'face_injection_suspected: the signs seen (docs/spoof-checks.md)'),
+      ),
+    ),
     verificationMethod: Type.Optional(
       Type.String({ description: "ic_chip when the person was verified by reading the document's IC chip" }),
     ),

@@ -24,6 +24,8 @@ export {
   type DecisionReasonCode,
   type DecisionStatus,
   EXPIRED_EVENT,
+  INJECTION_SIGNALS,
+  type InjectionSignal,
   PROVIDER,
   REVIEW_DECISIONS,
   REVIEW_REASON_CODES,

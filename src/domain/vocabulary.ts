@@ -62,6 +62,7 @@ export const DECISION_REASON_CODES = [
   'document_spoof_suspected',
   'selfie_spoof_detected',
   'selfie_spoof_suspected',
+  'face_injection_suspected',
   'liveness_failed',
   'fraud_detected',
   'fraud_suspected',
@@ -83,6 +84,20 @@ export const DECISION_REASON_CODES = [
   'chip_mrz_invalid',
 ] as const;
 export type DecisionReasonCode = (typeof DECISION_REASON_CODES)[number];
+
+/**
+ * Signs that the live check's face was fed to the browser instead of filmed (src/liveness/
+ * injection-signals.ts), named in decision.metadata.injectionSignals of face_injection_suspected.
+ */
+export const INJECTION_SIGNALS = [
+  /** The face's colour did not follow the page's colour sequence (liveness/screen-light.ts). */
+  'screen_light_not_reflected',
+  /** The camera's name is that of a known virtual-camera driver. */
+  'virtual_camera',
+  /** The frames are larger than, or of another shape than, what the camera said it films. */
+  'camera_settings_mismatch',
+] as const;
+export type InjectionSignal = (typeof INJECTION_SIGNALS)[number];
 
 /**
  * Why a reviewer decided as they did: the review's `reasonCode` beside its free text, a closed list

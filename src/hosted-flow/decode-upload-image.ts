@@ -31,8 +31,12 @@ export function sniffImageType(bytes: Buffer): ImageType | null {
 export interface DecodedUpload {
   /** Re-encoded JPEG, oriented, without metadata: what is stored. */
   jpeg: Buffer;
+  /** The uploaded picture's pixels (width × height of its header), before any resizing. */
+  sourcePixels: number;
   width: number;
   height: number;
+  /** The size the file itself has (its header, before turning and scaling). */
+  source: { width: number; height: number };
   /** Greyscale pixels of the stored picture, for quality checks. */
   grey: { data: Buffer; width: number; height: number };
   /** RGB pixels of the stored picture (only when asked for). */
@@ -45,6 +49,13 @@ export interface DecodeOptions {
   greySide?: number;
   withRgb?: boolean;
   jpegQuality?: number;
+  /**
+   * The most pixels (by the header, before decoding) this picture may have: MAX_IMAGE_PIXELS
+   * unless the caller's budget is smaller (a liveness frame's).
+   */
+  maxPixels?: number;
+  /** The refusal of a picture over `maxPixels` (default ImageTooManyPixels without details). */
+  tooManyPixels?: (pixels: number) => AppError;
 }
 
 export async function decodeUploadImage(bytes: Buffer, options: DecodeOptions = {}): Promise<DecodedUpload> {
@@ -58,12 +69,15 @@ export async function decodeUploadImage(bytes: Buffer, options: DecodeOptions = 
   }
   // The header's claim is checked before decoding: a bomb is refused without being expanded.
   if (!meta.width || !meta.height) throw new AppError('ImageUnreadable');
-  if (meta.width * meta.height > MAX_IMAGE_PIXELS || (meta.pages ?? 1) > 1) {
-    throw new AppError('ImageTooManyPixels');
+  const maxPixels = Math.min(options.maxPixels ?? MAX_IMAGE_PIXELS, MAX_IMAGE_PIXELS);
+  const sourcePixels = meta.width * meta.height;
+  if (sourcePixels > maxPixels || (meta.pages ?? 1) > 1) {
+    throw options.tooManyPixels?.(sourcePixels) ?? new AppError('ImageTooManyPixels');
   }
   const maxSide = options.maxSide ?? MAX_STORED_SIDE;
   try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+    // The decoder is held to the same budget, should the header have lied.
+    const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' })
       .rotate()
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
@@ -82,8 +96,10 @@ export async function decodeUploadImage(bytes: Buffer, options: DecodeOptions = 
       .toBuffer({ resolveWithObject: true });
     return {
       jpeg,
+      sourcePixels,
       width: info.width,
       height: info.height,
+      source: { width: meta.width, height: meta.height },
       grey: { data: grey.data, width: grey.info.width, height: grey.info.height },
       ...(options.withRgb && info.channels === 3
         ? { rgb: { data, width: info.width, height: info.height } }
@@ -91,7 +107,8 @@ export async function decodeUploadImage(bytes: Buffer, options: DecodeOptions = 
     };
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (/pixel limit/i.test((error as Error).message)) throw new AppError('ImageTooManyPixels');
+    if (/pixel limit/i.test((error as Error).message))
+      throw options.tooManyPixels?.(maxPixels + 1) ?? new AppError('ImageTooManyPixels');
     throw new AppError('ImageUnreadable');
   }
 }

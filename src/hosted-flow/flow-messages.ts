@@ -134,6 +134,11 @@ export const FLOW_MESSAGES: Partial<Record<ErrorCode, Messages>> = {
   },
   NotFound: { ja: 'ページが見つかりません。', en: 'Page not found.' },
   TooManyRequests: { ja: 'しばらくしてからお試しください。', en: 'Please try again in a moment.' },
+  // 503 with Retry-After: the database is away, or a face check could not finish (no try used).
+  ServiceUnavailable: {
+    ja: '一時的に処理できません。少し待ってからもう一度お試しください。',
+    en: 'This could not be done just now. Please wait a moment and try again.',
+  },
   InternalError: {
     ja: '問題が発生しました。しばらくしてからお試しください。',
     en: 'Something went wrong. Please try again in a moment.',

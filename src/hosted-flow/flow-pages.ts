@@ -103,7 +103,10 @@ export function sendPage(
       `<span class="service">${SERVICE_NAME[language]}</span></header>`
     : `<header class="top"><span class="brand">${SERVICE_NAME[language]}</span></header>`;
   const nextStep = next ? `<p class="next">${escapeHtml(next).replace('{tenant}', escapeHtml(who))}</p>` : '';
-  reply
+  // Returned, so that the route's async handler hands Fastify the reply it sent: resolving with
+  // undefined after a send made Fastify send again, and log the URL, token included, at warn and
+  // error with a stack (issue 46).
+  return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('content-security-policy', PAGE_CSP)

@@ -72,15 +72,18 @@ export async function loadFlowSession(platform: Platform, request: FastifyReques
   return context;
 }
 
-/** The tenant of the session this request's cookie names, live or not (for the pages that refuse it). */
-export async function tenantOfFlowCookie(
+/**
+ * The session this request's cookie names, live or not, as its ids (for the pages that refuse it:
+ * the tenant for the page, the session for the log line), or null.
+ */
+export async function sessionOfFlowCookie(
   platform: Platform,
   request: FastifyRequest,
-): Promise<string | null> {
+): Promise<{ sessionId: string; tenantId: string } | null> {
   const value = request.cookies[FLOW_COOKIE];
   if (!value || !/^[A-Za-z0-9]{43}$/.test(value)) return null;
   const session = await findSessionByCookieHash(platform.database.db, flowCookieHash(value));
-  return session?.tenant_id ?? null;
+  return session ? { sessionId: session.id, tenantId: session.tenant_id } : null;
 }
 
 /** State-changing requests: the CSRF token in the header (or the form field of /verify/complete). */
@@ -94,9 +97,12 @@ export function requireCsrfToken(
   if (typeof token !== 'string' || !isSameText(token, csrfTokenFor(context.cookieValue))) {
     throw new AppError('CsrfTokenInvalid');
   }
-  // Defence in depth: a browser that says where the request comes from must say "here".
+  // Defence in depth: a browser that says where the request comes from must say "here". `Origin:
+  // null` is refused too: it is what a sandboxed frame, a data: or file: page sends, so it never
+  // means this origin (the flow's own fetches are CORS-mode and name the real origin even under
+  // `Referrer-Policy: no-referrer`).
   const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== 'null' && origin !== new URL(config.publicUrl).origin) {
+  if (typeof origin === 'string' && origin !== new URL(config.publicUrl).origin) {
     throw new AppError('CsrfTokenInvalid');
   }
   if (request.headers['sec-fetch-site'] === 'cross-site') throw new AppError('CsrfTokenInvalid');

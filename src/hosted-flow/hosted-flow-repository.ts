@@ -3,6 +3,7 @@
 // found through its link token or its flow cookie, never by a bare id from the browser. The session
 // row's own changes go through sessions, in the same transaction.
 import type { Selectable } from 'kysely';
+import type { CameraReport, InjectionSignal } from '../liveness/index.ts';
 import type { Db } from '../platform/db/open-database.ts';
 import type { LivenessChallengesTable, SessionDocumentsTable } from '../platform/db/schema.ts';
 import {
@@ -108,7 +109,7 @@ export async function findOpenChallenge(
 export async function claimChallenge(
   db: Db,
   values: { sessionId: string; challengeId: string; now: Date; maxAttempts: number },
-): Promise<ChallengeRow | 'invalid' | 'exhausted'> {
+): Promise<(ChallengeRow & { attemptsUsed: number }) | 'invalid' | 'exhausted'> {
   const challenge = await db
     .updateTable('liveness_challenges')
     .set({ used_at: values.now })
@@ -119,8 +120,8 @@ export async function claimChallenge(
     .returningAll()
     .executeTakeFirst();
   if (!challenge) return 'invalid';
-  const counted = await countLivenessAttempt(db, values);
-  return counted ? challenge : 'exhausted';
+  const attemptsUsed = await countLivenessAttempt(db, values);
+  return attemptsUsed === null ? 'exhausted' : { ...challenge, attemptsUsed };
 }
 
 export async function recordLivenessAttempt(
@@ -134,6 +135,9 @@ export async function recordLivenessAttempt(
     frameBlobs: string[];
     /** The screen-light correlation (null or absent: not measured). */
     screenLight?: number | null;
+    /** What the browser said of its camera, and the injection signals found (injection-signals.ts). */
+    camera?: CameraReport | null;
+    injectionSignals?: readonly InjectionSignal[];
     /** Set when the check is decided: passed, or failed for the last time. */
     outcome: { status: 'success' | 'failed'; referenceBlob: string | null } | null;
     now: Date;
@@ -147,6 +151,8 @@ export async function recordLivenessAttempt(
       failure_reasons: values.failures,
       frame_blobs: values.frameBlobs,
       screen_light: values.screenLight ?? null,
+      camera: values.camera ? JSON.stringify(values.camera) : null,
+      injection_signals: [...(values.injectionSignals ?? [])],
     })
     .where('id', '=', values.challengeId)
     .execute();
@@ -182,6 +188,7 @@ export async function findLastChallenge(db: Db, sessionId: string) {
       'failure_reasons',
       'frame_blobs',
       'screen_light',
+      'injection_signals',
     ])
     .where('session_id', '=', sessionId)
     .where('used_at', 'is not', null)

@@ -40,8 +40,8 @@ import {
   FLOW_COOKIE,
   loadFlowSession,
   requireCsrfToken,
+  sessionOfFlowCookie,
   setFlowCookie,
-  tenantOfFlowCookie,
 } from './flow-session.ts';
 import {
   chooseDocumentType,
@@ -84,6 +84,15 @@ async function pageTenant(platform: Platform, tenantId: string | null): Promise<
   if (!tenant) return null;
   const branding = brandingOf(tenant);
   return { ...branding, logoUrl: logoUrlOf(tenant.id, branding) };
+}
+
+/**
+ * A refusal page is one info line: what was refused, why and for which session (null when none is
+ * known). Never the URL, whose token or code is the secret, and no stack: a refusal is the flow
+ * working, and anyone can ask for one (issue 46).
+ */
+function logRefusal(request: FastifyRequest, what: string, sessionId: string | null, reason: string) {
+  request.log.info({ sessionId, reason }, `hosted flow refused the ${what}`);
 }
 
 const EntryQuery = Type.Object({
@@ -152,8 +161,13 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
   app.get('/verify', entry, async (request, reply) => {
     const language = negotiateLanguage(request);
     const { sessionId, token } = request.query;
-    if (request.validationError || !sessionId || !token) return sendPage(reply, 410, 'expired', language);
+    if (request.validationError || !sessionId || !token) {
+      logRefusal(request, 'verification link', null, 'malformed_link');
+      return sendPage(reply, 410, 'expired', language);
+    }
     const outcome = await enterFlow(platform, { sessionId, token }, request.ip);
+    if (outcome.kind !== 'entered')
+      logRefusal(request, 'verification link', outcome.sessionId, outcome.reason);
     if (outcome.kind === 'expired')
       return sendPage(reply, 410, 'expired', language, await pageTenant(platform, outcome.tenantId));
     if (outcome.kind === 'wrong_ip')
@@ -169,8 +183,10 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
     async (request, reply) => {
       const language = negotiateLanguage(request);
       const outcome = await useHandoff(platform, request.params.code);
-      if (outcome.kind === 'expired')
+      if (outcome.kind === 'expired') {
+        logRefusal(request, 'hand-off link', outcome.sessionId, outcome.reason);
         return sendPage(reply, 410, 'handoffExpired', language, await pageTenant(platform, outcome.tenantId));
+      }
       setFlowCookie(reply, config, outcome.cookieValue);
       return reply.code(303).header('location', '/verify/flow').send();
     },
@@ -185,8 +201,16 @@ async function flowScope(scope: FastifyInstance, platform: Platform) {
       await loadFlowSession(platform, request);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      const tenant = await pageTenant(platform, await tenantOfFlowCookie(platform, request));
-      if (error.code === 'SessionExpired') return sendPage(reply, 410, 'expired', language, tenant);
+      const session = await sessionOfFlowCookie(platform, request);
+      const tenant = await pageTenant(platform, session?.tenantId ?? null);
+      const expired = error.code === 'SessionExpired';
+      logRefusal(
+        request,
+        'flow page',
+        session?.sessionId ?? null,
+        expired ? 'session_expired' : 'no_session',
+      );
+      if (expired) return sendPage(reply, 410, 'expired', language, tenant);
       return sendPage(reply, 401, 'noSession', language, tenant);
     }
     return sendFlowApp(reply, language);

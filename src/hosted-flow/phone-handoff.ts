@@ -58,26 +58,40 @@ export async function issueHandoff(platform: Platform, context: FlowContext): Pr
   return { url, expiresAt: expiresAt.toISOString(), qrSvg: qr.createSvgTag({ cellSize: 4, margin: 4 }) };
 }
 
+/** Why a hand-off link was refused, for the one log line of the refusal. */
+export type HandoffRefusal = 'unknown_code' | 'code_used' | 'code_expired' | 'session_not_in_flow';
+
 export type HandoffOutcome =
-  | { kind: 'moved'; cookieValue: string }
-  | { kind: 'expired'; tenantId: string | null };
+  | { kind: 'moved'; cookieValue: string; sessionId: string }
+  | { kind: 'expired'; tenantId: string | null; sessionId: string | null; reason: HandoffRefusal };
 
 /** The phone opens the code's link: the first valid use moves the session; anything else changes nothing. */
 export async function useHandoff(platform: Platform, code: string): Promise<HandoffOutcome> {
-  if (!HANDOFF_CODE.test(code)) return { kind: 'expired', tenantId: null };
+  const unknown = { kind: 'expired', tenantId: null, sessionId: null, reason: 'unknown_code' } as const;
+  if (!HANDOFF_CODE.test(code)) return unknown;
   return platform.database.db.transaction().execute(async (trx) => {
     const handoff = await lockHandoff(trx, codeHash(code));
-    if (!handoff) return { kind: 'expired', tenantId: null };
+    if (!handoff) return unknown;
     const session = await findSession(trx, handoff.session_id, true);
     const now = platform.now().getTime();
-    const isValid =
-      session !== undefined &&
-      handoff.used_at === null &&
-      now < handoff.expires_at.getTime() &&
-      session.submitted_at === null &&
-      session.status === 'in_progress' &&
-      now < session.expires_at.getTime();
-    if (!isValid) return { kind: 'expired', tenantId: session?.tenant_id ?? null };
+    const refusal: HandoffRefusal | undefined =
+      handoff.used_at !== null
+        ? 'code_used'
+        : now >= handoff.expires_at.getTime()
+          ? 'code_expired'
+          : session === undefined ||
+              session.submitted_at !== null ||
+              session.status !== 'in_progress' ||
+              now >= session.expires_at.getTime()
+            ? 'session_not_in_flow'
+            : undefined;
+    if (refusal || !session)
+      return {
+        kind: 'expired',
+        tenantId: session?.tenant_id ?? null,
+        sessionId: handoff.session_id,
+        reason: refusal ?? 'session_not_in_flow',
+      };
     const cookieValue = newFlowCookieValue();
     await moveSessionByHandoff(trx, {
       tokenHash: handoff.token_hash,
@@ -85,7 +99,7 @@ export async function useHandoff(platform: Platform, code: string): Promise<Hand
       cookieHash: flowCookieHash(cookieValue),
       now: platform.now(),
     });
-    return { kind: 'moved', cookieValue };
+    return { kind: 'moved', cookieValue, sessionId: session.id };
   });
 }
 

@@ -38,3 +38,5 @@ export {
   parseJapaneseDate,
   toJapaneseEra,
 } from './parse-japanese-date.ts';
+export { isKnownGivenName, isKnownName, isKnownSurname, splitByKnownNames } from './person-names.ts';
+export { PREFECTURES_LATIN, prefectureInLatin } from './prefectures-latin.ts';

@@ -18,25 +18,34 @@ export function municipalitiesOf(prefecture: string): readonly string[] {
 
 /**
  * The address with its municipality restored when the text after the prefecture begins with a
- * known municipality's name but for one character, and with no other's: unchanged when it begins
- * with a known one already, when two fit, or when the name is shorter than three characters (one
- * character of two is too much to restore).
+ * known municipality's name but for one character — one misread, or one dropped (東伯郡琴浦町 read
+ * 東伯郡浦町: the jpn model loses a glyph between kanji now and then) — and with no other's:
+ * unchanged when it begins with a known one already, when two fit, or when the name is too short
+ * to tell (a misread in a name under three characters, a dropped glyph in one under four).
  */
 export function restoreMunicipality(address: string, prefecture: string): string {
   if (!address.startsWith(prefecture)) return address;
   const rest = [...address.slice(prefecture.length)];
   const names = municipalitiesOf(prefecture);
   if (names.some((name) => rest.join('').startsWith(name))) return address;
-  const fits = names.filter((name) => {
+  // Each fit: the name, and how many characters of the text it stands for.
+  const fits: { name: string; read: number }[] = [];
+  for (const name of names) {
     const chars = [...name];
-    if (chars.length < 3 || rest.length < chars.length) return false;
-    let differ = 0;
-    for (let i = 0; i < chars.length; i++) if (chars[i] !== rest[i]) differ++;
-    return differ === 1;
-  });
-  if (fits.length !== 1) return address;
-  const name = fits[0] as string;
-  return prefecture + name + rest.slice([...name].length).join('');
+    if (chars.length >= 3 && rest.length >= chars.length) {
+      let differ = 0;
+      for (let i = 0; i < chars.length; i++) if (chars[i] !== rest[i]) differ++;
+      if (differ === 1) fits.push({ name, read: chars.length });
+    }
+    if (chars.length >= 4 && rest.length >= chars.length - 1) {
+      const read = rest.slice(0, chars.length - 1).join('');
+      if (chars.some((_, i) => chars.toSpliced(i, 1).join('') === read))
+        fits.push({ name, read: chars.length - 1 });
+    }
+  }
+  const only = fits[0];
+  if (!only || fits.some((f) => f.name !== only.name)) return address;
+  return prefecture + only.name + rest.slice(only.read).join('');
 }
 
 let allNames: Map<string, string[]> | undefined;

@@ -8,6 +8,14 @@ export {
   type PoseOffset,
 } from './classify-head-pose.ts';
 export {
+  type CameraReport,
+  cameraSignals,
+  INJECTION_SIGNALS,
+  type InjectionSignal,
+  isInjectionSignal,
+  isVirtualCameraLabel,
+} from './injection-signals.ts';
+export {
   CHALLENGE_LENGTH,
   CHALLENGE_VALIDITY_MS,
   drawChallengeSteps,

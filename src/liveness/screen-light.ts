@@ -5,9 +5,9 @@
 // fed in by a virtual camera, or a recording shown to the camera, were made before the sequence
 // existed, so their face's colour does not follow it.
 //
-// Safe for people sensitive to flashing (WCAG 2.3.1, "Three Flashes or Below Threshold"): one
-// change a second at most, each a cross-fade of LIGHT_FADE_MS, so no more than half a flash (a
-// pair of opposing changes) in any second.
+// Safe for people sensitive to flashing (WCAG 2.3.1, "Three Flashes or Below Threshold"): a change
+// every LIGHT_SEGMENT_MS (two a second), each a cross-fade of LIGHT_FADE_MS, so at most one flash
+// (a pair of opposing changes) in any second, where the criterion allows three.
 //
 // Only a measurement: in bright daylight a phone's screen barely lights a face, so a weak answer
 // is not proof of an attack; the selfie spoof check weighs it as one cue (never a block alone).

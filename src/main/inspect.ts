@@ -189,7 +189,7 @@ export async function inspectDocument(
   const spoof = await engines.documentSpoof({
     front,
     ...(back ? { back } : {}),
-    ocr: documentSpoofFacts(read.extras),
+    ocr: documentSpoofFacts(read.extras, read.result),
     ...(portraitSex ? { portraitSex } : {}),
     documentType,
     referenceDate: input.referenceDate ?? new Date(),

@@ -6,6 +6,7 @@
 // database connection still ends the process (exit status 70) after its line: the state it leaves
 // behind is unknown, and a supervisor restarts the process.
 import { isDatabaseUnavailable } from '../platform/db/database-availability.ts';
+import { redactText } from '../platform/http/log-redaction.ts';
 
 /** Written at the start of every line the guards log, for operators' alerts and the tests. */
 export const UNHANDLED_MARKER = 'mimoto: unhandled';
@@ -20,8 +21,9 @@ export function installProcessGuards(
   log: (line: string) => void = (line) => console.error(line),
 ): ProcessGuards {
   const counts = { rejections: 0, exceptions: 0 };
+  // Message and stack only, with the secrets' shapes redacted (log-redaction.ts).
   const describe = (error: unknown) =>
-    error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+    redactText(error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error));
   const onRejection = (reason: unknown) => {
     counts.rejections++;
     log(`${UNHANDLED_MARKER} rejection #${counts.rejections}: ${describe(reason)}`);

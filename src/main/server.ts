@@ -4,6 +4,7 @@ import { buildApp } from '../app.ts';
 import type { Config, Role } from '../config.ts';
 import { startPipelineWorkers, warmUpCheckModels } from '../pipeline/index.ts';
 import { isDatabaseUnavailable } from '../platform/db/database-availability.ts';
+import { redactText } from '../platform/http/log-redaction.ts';
 import { startRetentionSweep } from '../session-api/index.ts';
 import { startExpirySweep } from '../sessions/index.ts';
 import { startWebhookDeliveryWorker } from '../webhooks/index.ts';
@@ -17,8 +18,13 @@ import { installProcessGuards } from './process-guards.ts';
 const report =
   (what: string) =>
   (error: unknown): void => {
-    if (!isDatabaseUnavailable(error)) console.error(`${what}:`, error);
+    // The message and stack, redacted (log-redaction.ts): a driver's error object may carry a
+    // statement's parameters, a person's name among them.
+    if (!isDatabaseUnavailable(error)) console.error(`${what}:`, describeError(error));
   };
+
+const describeError = (error: unknown) =>
+  redactText(error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error));
 
 export async function runServer(config: Config, role: Role): Promise<void> {
   installProcessGuards();

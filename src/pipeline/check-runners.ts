@@ -301,7 +301,7 @@ const runDocumentSpoof: CheckRunner<'documentSpoofCheck'> = async ({ platform, i
     front,
     ...(back ? { back } : {}),
     ...(tilted ? { tilted } : {}),
-    ...(extras ? { ocr: documentSpoofFacts(extras) } : {}),
+    ...(extras ? { ocr: documentSpoofFacts(extras, ocr.envelope.result) } : {}),
     ...(portraitSex ? { portraitSex } : {}),
     ...(documentType ? { documentType } : {}),
     referenceDate: platform.now(),
@@ -321,10 +321,10 @@ const runDocumentSpoof: CheckRunner<'documentSpoofCheck'> = async ({ platform, i
 
 const runSelfieSpoof: CheckRunner<'selfieSpoofCheck'> = async ({ inputs }) => {
   const { frames, liveness } = await inputs.livenessFrames();
-  const { result, measurements } = await runSelfieSpoofInWorker({ frames, liveness });
+  const { result, measurements, injectionSignals } = await runSelfieSpoofInWorker({ frames, liveness });
   return {
     status: 'success',
-    envelope: { result, extras: { measurements } },
+    envelope: { result, extras: { measurements, injectionSignals } },
     provider: result.provider ?? PROVIDER,
     model: result.model ?? selfieSpoofCheck.id,
     inputHashes: Object.fromEntries(frames.map((f, i) => [`frame${i}`, sha256Of(f.image)])),
@@ -454,6 +454,7 @@ async function loadLivenessFrames(platform: Platform, session: SessionRow): Prom
       failures: challenge.failure_reasons ?? [],
       maxFaceDistance: null,
       screenLight: challenge.screen_light === null ? null : { correlation: challenge.screen_light },
+      injectionSignals: challenge.injection_signals,
     },
   };
 }

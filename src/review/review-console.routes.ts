@@ -5,7 +5,7 @@
 // reviewer; claim and decide: reviewer; blacklist: tenant_admin.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ConsoleRole, recordAudit, requestActor, requireRole } from '../actors/index.ts';
+import { type ConsoleRole, onlyRoles, recordAudit, requestActor, requireRole } from '../actors/index.ts';
 import { readSessionImage, type SessionImageName } from '../hosted-flow/index.ts';
 import { AppError } from '../platform/http/app-error.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -76,7 +76,7 @@ export function registerReviewConsoleRoutes(scope: FastifyInstance, platform: Pl
 
   app.get(
     '/tenants/:tenantId/sessions',
-    { schema: { ...hidden, params: TenantParams, querystring: SessionQuery } },
+    { ...onlyRoles(SESSION_READERS), schema: { ...hidden, params: TenantParams, querystring: SessionQuery } },
     async (request) => {
       const { tenantId } = request.params;
       const { isOperator } = await sessionReader(platform, request, tenantId);
@@ -95,7 +95,7 @@ export function registerReviewConsoleRoutes(scope: FastifyInstance, platform: Pl
 
   app.get(
     '/tenants/:tenantId/sessions.csv',
-    { schema: { ...hidden, params: TenantParams, querystring: SessionQuery } },
+    { ...onlyRoles(SESSION_READERS), schema: { ...hidden, params: TenantParams, querystring: SessionQuery } },
     async (request, reply) => {
       const { tenantId } = request.params;
       await sessionReader(platform, request, tenantId);
@@ -131,7 +131,7 @@ export function registerReviewConsoleRoutes(scope: FastifyInstance, platform: Pl
 
   app.get(
     '/tenants/:tenantId/review-queue',
-    { schema: { ...hidden, params: TenantParams, querystring: QueueQuery } },
+    { ...onlyRoles(CASE_READERS), schema: { ...hidden, params: TenantParams, querystring: QueueQuery } },
     async (request) => {
       const { tenantId } = request.params;
       actingUser(request, CASE_READERS, tenantId);
@@ -196,7 +196,12 @@ export function registerReviewConsoleRoutes(scope: FastifyInstance, platform: Pl
 
   app.post(
     '/tenants/:tenantId/sessions/:sessionId/review',
-    { schema: { ...hidden, params: TenantSessionParams, body: ConsoleReviewBody } },
+    // The role and tenant before the body (docs/console-api.md): another tenant's reviewer gets 403,
+    // never a validation error about a body it may not send.
+    {
+      ...onlyRoles(['reviewer']),
+      schema: { ...hidden, params: TenantSessionParams, body: ConsoleReviewBody },
+    },
     async (request, reply) => {
       const { tenantId, sessionId } = request.params;
       const reviewer = actingUser(request, ['reviewer'], tenantId);
@@ -249,7 +254,7 @@ export function registerReviewConsoleRoutes(scope: FastifyInstance, platform: Pl
 
   app.post(
     '/tenants/:tenantId/blacklist',
-    { schema: { ...hidden, params: TenantParams, body: BlacklistBody } },
+    { ...onlyRoles(['tenant_admin']), schema: { ...hidden, params: TenantParams, body: BlacklistBody } },
     async (request, reply) => {
       const admin = actingUser(request, ['tenant_admin'], request.params.tenantId);
       return reply.code(201).send({ entry: await createBlacklistEntry(platform, admin, request.body) });
@@ -258,7 +263,10 @@ export function registerReviewConsoleRoutes(scope: FastifyInstance, platform: Pl
 
   app.put(
     '/tenants/:tenantId/blacklist/:entryId',
-    { schema: { ...hidden, params: BlacklistEntryParams, body: BlacklistBody } },
+    {
+      ...onlyRoles(['tenant_admin']),
+      schema: { ...hidden, params: BlacklistEntryParams, body: BlacklistBody },
+    },
     async (request) => {
       const admin = actingUser(request, ['tenant_admin'], request.params.tenantId);
       return { entry: await updateBlacklistEntry(platform, admin, request.params.entryId, request.body) };

@@ -78,13 +78,13 @@ export async function touchSession(db: Db, sessionId: string, now: Date): Promis
 }
 
 /**
- * Counts one live check attempt when one is left and the check is not decided yet; false (nothing
- * written) otherwise.
+ * Counts one live check attempt when one is left and the check is not decided yet: the attempts
+ * used with it, or null (nothing written) otherwise.
  */
 export async function countLivenessAttempt(
   db: Db,
   values: { sessionId: string; maxAttempts: number; now: Date },
-): Promise<boolean> {
+): Promise<number | null> {
   const row = await db
     .updateTable('verification_sessions')
     .set((eb) => ({ liveness_attempts: eb('liveness_attempts', '+', 1), updated_at: values.now }))
@@ -93,7 +93,7 @@ export async function countLivenessAttempt(
     .where('liveness_status', 'is', null)
     .returning('liveness_attempts')
     .executeTakeFirst();
-  return row !== undefined;
+  return row === undefined ? null : Number(row.liveness_attempts);
 }
 
 /** The live check is decided: passed, or failed for the last time. */

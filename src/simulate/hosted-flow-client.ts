@@ -149,10 +149,12 @@ export class HostedFlowClient {
     challengeId: string,
     timestamps: number[],
     frames: Buffer[],
+    camera?: { label: string; width: number; height: number; frameRate: number },
   ): Promise<LivenessAttemptAnswer> {
     const form = new FormData();
     form.append('challengeId', challengeId);
     form.append('timestamps', JSON.stringify(timestamps));
+    if (camera) form.append('camera', JSON.stringify(camera));
     for (const [i, frame] of frames.entries()) {
       form.append('frames', new Blob([new Uint8Array(frame)], { type: 'image/jpeg' }), `frame-${i}.jpg`);
     }

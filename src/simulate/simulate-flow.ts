@@ -3,6 +3,7 @@
 // persona whose media come from the synthetic corpus generator. The server decides everything:
 // a refused step ends the run with FlowStepRefused; a failed face check goes on as the server
 // allows (3 attempts, then recorded as failed) and is reported.
+import sharp from 'sharp';
 import { isLivenessStep } from '../liveness/index.ts';
 import { DOCUMENT_TYPES, type DocumentType, hasBackSide, Random } from '../synth/index.ts';
 import { FlowStepRefused, HostedFlowClient, type LivenessAttemptAnswer } from './hosted-flow-client.ts';
@@ -259,7 +260,11 @@ export async function simulateFlow(options: SimulateOptions): Promise<Simulation
     );
     // The frames are sent when the last one is captured, not before.
     await sleep((timestamps.at(-1) ?? 0) - (performance.now() - captureStart));
-    const answer = await client.sendLivenessAttempt(challenge.challengeId, timestamps, frames);
+    // The camera as a browser reports it: a webcam's label and the size the frames are filmed at
+    // (an injecting attacker reports an ordinary camera too; the screen light is what shows it).
+    const { width = 0, height = 0 } = await sharp(frames[0]).metadata();
+    const camera = { label: 'Integrated Camera (simulated)', width, height, frameRate: 30 };
+    const answer = await client.sendLivenessAttempt(challenge.challengeId, timestamps, frames, camera);
     attempts.push({ steps: challenge.steps, answer });
     livenessStatus = answer.livenessStatus;
     log(

@@ -4,7 +4,7 @@
 // 丁目/番地/号 and building names in the notations people write; birth years spread over 昭和 and
 // 平成, the years with a 0 digit and 元年 drawn more often than their share, since those are
 // where a reader drops a digit. None is a real record: every value comes from the seeded generator.
-import { municipalitiesOf } from '../japanese/index.ts';
+import { municipalitiesOf, PREFECTURES_LATIN } from '../japanese/index.ts';
 import type { Identity, Sex } from './identity.ts';
 import { addDays, type IsoDate, isoDate, parseIsoDate } from './japanese-date.ts';
 import type { Random } from './random.ts';
@@ -304,56 +304,8 @@ const NATIONALITIES: readonly [string, string][] = [
   ['ペルー', 'PER'],
 ];
 
-// The 47 prefectures in JIS order, with their Latin names (the passport prints the latter).
-export const PREFECTURES_LATIN: readonly [string, string][] = [
-  ['北海道', 'HOKKAIDO'],
-  ['青森県', 'AOMORI'],
-  ['岩手県', 'IWATE'],
-  ['宮城県', 'MIYAGI'],
-  ['秋田県', 'AKITA'],
-  ['山形県', 'YAMAGATA'],
-  ['福島県', 'FUKUSHIMA'],
-  ['茨城県', 'IBARAKI'],
-  ['栃木県', 'TOCHIGI'],
-  ['群馬県', 'GUNMA'],
-  ['埼玉県', 'SAITAMA'],
-  ['千葉県', 'CHIBA'],
-  ['東京都', 'TOKYO'],
-  ['神奈川県', 'KANAGAWA'],
-  ['新潟県', 'NIIGATA'],
-  ['富山県', 'TOYAMA'],
-  ['石川県', 'ISHIKAWA'],
-  ['福井県', 'FUKUI'],
-  ['山梨県', 'YAMANASHI'],
-  ['長野県', 'NAGANO'],
-  ['岐阜県', 'GIFU'],
-  ['静岡県', 'SHIZUOKA'],
-  ['愛知県', 'AICHI'],
-  ['三重県', 'MIE'],
-  ['滋賀県', 'SHIGA'],
-  ['京都府', 'KYOTO'],
-  ['大阪府', 'OSAKA'],
-  ['兵庫県', 'HYOGO'],
-  ['奈良県', 'NARA'],
-  ['和歌山県', 'WAKAYAMA'],
-  ['鳥取県', 'TOTTORI'],
-  ['島根県', 'SHIMANE'],
-  ['岡山県', 'OKAYAMA'],
-  ['広島県', 'HIROSHIMA'],
-  ['山口県', 'YAMAGUCHI'],
-  ['徳島県', 'TOKUSHIMA'],
-  ['香川県', 'KAGAWA'],
-  ['愛媛県', 'EHIME'],
-  ['高知県', 'KOCHI'],
-  ['福岡県', 'FUKUOKA'],
-  ['佐賀県', 'SAGA'],
-  ['長崎県', 'NAGASAKI'],
-  ['熊本県', 'KUMAMOTO'],
-  ['大分県', 'OITA'],
-  ['宮崎県', 'MIYAZAKI'],
-  ['鹿児島県', 'KAGOSHIMA'],
-  ['沖縄県', 'OKINAWA'],
-];
+// The 47 prefectures with their Latin names (the passport prints the latter): src/japanese.
+export { PREFECTURES_LATIN };
 
 // Town names (町名) as they recur across the country; the municipality list stops at 市区町村.
 const TOWNS: readonly string[] = [

@@ -364,6 +364,45 @@ describe('CSV export', () => {
 });
 
 describe('the queue, the case and the faces', () => {
+  test("another tenant's user gets 403 before the body or query is judged, and nothing changes", async () => {
+    const sessionId = await person(apiA, '/a/', { pre: { lastName: '越境', firstName: '防止' } });
+    const reviewerB = await ConsoleClient.signIn(app, platform, {
+      email: 'rob@b.example',
+      role: 'reviewer',
+      tenantId: tenantB.tenantId,
+    });
+    // docs/console-api.md: a tenant-scoped user on another tenant's path is 403, whatever it sends.
+    const crossing: [ConsoleClient, 'GET' | 'POST' | 'PUT', string, unknown][] = [
+      [reviewerB, 'POST', pathA(`sessions/${sessionId}/review`), { decision: 'maybe' }],
+      [reviewerB, 'POST', pathA(`sessions/${sessionId}/review`), {}],
+      [
+        reviewerB,
+        'POST',
+        pathA(`sessions/${sessionId}/review`),
+        { decision: 'approved', reasonCode: 'other', reason: 'x' },
+      ],
+      [reviewerB, 'GET', `${pathA('review-queue')}?status=pending`, undefined],
+      [adminB, 'GET', `${pathA('sessions')}?limit=nope`, undefined],
+      [adminB, 'POST', pathA('blacklist'), { label: 1 }],
+      [adminB, 'PUT', pathA('blacklist/bl_x'), { nonsense: true }],
+    ];
+    for (const [client, method, url, body] of crossing) {
+      const res = await client.request(method, url, body);
+      assert.equal(res.statusCode, 403, `${method} ${url} ${JSON.stringify(body)}: ${res.body}`);
+      assert.equal(res.json().error, 'Forbidden');
+    }
+    const reviews = await platform.database.db
+      .selectFrom('reviews')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .execute();
+    assert.deepEqual(reviews, []);
+    // The tenant's own reviewer still gets the validation error for the same bad body.
+    const own = await reviewer.request('POST', pathA(`sessions/${sessionId}/review`), { decision: 'maybe' });
+    assert.equal(own.statusCode, 400);
+    assert.equal(own.json().error, 'ValidationFailed');
+  });
+
   test('the queue refuses the status filters that could never match a pending_review case', async () => {
     for (const q of ['status=pending', 'status=completed', 'verificationStatus=approved']) {
       const res = await reviewer.request('GET', `${pathA('review-queue')}?${q}`);

@@ -146,6 +146,52 @@ test('a poor capture is named low_ocr_confidence, not the near-threshold face or
   assert.deepEqual([decide(readable, t).status, decide(readable, t).reason], ['rejected', 'face_mismatch']);
 });
 
+test('a low document verdict that did not cover the expiry never approves: to review, whatever else passed', () => {
+  // The document check judged its cues, but the expiry was not read (documentSpoofCheck 0.18.0):
+  // an expired document must not be approvable for having its date unread.
+  const input = {
+    ...passing(),
+    documentSpoofCheck: {
+      status: 'success' as const,
+      result: {
+        status: 'success',
+        risk: 'low',
+        score: 0.05,
+        confidence: 0.9,
+        measurements: { notJudged: ['expiryDate'] },
+      },
+    },
+  };
+  const d = decide(input, t);
+  assert.deepEqual([d.status, d.reason], ['pending_review', 'low_ocr_confidence']);
+  assert.equal(d.metadata.ocrConfidence, 0.93);
+  assert.match(String(d.metadata.detail), /expiry date was not read/);
+  // Nothing left out: approved as before.
+  const covered = {
+    ...input,
+    documentSpoofCheck: {
+      status: 'success' as const,
+      result: {
+        status: 'success',
+        risk: 'low',
+        score: 0.05,
+        confidence: 0.9,
+        measurements: { notJudged: [] },
+      },
+    },
+  };
+  assert.equal(decide(covered, t).status, 'approved');
+  // A read expiry that says expired is rejected first (the fraud check's fact).
+  const expired = {
+    ...input,
+    fraudSignalAnalysis: {
+      status: 'success' as const,
+      result: { riskScore: 0.3, signals: [], documentExpired: true },
+    },
+  };
+  assert.deepEqual([decide(expired, t).status, decide(expired, t).reason], ['rejected', 'document_expired']);
+});
+
 test('a document the spoof check could not judge is never approved: a poor capture, to review', () => {
   // A capture the OCR read (0.93) but too blurred for the document check's print cues.
   const input = {
@@ -196,6 +242,22 @@ test('selfie spoof: high risk rejected, medium risk to review', () => {
     [decide(medium, t).status, decide(medium, t).reason],
     ['pending_review', 'selfie_spoof_suspected'],
   );
+});
+
+test('selfie spoof at medium with injection signals: face_injection_suspected naming them', () => {
+  const input = {
+    ...passing(),
+    selfieSpoofCheck: {
+      status: 'success' as const,
+      result: { risk: 'medium', injectionSignals: ['screen_light_not_reflected' as const] },
+    },
+  };
+  const d = decide(input, t);
+  assert.deepEqual([d.status, d.reason], ['pending_review', 'face_injection_suspected']);
+  assert.deepEqual(d.metadata.injectionSignals, ['screen_light_not_reflected']);
+  // At high risk it is a rejection like any selfie spoof.
+  const high = { ...input, selfieSpoofCheck: { ...input.selfieSpoofCheck, result: { risk: 'high' } } };
+  assert.equal(decide(high, t).reason, 'selfie_spoof_detected');
 });
 
 test('a spoof check without an implementation is never a pass', () => {

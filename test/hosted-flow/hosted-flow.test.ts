@@ -176,7 +176,18 @@ describe('flow requests need the cookie of a live session and a CSRF token', () 
       origin: 'https://evil.example',
     });
     assert.equal(otherSite.statusCode, 403);
+    // A sandboxed frame or a data: page says `Origin: null`: never this origin (issue 46).
+    const opaque = await a.send('POST', '/verify/api/consent', undefined, { origin: 'null' });
+    assert.equal(opaque.statusCode, 403);
+    assert.equal(opaque.json().error, 'CsrfTokenInvalid');
+    const crossSite = await a.send('POST', '/verify/api/consent', undefined, {
+      'sec-fetch-site': 'cross-site',
+    });
+    assert.equal(crossSite.statusCode, 403);
     assert.equal((await a.state()).json().steps.consent, false);
+    // The same request from this origin passes: the refusals above were for the origin alone.
+    const own = await a.send('POST', '/verify/api/consent', undefined, { origin: 'http://127.0.0.1:8080' });
+    assert.equal(own.statusCode, 204);
   });
 
   test('an expired session answers 410', async () => {
@@ -342,7 +353,35 @@ describe('the flow to submission (liveness failed three times, the flow goes on)
       assert.equal(challenge.statusCode, 201);
       const { challengeId, steps } = challenge.json();
       assert.equal(new Set(steps).size, 3);
-      const res = await a.upload('/verify/api/liveness/attempts', frames, { challengeId, timestamps });
+      if (attempt === 1) {
+        // A camera report that is not the documented object is refused before any frame counts.
+        for (const camera of [
+          '{"label":',
+          '[]',
+          '{"label":"x","lens":"wide"}',
+          '{"width":-3}',
+          '{"label":"\\ud800"}',
+        ]) {
+          const refused = await a.upload('/verify/api/liveness/attempts', frames, {
+            challengeId,
+            timestamps,
+            camera,
+          });
+          assert.equal(refused.statusCode, 400, camera);
+          assert.equal(refused.json().details[0].path, '/camera');
+        }
+      }
+      // The last attempt says it was filmed by OBS's virtual camera at a size the frames are not.
+      const camera = JSON.stringify(
+        attempt === 3
+          ? { label: 'OBS Virtual Camera', width: 1280, height: 720, frameRate: 30 }
+          : { label: 'FaceTime HD Camera', width: null, height: null, frameRate: null },
+      );
+      const res = await a.upload('/verify/api/liveness/attempts', frames, {
+        challengeId,
+        timestamps,
+        camera,
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().passed, false);
       assert.ok(res.json().failures.includes('pose_order_mismatch'));
@@ -356,6 +395,18 @@ describe('the flow to submission (liveness failed three times, the flow goes on)
       }
     }
     assert.ok(used);
+    const signals = await t.platform.database.executeSql(
+      `SELECT injection_signals, camera->>'label' AS label FROM liveness_challenges
+        WHERE session_id = '${a.sessionId}' AND used_at IS NOT NULL ORDER BY used_at`,
+    );
+    assert.deepEqual(
+      signals.rows.map((r) => [r.label, r.injection_signals]),
+      [
+        ['FaceTime HD Camera', []],
+        ['FaceTime HD Camera', []],
+        ['OBS Virtual Camera', ['virtual_camera', 'camera_settings_mismatch']],
+      ],
+    );
     assert.equal((await a.send('POST', '/verify/api/liveness/challenge')).statusCode, 409);
     const state = (await a.state()).json();
     assert.equal(state.steps.liveness.status, 'failed');

@@ -11,6 +11,8 @@ import sharp from 'sharp';
 import {
   AttemptsInFlight,
   LIVENESS_UPLOAD_LIMITS,
+  MAX_LIVENESS_ATTEMPT_PIXELS,
+  MAX_LIVENESS_FRAME_PIXELS,
   MAX_LIVENESS_FRAMES,
 } from '../../src/hosted-flow/liveness-attempt.ts';
 import { useTestApi } from '../helpers/api-client.ts';
@@ -222,6 +224,69 @@ describe('liveness uploads are judged before their frames are read', () => {
     assert.equal(res.statusCode, 413, res.body);
     assert.equal(res.json().error, 'PayloadTooLarge');
     assert.equal((await a.state()).json().steps.liveness.attemptsLeft, 3);
+  });
+
+  /** A flat JPEG of width×height: many pixels in few bytes, as a bomb or an oversized camera sends. */
+  const flatJpeg = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#8a7' } })
+      .jpeg({ quality: 50 })
+      .toBuffer();
+  const challengeRow = (challengeId: string) =>
+    t.platform.database.db
+      .selectFrom('liveness_challenges')
+      .select(['used_at', 'passed'])
+      .where('id', '=', challengeId)
+      .executeTakeFirstOrThrow();
+
+  test('a frame over the pixel budget (1920×1080) → 422 ImageTooManyPixels, no try used, the challenge still open', async () => {
+    assert.equal(MAX_LIVENESS_FRAME_PIXELS, 1920 * 1080);
+    const a = await readyForLiveness();
+    const { challengeId } = (await a.send('POST', '/verify/api/liveness/challenge')).json();
+    // 7000×7000 = 49 MP in a few hundred KB: under the byte limit, far over the pixel budget.
+    const huge = await flatJpeg(7000, 7000);
+    assert.ok(huge.length < LIVENESS_UPLOAD_LIMITS.maxFileBytes, `${huge.length} bytes`);
+    const frames = staticFrames.slice(0, 4).map((bytes) => ({ field: 'frames', bytes }));
+    frames[1] = { field: 'frames', bytes: huge };
+    const res = await a.upload('/verify/api/liveness/attempts', frames, {
+      challengeId,
+      timestamps: JSON.stringify([0, 400, 800, 1200]),
+    });
+    assert.equal(res.statusCode, 422, res.body);
+    assert.equal(res.json().error, 'ImageTooManyPixels');
+    assert.deepEqual(res.json().details, [
+      { path: '/frames/1', message: '49000000 pixels; at most 2073600' },
+    ]);
+    assert.equal((await a.state()).json().steps.liveness.attemptsLeft, 3);
+    assert.deepEqual(await challengeRow(challengeId), { used_at: null, passed: null });
+    // One pixel over in either direction is over too; 1920×1080 itself is within (the next test).
+    const wide = await flatJpeg(1921, 1080);
+    const over = await a.upload(
+      '/verify/api/liveness/attempts',
+      [wide, ...staticFrames.slice(0, 3)].map((bytes) => ({ field: 'frames', bytes })),
+      { challengeId, timestamps: JSON.stringify([0, 400, 800, 1200]) },
+    );
+    assert.equal(over.statusCode, 422, over.body);
+    assert.equal(over.json().details[0].path, '/frames/0');
+  });
+
+  test(`an attempt over its pixel budget (ten 1080p frames) → 422 at the frame that passes it, no try used`, async () => {
+    assert.equal(MAX_LIVENESS_ATTEMPT_PIXELS, 10 * 1920 * 1080);
+    const a = await readyForLiveness();
+    const { challengeId } = (await a.send('POST', '/verify/api/liveness/challenge')).json();
+    const full = await flatJpeg(1920, 1080);
+    const eleven = Array.from({ length: 11 }, () => ({ field: 'frames', bytes: full }));
+    const res = await a.upload('/verify/api/liveness/attempts', eleven, {
+      challengeId,
+      timestamps: JSON.stringify(eleven.map((_, i) => i * 300)),
+    });
+    assert.equal(res.statusCode, 422, res.body);
+    assert.equal(res.json().error, 'ImageTooManyPixels');
+    assert.deepEqual(res.json().details, [
+      { path: '/frames', message: `${11 * 1920 * 1080} pixels with frame 10; at most ${10 * 1920 * 1080}` },
+    ]);
+    assert.match(res.json().message, /\S/);
+    assert.equal((await a.state()).json().steps.liveness.attemptsLeft, 3);
+    assert.deepEqual(await challengeRow(challengeId), { used_at: null, passed: null });
   });
 
   test(`more than ${MAX_LIVENESS_FRAMES} frames, or frames before the fields → 400`, async () => {

@@ -209,4 +209,28 @@ describe('POST /v1/verification-sessions in production', () => {
       await platform.close();
     }
   });
+
+  it('refuses a loopback host spelt with a trailing dot at setup, as allow-list prefix and as callback URL', async () => {
+    const platform = await createTestPlatform({
+      env: { MIMOTO_ENV: 'production', MIMOTO_PUBLIC_URL: 'https://verify.mimoto.example' },
+    });
+    try {
+      // `localhost.` is localhost: the delivery's guard refused it, now the setup does (issue 46).
+      for (const prefix of ['https://localhost./', 'https://api.localhost./cb'])
+        await assert.rejects(createTestTenant(platform, [prefix]), (error: Error & { code?: string }) => {
+          assert.equal(error.code, 'ValidationFailed');
+          assert.match(error.message, /private or reserved address \(.*localhost is loopback\)/);
+          return true;
+        });
+      const tenant = await createTestTenant(platform, ['https://tenant.example/cb']);
+      const api = await ApiClient.start(platform, tenant.apiKey);
+      const dotted = await api.createSession({ callbackUrl: 'https://localhost./cb' });
+      assert.equal(dotted.statusCode, 400);
+      assert.equal(dotted.json().error, 'ValidationFailed');
+      assert.match(dotted.json().message, /loopback/);
+      await api.app.close();
+    } finally {
+      await platform.close();
+    }
+  });
 });

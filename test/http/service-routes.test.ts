@@ -29,7 +29,26 @@ describe('service routes', () => {
     const image = doc.paths['/v1/verification-sessions/{sessionId}/images/{kind}'].get;
     for (const route of ['cancel', 'redact', 'review'])
       assert.ok(doc.paths[`/v1/verification-sessions/{sessionId}/${route}`].post, route);
-    assert.deepEqual(Object.keys(create.responses).sort(), ['201', '400', '401', '413', '415', '422', '429']);
+    assert.deepEqual(Object.keys(create.responses).sort(), [
+      '201',
+      '400',
+      '401',
+      '413',
+      '415',
+      '422',
+      '429',
+      '503',
+    ]);
+    // Every /v1 operation may answer 503 while the database is unreachable, saying when to retry.
+    for (const [path, methods] of Object.entries<
+      Record<string, { responses: Record<string, { headers?: object }> }>
+    >(doc.paths))
+      for (const [method, operation] of Object.entries(methods))
+        if (path.startsWith('/v1/'))
+          assert.ok(
+            operation.responses['503']?.headers?.['Retry-After' as never],
+            `${method} ${path}: 503 with Retry-After`,
+          );
     assert.ok(detail.responses['403'] && detail.responses['404']);
     assert.ok(reprocess.responses['409']);
     assert.ok(list.parameters.some((p: { name: string }) => p.name === 'startingAfter'));

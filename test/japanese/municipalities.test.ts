@@ -26,6 +26,16 @@ describe('municipalities', () => {
     assert.equal(restoreMunicipality('東京都南区1-1', '東京都'), '東京都南区1-1');
   });
 
+  it('restores a municipality whose name lost one glyph, when no other name fits', () => {
+    // 東伯郡琴浦町 read without its 琴 (a validation-corpus misreading's kind).
+    assert.equal(
+      restoreMunicipality('鳥取県東伯郡浦町曙町一丁目12番1号', '鳥取県'),
+      '鳥取県東伯郡琴浦町曙町一丁目12番1号',
+    );
+    // A three-character name one glyph short is two characters: too little to tell (府中市 / 中市).
+    assert.equal(restoreMunicipality('東京都中市宮町1-1', '東京都'), '東京都中市宮町1-1');
+  });
+
   it('restores a misread prefecture from the municipality after it', () => {
     assert.equal(
       restorePrefecture('橋賠県北九州市小倉北区魚町1丁目', PREFECTURES),
@@ -33,6 +43,19 @@ describe('municipalities', () => {
     );
     // 府中市 is in two prefectures: no guess.
     assert.equal(restorePrefecture('東京府府中市宮町1-1', PREFECTURES), '東京府府中市宮町1-1');
+  });
+
+  it('reads a dot between the numbers of an address as its dash, and drops print past a wide gap', () => {
+    assert.equal(
+      cleanAddress('長野県木曽郡木祖村春日1451.16ライオンズマンションB-103'),
+      '長野県木曽郡木祖村春日1451-16ライオンズマンションB-103',
+    );
+    assert.equal(cleanAddress('東京都品川区住吉5-9-7                Mi        の'), '東京都品川区住吉5-9-7');
+    // The one space before a building name stays.
+    assert.equal(
+      cleanAddress('東京都品川区住吉5丁目9番7号 コーポ桜101'),
+      '東京都品川区住吉5丁目9番7号 コーポ桜101',
+    );
   });
 
   it('reads addresses through cleanAddress', () => {

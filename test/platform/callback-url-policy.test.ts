@@ -54,6 +54,11 @@ describe('callback URLs to private, loopback, link-local or metadata addresses (
     'https://[::ffff:10.0.0.1]/cb',
     'https://localhost/cb',
     'https://api.localhost/cb',
+    // A fully qualified name's trailing dot is the same host (issue 46: it was refused only at delivery).
+    'https://localhost./',
+    'https://LOCALHOST../cb',
+    'https://api.localhost./cb',
+    'https://127.0.0.1./cb',
   ];
   for (const url of refusedInProduction) {
     it(`${url} is refused in production`, () => {

@@ -8,16 +8,21 @@ import { prepareSimulation, type SimulationResult, simulateFlow } from '../../sr
 import type { DocumentType } from '../../src/synth/index.ts';
 import { createSession, getSessionDetail, type SimulateServer } from './simulate-server.ts';
 
-/** What each persona's verification must be decided as (the README's persona table). */
-export const EXPECTED_DECISIONS: Record<Persona, { status: string; reasons: readonly string[] }> = {
-  genuine: { status: 'approved', reasons: ['all_checks_passed'] },
-  impostor: { status: 'rejected', reasons: ['face_mismatch'] },
-  'photo-attack': { status: 'rejected', reasons: ['liveness_failed', 'selfie_spoof_detected'] },
-  'screen-replay': { status: 'rejected', reasons: ['document_spoof_detected'] },
-  'blurry-document': { status: 'approved', reasons: ['all_checks_passed'] },
-  'video-replay': { status: 'rejected', reasons: ['liveness_failed', 'selfie_spoof_detected'] },
-  // Its face does not reflect the page's colours (docs/spoof-checks.md "Screen light").
-  'face-injection': { status: 'pending_review', reasons: ['selfie_spoof_suspected'] },
+/** The decisions each persona's verification may end in, as status → reasons (the README's persona table). */
+export const EXPECTED_DECISIONS: Record<Persona, Readonly<Record<string, readonly string[]>>> = {
+  genuine: { approved: ['all_checks_passed'] },
+  impostor: { rejected: ['face_mismatch'] },
+  'photo-attack': { rejected: ['liveness_failed', 'selfie_spoof_detected'] },
+  'screen-replay': { rejected: ['document_spoof_detected'] },
+  'blurry-document': { approved: ['all_checks_passed'] },
+  // A recording either fails the poses it was not made for, or answers them and then does not
+  // reflect the page's colours (docs/spoof-checks.md "Screen light").
+  'video-replay': {
+    rejected: ['liveness_failed', 'selfie_spoof_detected'],
+    pending_review: ['face_injection_suspected'],
+  },
+  // Its face does not reflect the page's colours.
+  'face-injection': { pending_review: ['face_injection_suspected'] },
 };
 
 export interface PersonaOutcome {
@@ -97,7 +102,7 @@ export async function runPersona(
     sessionId,
     status: v.decision.status,
     reason: v.decision.reason,
-    expected: v.decision.status === expected.status && expected.reasons.includes(v.decision.reason),
+    expected: expected[v.decision.status]?.includes(v.decision.reason) ?? false,
     similarity: r.faceMatch?.similarity ?? null,
     ocrStatus: r.ocr?.status ?? null,
     ocrConfidence: r.ocr?.confidence ?? null,

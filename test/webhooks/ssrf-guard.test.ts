@@ -116,6 +116,10 @@ const cases: Case[] = [
   ['https://[2001:2::1]/', 'production', /benchmarking/],
   ['https://[100::1]/', 'production', /discard-only/],
   ['https://[4000::1]/', 'production', /outside global unicast/],
+  // a fully qualified name's trailing dot is the same host
+  ['https://localhost./', 'production', /localhost is loopback/],
+  ['https://api.localhost./cb', 'production', /api\.localhost is loopback/],
+  ['http://localhost.:9/', 'development', 'allow', ['127.0.0.1']],
   // host names whose answers are not public
   ['https://metadata.google.internal/computeMetadata/v1/', 'production', /cloud metadata/],
   ['https://internal.example.com/', 'production', /10\.1\.2\.3: private/],

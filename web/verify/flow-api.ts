@@ -2,6 +2,7 @@
 // user's language in Accept-Language (so server messages come back in it) and, for POST/PUT, the
 // CSRF token from GET state.
 import type { FlowState } from '../../src/hosted-flow/flow-state.ts';
+import type { CameraReport } from './capture/camera.ts';
 import type { Language } from './i18n.ts';
 
 export type { FlowState };
@@ -104,10 +105,11 @@ export class FlowApi {
 
   challenge = () => this.call<LivenessChallenge>('POST', 'liveness/challenge');
 
-  submitLiveness(challengeId: string, frames: { t: number; image: Blob }[]) {
+  submitLiveness(challengeId: string, frames: { t: number; image: Blob }[], camera: CameraReport | null) {
     const form = new FormData();
     form.append('challengeId', challengeId);
     form.append('timestamps', JSON.stringify(frames.map((f) => f.t)));
+    if (camera) form.append('camera', JSON.stringify(camera));
     frames.forEach((f, i) => {
       form.append('frames', f.image, `frame-${i}.jpg`);
     });

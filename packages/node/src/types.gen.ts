@@ -25,7 +25,7 @@ export type WebhookAutomaticDecision = {
   decision: {
     /** Equals the top-level status */
     status: "approved" | "rejected" | "pending_review";
-    /** Machine reason code (API reference §6.2) (known values: all_checks_passed, face_mismatch, face_similarity_near_threshold, low_ocr_confidence, document_spoof_detected, document_spoof_suspected, selfie_spoof_detected, selfie_spoof_suspected, liveness_failed, fraud_detected, fraud_suspected, blacklist_match, pre_registered_info_mismatch, user_input_mismatch, document_type_mismatch, unsupported_document_type, document_expired, chip_signature_invalid, chip_chain_untrusted, chip_data_group_hash_mismatch, chip_clone_suspected, chip_anti_clone_unavailable, chip_data_group_missing, chip_mrz_invalid; others may be added) */
+    /** Machine reason code (API reference §6.2) (known values: all_checks_passed, face_mismatch, face_similarity_near_threshold, low_ocr_confidence, document_spoof_detected, document_spoof_suspected, selfie_spoof_detected, selfie_spoof_suspected, face_injection_suspected, liveness_failed, fraud_detected, fraud_suspected, blacklist_match, pre_registered_info_mismatch, user_input_mismatch, document_type_mismatch, unsupported_document_type, document_expired, chip_signature_invalid, chip_chain_untrusted, chip_data_group_hash_mismatch, chip_clone_suspected, chip_anti_clone_unavailable, chip_data_group_missing, chip_mrz_invalid; others may be added) */
     reason: string;
     /** API reference §2.8 */
     metadata: {
@@ -70,6 +70,7 @@ export type WebhookAutomaticDecision = {
       preRegisteredInfoMatch?: {
         [key: string]: unknown;
       };
+      injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
       /** ic_chip when the person was verified by reading the document's IC chip */
       verificationMethod?: string;
       /** After a review: the reviewer's reason code (review.reasonCode) (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
@@ -264,6 +265,7 @@ export type WebhookReviewOutcome = {
       preRegisteredInfoMatch?: {
         [key: string]: unknown;
       };
+      injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
       /** ic_chip when the person was verified by reading the document's IC chip */
       verificationMethod?: string;
       /** After a review: the reviewer's reason code (review.reasonCode) (known values: documents_verified_manually, face_confirmed_manually, data_mismatch_explained, new_capture_requested, document_unreadable, document_expired, document_suspicious, face_mismatch, person_not_present, data_mismatch, suspected_fraud, other; others may be added) */
@@ -629,6 +631,7 @@ export type SessionDetail = {
         preRegisteredInfoMatch?: {
           [key: string]: boolean;
         };
+        injectionSignals?: Array<"screen_light_not_reflected" | "virtual_camera" | "camera_settings_mismatch">;
         /** ic_chip when the person was verified by reading the document's IC chip */
         verificationMethod?: string;
         /** After a review: the reviewer's reason code (review.reasonCode) */
@@ -822,7 +825,7 @@ export interface Operations {
     requestRequired: true;
     query: never;
     response: CreatedSession;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "PayloadTooLarge" | "UnsupportedMediaType" | "CallbackUrlNotAllowed" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "PayloadTooLarge" | "UnsupportedMediaType" | "CallbackUrlNotAllowed" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** List the tenant's sessions, newest first */
   listSessions: {
@@ -832,7 +835,7 @@ export interface Operations {
     requestRequired: false;
     query: ListSessionsQuery;
     response: SessionList;
-    errors: "ValidationFailed" | "Unauthorized" | "TooManyRequests";
+    errors: "ValidationFailed" | "Unauthorized" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Get a session with its results */
   getSession: {
@@ -842,7 +845,7 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: SessionDetail;
-    errors: "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "TooManyRequests";
+    errors: "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Run checks of a submitted session again, then the decision */
   reprocessSession: {
@@ -852,7 +855,7 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: ReprocessResult;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotSubmitted" | "SessionDataErased" | "DecisionFinal" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotSubmitted" | "SessionDataErased" | "DecisionFinal" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Cancel a session the user has not submitted */
   cancelSession: {
@@ -862,7 +865,7 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: SessionDetail;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotCancellable" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotCancellable" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Erase a finished session's personal data and images */
   redactSession: {
@@ -872,7 +875,7 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: SessionDetail;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotRedactable" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotRedactable" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** Decide a pending_review verification (a reviewer's decision is final) */
   reviewSession: {
@@ -882,7 +885,7 @@ export interface Operations {
     requestRequired: true;
     query: never;
     response: SessionDetail;
-    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotPendingReview" | "DecisionFinal" | "ReviewClaimed" | "SecondReviewerRequired" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests";
+    errors: "BadRequest" | "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "SessionNotPendingReview" | "DecisionFinal" | "ReviewClaimed" | "SecondReviewerRequired" | "PayloadTooLarge" | "UnsupportedMediaType" | "TooManyRequests" | "ServiceUnavailable";
   };
   /** A document image or the liveness reference image (JPEG) */
   getSessionImage: {
@@ -892,11 +895,11 @@ export interface Operations {
     requestRequired: false;
     query: never;
     response: Uint8Array;
-    errors: "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "TooManyRequests";
+    errors: "ValidationFailed" | "Unauthorized" | "Forbidden" | "NotFound" | "TooManyRequests" | "ServiceUnavailable";
   };
 }
 
 export type OperationId = keyof Operations;
 
 /** Every error code an operation of the API can answer with (the error field of the body). */
-export type ErrorCode = "BadRequest" | "CallbackUrlNotAllowed" | "DecisionFinal" | "Forbidden" | "NotFound" | "PayloadTooLarge" | "ReviewClaimed" | "SecondReviewerRequired" | "SessionDataErased" | "SessionNotCancellable" | "SessionNotPendingReview" | "SessionNotRedactable" | "SessionNotSubmitted" | "TooManyRequests" | "Unauthorized" | "UnsupportedMediaType" | "ValidationFailed";
+export type ErrorCode = "BadRequest" | "CallbackUrlNotAllowed" | "DecisionFinal" | "Forbidden" | "NotFound" | "PayloadTooLarge" | "ReviewClaimed" | "SecondReviewerRequired" | "ServiceUnavailable" | "SessionDataErased" | "SessionNotCancellable" | "SessionNotPendingReview" | "SessionNotRedactable" | "SessionNotSubmitted" | "TooManyRequests" | "Unauthorized" | "UnsupportedMediaType" | "ValidationFailed";

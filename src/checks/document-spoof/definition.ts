@@ -5,7 +5,7 @@ import { defineCheck } from '../check-definition.ts';
 
 export const documentSpoofDefinition = defineCheck({
   id: 'documentSpoofCheck',
-  version: '0.17.0',
+  version: '0.18.0',
   inputs: ['documentImages', 'documentType'],
   // The OCR's facts (expiry, check digits, MRZ) and the portrait's apparent sex (faceMatch).
   waitsFor: ['ocr', 'faceMatch'],

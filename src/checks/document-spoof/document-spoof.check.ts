@@ -25,6 +25,7 @@ import {
   type GreyImage,
   type Point,
 } from '../ocr/find-document.ts';
+import { OCR_CONFIDENCE_THRESHOLD } from '../ocr/ocr-result.ts';
 import { type MrzVerdictFacts, mrzFailureKind } from '../ocr/read-mrz.ts';
 import { combineSpoofCues, NO_VERDICT, roundScore, type SpoofCue } from '../spoof-cues.ts';
 import { measureCardThickness, thicknessCue } from './card-thickness.ts';
@@ -88,6 +89,10 @@ export type SpoofCheck = Static<typeof SpoofCheckSchema>;
 // periodic print or colour ripple (guilloche of real specimen passports read as a pixel grid); a
 // passport whose MRZ check digits all hold is judged when its layout's cues cannot be measured
 // (outline not found, print blurred), the details saying what was not judged.
+// 0.18.0: an expiry not read, or read on a capture the OCR could not read with confidence, no
+// longer withholds the verdict (it is validity, not authenticity): the other cues judge, the
+// details say the expiry was not judged, and `measurements.notJudged` tells the decision, which
+// never approves on such a verdict (issue 42 point 3).
 // The number itself is declared with the check in the registry (definition.ts).
 export const DOCUMENT_SPOOF_VERSION = documentSpoofDefinition.version;
 export const DOCUMENT_SPOOF_MODEL = 'mimoto-document-spoof-cues';
@@ -114,11 +119,24 @@ export interface DocumentSpoofOcrFacts {
    * again: the same finder on the same decoded pixels gives the same outline.
    */
   documentOutline?: DocumentOutline | null;
+  /**
+   * The OCR check read the capture below its confidence threshold (its result's `confidence`): the
+   * decision sends it to review as a poor capture whatever this check answers, so an MRZ it could
+   * not read cleanly there is said to be unjudged rather than withholding the verdict.
+   */
+  readBelowThreshold?: boolean;
 }
 
-/** The facts this check reads, picked from the OCR check's extras (the pipeline and the bench). */
-export function documentSpoofFacts(extras: DocumentSpoofOcrFacts): DocumentSpoofOcrFacts {
+/**
+ * The facts this check reads, picked from the OCR check's extras (the pipeline and the bench), and
+ * from its result, when given, whether it read the capture below its threshold.
+ */
+export function documentSpoofFacts(
+  extras: DocumentSpoofOcrFacts,
+  result?: { confidence?: number },
+): DocumentSpoofOcrFacts {
   return {
+    ...(result && (result.confidence ?? 0) < OCR_CONFIDENCE_THRESHOLD ? { readBelowThreshold: true } : {}),
     ...(extras.expiryDate ? { expiryDate: extras.expiryDate } : {}),
     ...(extras.expiryDateReliable !== undefined ? { expiryDateReliable: extras.expiryDateReliable } : {}),
     ...(extras.myNumberCheckDigitValid !== undefined
@@ -176,6 +194,11 @@ export interface DocumentSpoofMeasurements {
   issuerText?: IssuerTextEvidence;
   back?: SideMeasurements;
   cues: { name: string; score: number }[];
+  /**
+   * What a `low` verdict did not cover: `expiryDate`, the expiry not read (or read on a capture the
+   * OCR could not read with confidence). Stored with the result; decide never approves on it.
+   */
+  notJudged?: 'expiryDate'[];
 }
 
 export interface DocumentSpoofResult {
@@ -552,7 +575,7 @@ const round = roundScore;
 function unjudged(
   input: DocumentSpoofInput,
   layout: { textEdit: TextEditEvidence } | undefined,
-): { missing: string[]; noted: string[] } {
+): { missing: string[]; noted: string[]; mrzUnread: string[]; expiry?: string } {
   const ocr = input.ocr;
   const missing: string[] = [];
   const noted: string[] = [];
@@ -566,15 +589,27 @@ function unjudged(
   else if (layout && layout.textEdit.fit < DOCUMENT_SPOOF_THRESHOLDS.textMinFit)
     layoutGap("the card's layout does not fit the photo");
   else if (layout && !isSharp(layout.textEdit)) layoutGap('the print is too blurred');
-  if (!ocr) return { missing, noted };
-  if (!ocr.expiryDate) missing.push('the expiry date (not read)');
-  else if (ocr.expiryDateReliable === false) missing.push('the expiry date (not read reliably)');
+  const mrzUnread: string[] = [];
+  if (!ocr) return { missing, noted, mrzUnread };
+  // The expiry is a fact of validity, not of authenticity: a date not read, or read on a capture
+  // the OCR could not read with confidence, leaves the expiry cue unmeasured and the other cues
+  // standing (issue 42). What keeps such a document from approval is the decision's: it never
+  // approves one whose expiry no verdict covered (`notJudged`), nor a capture read below the OCR
+  // threshold — where alone an expiry is "not read reliably" (assemble-result.ts).
+  const expiry = !ocr.expiryDate
+    ? 'the expiry date (not read)'
+    : ocr.expiryDateReliable === false
+      ? 'the expiry date (not read reliably)'
+      : undefined;
+  // An MRZ not read cleanly leaves a passport's values unvouched: no verdict where the OCR read the
+  // rest confidently (a verdict there could approve), unjudged and said so where it did not (the
+  // decision reviews such a capture whatever the verdict; a cleanly failing digit is a cue above).
   if (definition?.mrz && (!ocr.mrz || mrzFailureKind(ocr.mrz) === 'misread'))
-    missing.push('the MRZ check digits (not read cleanly)');
+    (ocr.readBelowThreshold ? mrzUnread : missing).push('the MRZ check digits (not read cleanly)');
   // The My Number is printed on the back: a front alone has no check digit to judge.
   if (definition?.personalNumber && input.back && ocr.myNumberCheckDigitValid === undefined)
     missing.push('the My Number check digit (not read)');
-  return { missing, noted };
+  return { missing, noted, mrzUnread, ...(expiry ? { expiry } : {}) };
 }
 
 /**
@@ -727,14 +762,26 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
 
       const combined = combineSpoofCues(cues, t, t.medium);
       const { score, boundaryConfidence } = combined;
-      const { missing, noted } =
-        combined.risk === 'low' ? unjudged(input, layout) : { missing: [], noted: [] };
+      const { missing, noted, mrzUnread, expiry } =
+        combined.risk === 'low'
+          ? unjudged(input, layout)
+          : { missing: [], noted: [], mrzUnread: [], expiry: undefined };
       const risk = missing.length ? NO_VERDICT.risk : combined.risk;
       const details = missing.length
-        ? `no spoof cue fired, but the capture is too poor to judge ${missing.join('; ')}`
-        : noted.length
-          ? `${combined.details}; not judged: ${noted.join('; ')} (the MRZ check digits vouch for the values)`
-          : combined.details;
+        ? `no spoof cue fired, but the capture is too poor to judge ${[...missing, ...mrzUnread, ...(expiry ? [expiry] : [])].join('; ')}`
+        : [
+            combined.details,
+            ...(noted.length
+              ? [`not judged: ${noted.join('; ')} (the MRZ check digits vouch for the values)`]
+              : []),
+            ...(mrzUnread.length
+              ? [`not judged: ${mrzUnread.join('; ')} (a capture the OCR read below its threshold)`]
+              : []),
+            ...(expiry ? [`not judged: ${expiry} (validity is left to a reviewer)`] : []),
+          ].join('; ');
+      // What a low verdict did not cover, for the decision (which never approves a document whose
+      // expiry nobody judged).
+      const notJudged = risk === 'low' && expiry ? (['expiryDate'] as const) : undefined;
       // A halftone screen is periodic too and can raise the spectral cue: when the paper margin
       // says "printed copy", the periodicity is the print's, not a display's.
       const printed = printedScore(front);
@@ -762,6 +809,7 @@ export function createDocumentSpoofCheck(): Check<DocumentSpoofInput, DocumentSp
           ...(portrait ? { portrait } : issuerPortrait ? { portrait: issuerPortrait.evidence } : {}),
           ...(back ? { back } : {}),
           cues: cues.map(({ name, score: s }) => ({ name, score: round(s) })),
+          ...(notJudged ? { notJudged: [...notJudged] } : {}),
         },
       };
     },

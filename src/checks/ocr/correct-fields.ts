@@ -8,6 +8,7 @@ import {
   parseJapaneseDate,
   restoreMunicipality,
   restorePrefecture,
+  splitByKnownNames,
 } from '../../japanese/index.ts';
 
 const restoredPrefecture = (address: string) => restorePrefecture(address, PREFECTURES);
@@ -302,6 +303,10 @@ export function kanjiLookalikes(part: string): string {
 export function splitKanjiName(name: string): { lastName: string; firstName: string } {
   const chars = [...kanjiLookalikes(name)];
   if (chars.length <= 1) return { lastName: name, firstName: '' };
+  // Where the dictionary knows a part, that part says where the surname ends (勅使河原ひかり,
+  // 我如古幸子); a name it knows no part of is cut as most are.
+  const known = splitByKnownNames(chars.join(''));
+  if (known) return { lastName: known.lastName, firstName: known.firstName };
   let cut = chars.length === 2 ? 1 : 2;
   if (chars.length >= 4 && THREE_KANJI_SURNAMES.includes(chars.slice(0, 3).join(''))) cut = 3;
   return { lastName: chars.slice(0, cut).join(''), firstName: chars.slice(cut).join('') };
@@ -378,8 +383,12 @@ export function isPlausibleLatinName(name: { lastName: string; firstName: string
  */
 export function cleanAddress(text: string): string {
   let s = ascii(text)
-    // 2－1－2: a dash between numbers read as the long vowel mark or the kanji one (or twice).
-    .replace(/(?<=\d)\s*(?:[ー一－—–‐-]\s*)+(?=\d)/gu, '-')
+    // An address is one line with at most one space in it (before the building name): what
+    // Tesseract reads past a gap three spaces wide is other print beside it.
+    .replace(/\s{3,}.*$/u, '')
+    // 2－1－2: a dash between numbers read as the long vowel mark or the kanji one (or twice), or
+    // as a dot (1451.16: no address prints a decimal).
+    .replace(/(?<=\d)\s*(?:[ー一－—–‐\-.・]\s*)+(?=\d)/gu, '-')
     // A 1 read as a look-alike mark where only a number can stand (西新宿+丁目, 3番|号).
     .replace(/(?<![\d+|!\]lI])[+|!\]lI](?=丁目|番|号)/gu, '1')
     .replace(/[|｜]/g, ' ')

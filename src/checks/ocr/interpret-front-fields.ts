@@ -1,6 +1,8 @@
 // Step 4 of the reading: the front's readings made into fields, each corrected by its known
 // shape (correct-fields.ts) and given a confidence; the licence's number read again by its digits
 // alone; the issuer's area against the printed address (issuing-authority.ts).
+
+import { prefectureInLatin } from '../../japanese/index.ts';
 import {
   cleanAddress,
   isPlausibleBirthDate,
@@ -85,7 +87,11 @@ export async function interpretFrontFields(
 
   // Address.
   const addressRead = get('address');
-  const address = cleanAddress(addressRead.text);
+  // A passport's domicile is a prefecture's name: read one letter off, it is that name.
+  const address =
+    type === 'passport'
+      ? (prefectureInLatin(addressRead.text) ?? cleanAddress(addressRead.text))
+      : cleanAddress(addressRead.text);
   const addressFits = fitsAddress(type, address);
   // A prefecture the list does not hold (a specimen's 見本県, a misread one) fits less well.
   const addressFit = !addressFits ? 0.6 : type === 'passport' || startsWithPrefecture(address) ? 1 : 0.9;

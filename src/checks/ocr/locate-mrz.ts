@@ -10,7 +10,7 @@ import { connectedComponents } from '../../platform/image/components.ts';
 import type { GreyImage } from './find-document.ts';
 import { reviseByZoneGlyphs, sampleGrey } from './mrz-glyphs.ts';
 import type { OcrEngine, OcrWord } from './ocr-engine.ts';
-import { type MrzFormat, type MrzReading, readMrzLines } from './read-mrz.ts';
+import { type MrzFormat, type MrzReading, mergeMrzReadings, readMrzLines } from './read-mrz.ts';
 
 /** A band of MRZ lines in the photo: a rotated rectangle, its lines running along `angle`. */
 export interface MrzBand {
@@ -25,6 +25,8 @@ export interface MrzBand {
   /** Line blobs found in the band (1 when the lines merged under skew). */
   lines: number;
   score: number;
+  /** A run of the lines of a band of more than three (findMrzBands). */
+  part?: boolean;
 }
 
 /**
@@ -230,8 +232,8 @@ function lineBlobs(ink: Uint8Array, width: number, height: number, horizontal: b
  * Candidate MRZ bands in a photo, best first. Each is two or three parallel line blobs of about
  * equal length (or one thick blob: lines merged under skew or blur).
  */
-export function findMrzBands(photo: GreyImage): MrzBand[] {
-  const scale = WORK_SIZE / Math.max(photo.width, photo.height);
+export function findMrzBands(photo: GreyImage, workSize = WORK_SIZE): MrzBand[] {
+  const scale = workSize / Math.max(photo.width, photo.height);
   const width = Math.max(1, Math.round(photo.width * scale));
   const height = Math.max(1, Math.round(photo.height * scale));
   const grey = resample(photo, width, height);
@@ -265,47 +267,61 @@ export function findMrzBands(photo: GreyImage): MrzBand[] {
         const along = Math.abs(dx * ux + dy * uy);
         return along < 0.15 * seed.length && across < 4 * Math.max(seed.thickness, b.thickness) * 1.2;
       });
-      // The band spans its members: extent along the normal and along the line.
-      let minN = Number.POSITIVE_INFINITY;
-      let maxN = Number.NEGATIVE_INFINITY;
-      let minU = Number.POSITIVE_INFINITY;
-      let maxU = Number.NEGATIVE_INFINITY;
-      for (const m of members) {
-        const n = (m.cx - seed.cx) * nx + (m.cy - seed.cy) * ny;
-        const u = (m.cx - seed.cx) * ux + (m.cy - seed.cy) * uy;
-        minN = Math.min(minN, n - m.thickness / 2);
-        maxN = Math.max(maxN, n + m.thickness / 2);
-        minU = Math.min(minU, u + m.lo);
-        maxU = Math.max(maxU, u + m.hi);
+      // More than three parallel lines hold the zone and something beside it (a card's edge, a
+      // line of print above): each run of three and of two adjacent lines is a band too, and the
+      // zone's pitch picks among them (rankMrzBands).
+      const across = (m: Blob) => (m.cx - seed.cx) * nx + (m.cy - seed.cy) * ny;
+      const sorted = [...members].sort((a, b) => across(a) - across(b));
+      const subsets = [members];
+      if (members.length > 3)
+        for (const w of [3, 2])
+          for (let i = 0; i + w <= sorted.length; i++) subsets.push(sorted.slice(i, i + w));
+      for (const subset of subsets) {
+        // The band spans its members: extent along the normal and along the line.
+        let minN = Number.POSITIVE_INFINITY;
+        let maxN = Number.NEGATIVE_INFINITY;
+        let minU = Number.POSITIVE_INFINITY;
+        let maxU = Number.NEGATIVE_INFINITY;
+        for (const m of subset) {
+          const n = across(m);
+          const u = (m.cx - seed.cx) * ux + (m.cy - seed.cy) * uy;
+          minN = Math.min(minN, n - m.thickness / 2);
+          maxN = Math.max(maxN, n + m.thickness / 2);
+          minU = Math.min(minU, u + m.lo);
+          maxU = Math.max(maxU, u + m.hi);
+        }
+        const midN = (minN + maxN) / 2;
+        const midU = (minU + maxU) / 2;
+        const lines = Math.min(3, subset.length);
+        const thick = maxN - minN;
+        const length = maxU - minU;
+        // Two or three lines, or one blob as thick as two or three merged lines (length/thickness
+        // about 44/3 for TD3, 30/5 for TD1).
+        const merged = subset.length === 1 && length / thick < 18;
+        const score = length * (subset.length >= 2 ? lines : merged ? 1.5 : 0.5);
+        bands.push({
+          cx: (seed.cx + midN * nx + midU * ux) / scale,
+          cy: (seed.cy + midN * ny + midU * uy) / scale,
+          angle: seed.angle,
+          length: length / scale,
+          thickness: thick / scale,
+          lines: subset.length,
+          score,
+          ...(subset !== members ? { part: true } : {}),
+        });
       }
-      const midN = (minN + maxN) / 2;
-      const midU = (minU + maxU) / 2;
-      const lines = Math.min(3, members.length);
-      const thick = maxN - minN;
-      const length = maxU - minU;
-      // Two or three lines, or one blob as thick as two or three merged lines (length/thickness
-      // about 44/3 for TD3, 30/5 for TD1).
-      const merged = members.length === 1 && length / thick < 18;
-      const score = length * (members.length >= 2 ? lines : merged ? 1.5 : 0.5);
-      bands.push({
-        cx: (seed.cx + midN * nx + midU * ux) / scale,
-        cy: (seed.cy + midN * ny + midU * uy) / scale,
-        angle: seed.angle,
-        length: length / scale,
-        thickness: thick / scale,
-        lines: members.length,
-        score,
-      });
     }
   }
   bands.sort((a, b) => b.score - a.score);
   // The same band is found once per member: keep the best of overlapping ones.
   const kept: MrzBand[] = [];
   for (const b of bands) {
+    // (A run of a band's lines is not the band: another thickness.)
     const same = kept.some(
       (k) =>
         Math.hypot(k.cx - b.cx, k.cy - b.cy) < Math.max(k.thickness, b.thickness) &&
-        Math.abs(Math.sin(k.angle - b.angle)) < 0.1,
+        Math.abs(Math.sin(k.angle - b.angle)) < 0.1 &&
+        Math.abs(k.thickness / b.thickness - 1) < 0.15,
     );
     if (!same) kept.push(b);
   }
@@ -642,11 +658,36 @@ function byStroke(text: string, corners: number, foot: number): string {
 }
 
 /**
+ * Photo pixels a character below which a zone is read in several passes (the MRZ model and eng,
+ * each at two scales) merged position by position (`mergeMrzReadings`): at 5–9 px a character one
+ * pass misreads a glyph or two another pass reads right, and a check digit holding by chance on
+ * one pass's misread field is outvoted by the passes that read it otherwise.
+ */
+export const SMALL_MRZ_PITCH_PX = 9;
+
+/**
+ * A band whose cut fits a zone's fixed pitch this well (`zoneFit`; clean zones 0–0.1, a page's
+ * paragraphs 0.66–0.9 on the tuning captures) is read even where its fillers' shapes are too
+ * small to tell which way up it lies: both ways are tried.
+ */
+const ZONE_FIT_MAX = 0.3;
+
+const charsPerLine = (format: MrzFormat | undefined) =>
+  format === 'TD1' ? 30 : format === 'TD2' || format === 'MRVB' ? 36 : 44;
+
+/** A band's reading and whether several passes agreed on every character of it. */
+interface BandReading {
+  reading: MrzReading;
+  agreed: boolean;
+}
+
+/**
  * Reads one band, turned as its fillers point; undefined when it holds no MRZ-like lines. With
  * `retry`, where check digits fail: the same engine again on the band cut a quarter larger
  * (Tesseract reads small glyphs differently at another scale: a zone of 5–6 photo px a character
  * is cut at 4×, then 5×), then the `second` engine; the best-checking reading stands, the
- * earlier one on a tie.
+ * earlier one on a tie. A small zone (`SMALL_MRZ_PITCH_PX`) is read in every pass, and the passes
+ * merged.
  */
 async function readBand(
   engine: OcrEngine,
@@ -654,19 +695,35 @@ async function readBand(
   photo: GreyImage,
   band: MrzBand,
   retry: boolean,
-): Promise<MrzReading | undefined> {
+  zoneLike: boolean,
+): Promise<BandReading | undefined> {
   const k = Math.min(4, (CHAR_HEIGHT * 29) / band.length);
-  const first = await readBandAt(engine, photo, band, k);
-  if (!first || first.valid || !retry) return first;
-  let best = first;
+  const first = await readBandAt(engine, photo, band, k, zoneLike);
   const attempts: [OcrEngine, number][] = [[engine, k * 1.25]];
-  if (second && second !== engine) attempts.push([second, k]);
-  for (const [e, scale] of attempts) {
-    const again = await readBandAt(e, photo, band, scale);
+  if (second && second !== engine) attempts.push([second, k], [second, k * 1.25]);
+  const small = !!first && band.length / charsPerLine(first.format) < SMALL_MRZ_PITCH_PX;
+  if (first && small && retry && zoneLike) {
+    const passes = [first];
+    for (const [e, scale] of attempts) {
+      const again = await readBandAt(e, photo, band, scale, zoneLike);
+      if (again) passes.push(again);
+    }
+    // Kept only when the passes agree: a majority of garbled passes, or a check digit holding by
+    // chance on one of them, must not outvote a reading.
+    const merged = mergeMrzReadings(passes);
+    if (merged?.agreed) return merged;
+    let best = first;
+    for (const again of passes.slice(1, 3)) if (badness(again) < badness(best)) best = again;
+    return { reading: best, agreed: false };
+  }
+  if (!first || first.valid || !retry) return first && { reading: first, agreed: false };
+  let best = first;
+  for (const [e, scale] of attempts.slice(0, 2)) {
+    const again = await readBandAt(e, photo, band, scale, zoneLike);
     if (again && badness(again) < badness(best)) best = again;
     if (best.valid) break;
   }
-  return best;
+  return { reading: best, agreed: false };
 }
 
 /** One OCR pass over a cut band: per line, the characters its cells take and what Tesseract read. */
@@ -674,30 +731,40 @@ interface BandCells {
   format: MrzFormat;
   chars: string[];
   read: string[];
+  /** The fillers' shapes did not say which way up the band lies: read as cut (`flip` false). */
+  wayUpUnsure?: boolean;
 }
 
 /**
  * The band cut at `k` output px a photo px and read by one engine, cell by cell; undefined when it
- * holds no MRZ-like lines.
+ * holds no MRZ-like lines. `flip`: turned half a turn; undefined, as the fillers' shapes point
+ * (on a band that fits a zone's pitch, `zoneLike`, as cut when they are too small to point).
  */
 async function readBandCells(
   engine: OcrEngine,
   photo: GreyImage,
   band: MrzBand,
   k: number,
+  zoneLike: boolean,
+  flip?: boolean,
 ): Promise<BandCells | undefined> {
-  let cut = cutBand(photo, band, false, k);
+  let cut = cutBand(photo, band, flip ?? false, k);
   let rows = lineRows(cut);
   if (rows.length < 2 || rows.length > 3) return undefined;
-  const guess = rows.length === 3 ? 30 : 44;
-  const up = rows.map((r) => cellsOf(cut, r, guess));
-  const fillers = up.reduce((n, c) => n + c.filler.filter(Boolean).length, 0);
-  const turned = up.reduce((n, c) => n + c.turned.filter(Boolean).length, 0);
-  if (Math.max(fillers, turned) < 2) return undefined;
-  if (turned > fillers) {
-    cut = cutBand(photo, band, true, k);
-    rows = lineRows(cut);
-    if (rows.length < 2 || rows.length > 3) return undefined;
+  let wayUpUnsure = false;
+  if (flip === undefined) {
+    const guess = rows.length === 3 ? 30 : 44;
+    const up = rows.map((r) => cellsOf(cut, r, guess));
+    const fillers = up.reduce((n, c) => n + c.filler.filter(Boolean).length, 0);
+    const turned = up.reduce((n, c) => n + c.turned.filter(Boolean).length, 0);
+    if (Math.max(fillers, turned) < 2) {
+      if (!zoneLike) return undefined;
+      wayUpUnsure = true;
+    } else if (turned > fillers) {
+      cut = cutBand(photo, band, true, k);
+      rows = lineRows(cut);
+      if (rows.length < 2 || rows.length > 3) return undefined;
+    }
   }
   const ocr = await engine.recognize(await toPng(cut), { psm: '6', charWhitelist: MRZ_WHITELIST });
   // Tesseract's lines matched to the band's rows by their vertical centre.
@@ -726,7 +793,7 @@ async function readBandCells(
   // reads them better than a comparison on a coarse grid.
   if (band.length / count < MIN_MRZ_PITCH_PX)
     chars = reviseByZoneGlyphs(cut, cells, chars, uncheckedLetters(format, count)).chars;
-  return { format, chars, read: read.map((r) => r.read) };
+  return { format, chars, read: read.map((r) => r.read), ...(wayUpUnsure ? { wayUpUnsure } : {}) };
 }
 
 /** The cells no check digit covers that hold letters: the issuing state and the names (ICAO 9303). */
@@ -742,14 +809,73 @@ async function readBandAt(
   photo: GreyImage,
   band: MrzBand,
   k: number,
+  zoneLike: boolean,
 ): Promise<MrzReading | undefined> {
-  const cells = await readBandCells(engine, photo, band, k);
-  return cells && readMrzLines(cells.chars, cells.format, cells.read);
+  const cells = await readBandCells(engine, photo, band, k, zoneLike);
+  const reading = cells && readMrzLines(cells.chars, cells.format, cells.read);
+  if (!cells?.wayUpUnsure || reading?.valid) return reading;
+  // Which way up was not told by the shapes: the other way, if its check digits say more.
+  const turned = await readBandCells(engine, photo, band, k, zoneLike, true);
+  const other = turned && readMrzLines(turned.chars, turned.format, turned.read);
+  return other && (!reading || badness(other) < badness(reading)) ? other : reading;
 }
 
 /** Failing checks, fewer is better; a reading with no check passing is no reading. */
 const badness = (r: MrzReading) =>
   r.valid ? 0 : r.invalidFields.length + (r.lines.join('').split('?').length - 1);
+
+/** Candidate bands looked at for their pitch, best first by blob score, before any is read. */
+const MAX_CANDIDATES = 12;
+
+/**
+ * How far a band is from an MRZ's print (lower is closer; infinite when it does not cut into two
+ * or three lines): ICAO 9303 Part 3 prints the zone's 30, 36 or 44 characters a line at one fixed
+ * pitch, so the band's columns fall empty between glyphs at exactly that pitch (`cellsOf`'s fit,
+ * ink on the cell edges over the line's mean: 0 on a clean zone), where a paragraph's
+ * proportional type, however long its lines, leaves ink on some edges of any grid. A page's
+ * paragraphs outscore the zone as blobs (longer lines, more of them); by pitch they do not.
+ */
+export function zoneFit(photo: GreyImage, band: MrzBand): number {
+  const k = Math.min(4, (CHAR_HEIGHT * 29) / band.length);
+  const cut = cutBand(photo, band, false, k);
+  const rows = lineRows(cut);
+  if (rows.length < 2 || rows.length > 3) return Number.POSITIVE_INFINITY;
+  const counts = rows.length === 3 ? [30] : [36, 44];
+  return Math.min(
+    ...counts.map((n) => rows.reduce((sum, r) => sum + cellsOf(cut, r, n).fit, 0) / rows.length),
+  );
+}
+
+/**
+ * Candidate bands at two working sizes — glyphs of a zone filling the frame merge into lines at
+ * half the size, those of a zone on a whole page at the full one — ranked by how well they fit a
+ * zone's fixed pitch (`zoneFit`), the blob score breaking ties.
+ */
+export function rankMrzBands(photo: GreyImage): { band: MrzBand; fit: number }[] {
+  const all = [...findMrzBands(photo), ...findMrzBands(photo, WORK_SIZE / 2)].sort(
+    (a, b) => b.score - a.score,
+  );
+  const kept: MrzBand[] = [];
+  for (const b of all) {
+    const same = kept.some(
+      (k) =>
+        Math.hypot(k.cx - b.cx, k.cy - b.cy) < 0.5 * Math.max(k.thickness, b.thickness) &&
+        Math.abs(Math.sin(k.angle - b.angle)) < 0.1 &&
+        Math.abs(k.length / b.length - 1) < 0.15 &&
+        Math.abs(k.thickness / b.thickness - 1) < 0.15,
+    );
+    if (!same) kept.push(b);
+  }
+  // The runs of many-line bands apart: a page's paragraphs yield many, which must not crowd out
+  // the whole bands.
+  return [
+    ...kept.filter((b) => !b.part).slice(0, MAX_CANDIDATES),
+    ...kept.filter((b) => b.part).slice(0, MAX_CANDIDATES),
+  ]
+    .map((band, i) => ({ band, i, fit: zoneFit(photo, band) }))
+    .sort((a, b) => a.fit - b.fit || a.i - b.i)
+    .map(({ band, fit }) => ({ band, fit }));
+}
 
 /**
  * The MRZ anywhere in a photo (any orientation, skew up to about 30°), read and checked; undefined
@@ -764,10 +890,13 @@ export async function findMrz(
 ): Promise<MrzFound | undefined> {
   const photo = Buffer.isBuffer(image) ? await decodeForMrz(image) : image;
   let best: MrzFound | undefined;
-  for (const [i, band] of findMrzBands(photo).slice(0, MAX_BANDS).entries()) {
+  for (const [i, { band, fit }] of rankMrzBands(photo).slice(0, MAX_BANDS).entries()) {
     // The second read (another scale) is for the likeliest band only: time.
-    const reading = await readBand(engine, second, photo, band, i === 0);
-    if (!reading) continue;
+    const read = await readBand(engine, second, photo, band, i === 0, fit <= ZONE_FIT_MAX);
+    if (!read) continue;
+    // Passes agreeing is no proof: a look-alike one engine confuses at every scale reads alike in
+    // each (N for M in a name), so a small zone's doubt stands (mrz-result.ts `mrzDoubt`).
+    const { reading } = read;
     if (!best || badness(reading) < badness(best.reading)) best = { reading, band };
     if (reading.valid) break;
   }

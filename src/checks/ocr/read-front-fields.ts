@@ -1,6 +1,7 @@
 // Step 3 of the reading: each field read from where the type's layout prints it, one Tesseract
 // single-line pass per field, read again while it does not fit its field or a key value is unsure.
 import { type DocumentDefinition, definitionOf } from '../../documents/index.ts';
+import { isKnownName, prefectureInLatin } from '../../japanese/index.ts';
 import {
   cleanAddress,
   isPlausibleAddress,
@@ -71,9 +72,12 @@ export function readDocumentNumber(definition: DocumentDefinition<string>, text:
   return definition.number && readNumberOfFormat(definition.number, text);
 }
 
-/** An address as read has the shape of one: a prefecture name in capitals on a passport. */
+/**
+ * An address as read has the shape of one: on a passport, the domicile, one of the 47 prefectures
+ * in Latin letters (read with one letter off at most: prefectureInLatin).
+ */
 export function fitsAddress(type: string, address: string): boolean {
-  return type === 'passport' ? /^[A-Z]{3,12}$/.test(address) : isPlausibleAddress(address);
+  return type === 'passport' ? prefectureInLatin(address) !== undefined : isPlausibleAddress(address);
 }
 
 /**
@@ -137,6 +141,8 @@ export interface FrontPage {
   page: GreyImage;
   regions: Partial<Record<FieldName, Region>>;
   accept: Partial<Record<FieldName, (text: string) => boolean>>;
+  /** What a fitting reading should also be to be taken at once (readRegion `prefer`). */
+  prefer: Partial<Record<FieldName, (text: string) => boolean>>;
   /** The key fields' values, as two readings are compared (readRegion `confirm`). */
   keyValue: Partial<Record<FieldName, (r: Recognised) => string | undefined>>;
 }
@@ -165,6 +171,12 @@ export function frontPageFor(run: OcrRun, type: DocumentType, page: GreyImage): 
     page,
     regions: frontFieldsOf(definition),
     accept: acceptorsFor(definition, reference),
+    prefer: {
+      // A kanji name the dictionary knows (src/japanese/person-names.ts), surname and given name.
+      ...(definition.nameScript === 'latin'
+        ? {}
+        : { name: (t: string) => isKnownName(t.normalize('NFKC').replace(/[\s\p{P}\p{S}\d]/gu, '')) }),
+    },
     // A name as its characters: where the line splits is not what a second reading confirms.
     keyValue: {
       name: (r) => {
@@ -202,10 +214,12 @@ export async function readField(
   const engines = opts?.engines ?? run.ocr;
   const engine = latinFields(front.definition).includes(name) ? engines.eng : engines.jpn;
   const acceptor = front.accept[name];
+  const preferred = front.prefer[name];
   const value = front.keyValue[name];
   return region
     ? readRegion(engine, front.page, region, front.layout, {
         ...(acceptor ? { accept: acceptor } : {}),
+        ...(preferred ? { prefer: preferred } : {}),
         ...(value ? { confirm: { below: CONFIRM_BELOW, value } } : {}),
         ...opts,
       })

@@ -380,8 +380,79 @@ function force(c: string, cls: string, line = '', i = -1): string {
   if ((cls === 'n' || cls === 'N') && !/\d/.test(toDigit(c))) return '?';
   if (cls === 'n' || cls === 'N') return toDigit(c);
   if (cls === 'a') return toLetter(c);
-  if (cls === 's') return c === '0' || c === 'O' ? 'M' : c;
+  if (cls === 's') return SEX_LOOKALIKES[c] ?? c;
   return c;
+}
+
+/**
+ * The sex field holds F, M, X or a filler and nothing else (Part 4 §4.2.2, Part 5/6): a glyph read
+ * there that is none of them is the one of the four it looks like in OCR-B.
+ */
+const SEX_LOOKALIKES: Record<string, string> = {
+  '0': 'M',
+  O: 'M',
+  N: 'M',
+  H: 'M',
+  W: 'M',
+  E: 'F',
+  P: 'F',
+  R: 'F',
+  K: '<',
+  C: '<',
+  L: '<',
+};
+
+/** OCR-B capitals Tesseract takes for one another on a small or blurred zone (state codes). */
+const LETTER_LOOKALIKES: Record<string, string> = {
+  M: 'NHW',
+  N: 'MHW',
+  H: 'NM',
+  W: 'MN',
+  O: 'DQC',
+  D: 'OB',
+  Q: 'OG',
+  C: 'GO',
+  G: 'CQ',
+  U: 'VW',
+  V: 'UY',
+  I: 'LTJ',
+  L: 'I',
+  T: 'IY',
+  J: 'I',
+  E: 'FB',
+  F: 'EP',
+  B: 'ERS',
+  P: 'FR',
+  R: 'PBK',
+  K: 'XR',
+  X: 'KY',
+  Y: 'VX',
+  S: 'ZB',
+  Z: 'S',
+};
+
+/**
+ * A state code no state has (Part 3 §5: the codes are a closed list) that is one OCR-B look-alike
+ * away from exactly one state's code is that state's (`MZL` for `NZL`); a code several states'
+ * codes are one glyph from, or none, stays as read.
+ */
+function nearestStateCodes(lines: string[], format: MrzFormat): string[] {
+  const at: [number, number][] = [[0, 2], format === 'TD1' ? [1, 15] : [1, 10]];
+  const out = [...lines];
+  for (const [l, i] of at) {
+    const line = out[l] ?? '';
+    const code = line.slice(i, i + 3);
+    if (code.length !== 3 || isKnownState(code) || !/^[A-Z<]{3}$/.test(code)) continue;
+    const near = new Set<string>();
+    [...code].forEach((c, j) => {
+      for (const alt of LETTER_LOOKALIKES[c] ?? '') {
+        const candidate = code.slice(0, j) + alt + code.slice(j + 1);
+        if (isKnownState(candidate)) near.add(candidate);
+      }
+    });
+    if (near.size === 1) out[l] = line.slice(0, i) + [...near][0] + line.slice(i + 3);
+  }
+  return out;
 }
 
 function checkOf(lines: string[], check: CheckedRange): { value: string; digit: string } {
@@ -631,7 +702,7 @@ export function readMrzLines(
   lines = lines.map((line, l) =>
     [...line].map((c, i) => (c === '?' && classes[l]?.[i] === 'a' && (l > 0 || i > 0) ? '<' : c)).join(''),
   );
-  lines = mendStateCodes(lines, format);
+  lines = nearestStateCodes(mendStateCodes(lines, format), format);
   const nameLine = format === 'TD1' ? 2 : 0;
   lines[nameLine] = trailingFillers(lines[nameLine] ?? '', format === 'TD1' ? 0 : 5);
   lines = lines.map((line, l) => fillerRuns(line, l === 0 ? 5 : 0));
@@ -717,4 +788,87 @@ export function readMrzLines(
 
 function sexOf(c: string | undefined): string | undefined {
   return c === 'M' ? 'male' : c === 'F' ? 'female' : c === '<' || c === 'X' ? 'nonspecified' : undefined;
+}
+
+/** A merge of several readings of one zone (`mergeMrzReadings`). */
+export interface MergedMrzReading {
+  reading: MrzReading;
+  /**
+   * Every position agreed on: each field a check digit covers given alike by every reading in which
+   * its check holds, and every other character read alike by a majority of the readings, none read
+   * otherwise by more than one.
+   */
+  agreed: boolean;
+}
+
+/**
+ * Several OCR passes over one zone (other scales, another engine) merged position by position: a
+ * field with its own check digit is taken from the passes in which that check holds (the most of
+ * them giving it alike), every other character by majority among the passes that read one there.
+ * The merged lines are then read as any lines are (`readMrzLines`: classes, check digits, the
+ * composite), so a field two passes hold differently — a check digit passing by chance on one —
+ * only stands if the composite confirms it. Readings of another layout than the most common are
+ * left out. Undefined when none is given.
+ */
+export function mergeMrzReadings(readings: readonly MrzReading[]): MergedMrzReading | undefined {
+  const formats = readings.map((r) => r.format).filter((f): f is MrzFormat => !!f);
+  const format = [...new Set(formats)].sort(
+    (a, b) => formats.filter((f) => f === b).length - formats.filter((f) => f === a).length,
+  )[0];
+  if (!format) return undefined;
+  const same = readings.filter((r) => r.format === format);
+  if (same.length === 1) return { reading: same[0] as MrzReading, agreed: false };
+  const length = LENGTHS[format];
+  const lineCount = CLASSES[format].length;
+  const merged = Array.from({ length: lineCount }, () => new Array<string>(length).fill('?'));
+  const taken = Array.from({ length: lineCount }, () => new Array<boolean>(length).fill(false));
+  let agreed = true;
+  // Fields with their own check digit (the composite is checked, not voted, after).
+  for (const check of CHECKS[format]) {
+    if (check.field === 'composite') continue;
+    const positions = positionsOf(check);
+    const fieldOf = (r: MrzReading) => positions.map(([l, i]) => r.lines[l]?.[i] ?? '?').join('');
+    const holding = same.filter((r) => holds(r.lines, check)).map(fieldOf);
+    if (holding.length === 0) continue;
+    const best = mostCommon(holding);
+    if (new Set(holding).size > 1) agreed = false;
+    positions.forEach(([l, i], j) => {
+      (merged[l] as string[])[i] = best[j] as string;
+      (taken[l] as boolean[])[i] = true;
+    });
+  }
+  // Every other character by majority.
+  for (let l = 0; l < lineCount; l++)
+    for (let i = 0; i < length; i++) {
+      if (taken[l]?.[i]) continue;
+      const votes = same.map((r) => r.lines[l]?.[i] ?? '?').filter((c) => c !== '?');
+      if (votes.length === 0) {
+        agreed = false;
+        continue;
+      }
+      const best = mostCommon(votes);
+      const support = votes.filter((c) => c === best).length;
+      if (support * 2 <= same.length || votes.length - support > 1) agreed = false;
+      (merged[l] as string[])[i] = best;
+    }
+  const reading = readMrzLines(
+    merged.map((line) => line.join('')),
+    format,
+  );
+  if (!reading) return undefined;
+  return { reading, agreed: agreed && reading.valid };
+}
+
+/** The most common of some strings, the first given on a tie. */
+function mostCommon(values: readonly string[]): string {
+  let best = values[0] as string;
+  let count = 0;
+  for (const v of values) {
+    const n = values.filter((w) => w === v).length;
+    if (n > count) {
+      best = v;
+      count = n;
+    }
+  }
+  return best;
 }

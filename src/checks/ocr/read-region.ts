@@ -38,6 +38,12 @@ export async function readRegion(
     whitelist?: string;
     accept?: (text: string) => boolean;
     /**
+     * A fitting reading this rejects (a name the dictionary does not know) is read again at the
+     * reread scales first; the first that fits and passes is taken, else the reading goes on
+     * as a fitting one.
+     */
+    prefer?: (text: string) => boolean;
+    /**
      * A fitting reading less sure than `below` is read again at 1.4× and, if that gives another
      * value, at 0.75×, and if all three differ, at 1.7×: the value two readings agree on wins
      * (`confirmation`).
@@ -88,6 +94,17 @@ export async function readRegion(
   // Every pass after the first is a fallback, read only while the document's budget lasts.
   const spare = () => engine.spare !== false;
   const first = await once(png, 1);
+  const fits = (text: string) => !options.accept || options.accept(text);
+  if (options.prefer && fits(first.text) && !options.prefer(first.text)) {
+    // tessdata_fast reads a kanji of a name right at one scale and a look-alike at another
+    // (麗 → 鹿): the scale whose name the dictionary knows is the likelier reading.
+    for (const factor of options.rereadAt ?? [1.4, 0.75]) {
+      if (!spare()) break;
+      const again = await atScale(factor);
+      if (fits(again.text) && options.prefer(again.text))
+        return { ...again, confidence: again.confidence * 0.95 };
+    }
+  }
   if (!options.accept || options.accept(first.text)) {
     const { confirm } = options;
     const value = confirm?.value(first);

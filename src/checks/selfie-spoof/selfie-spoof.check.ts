@@ -13,6 +13,8 @@
 //     signals only (docs/decisions.md), never enough on their own to move the risk past low.
 import sharp from 'sharp';
 import {
+  type InjectionSignal,
+  isInjectionSignal,
   type LivenessFailure,
   PASSIVE_PAD,
   type PassivePadReading,
@@ -48,7 +50,16 @@ export interface LivenessOutcome {
    * not be measured); null or absent when the challenge showed no colours.
    */
   screenLight?: { correlation: number | null } | null;
+  /** Injection signals the attempt's camera report and frame sizes gave (liveness/injection-signals.ts). */
+  injectionSignals?: readonly string[];
 }
+
+/** What each camera signal scores alone: exactly medium, a review and never a rejection by itself. */
+const CAMERA_SIGNAL_CUES: Partial<Record<InjectionSignal, string>> = {
+  virtual_camera: 'the camera is a virtual-camera driver (frames may be injected)',
+  camera_settings_mismatch:
+    'the frames do not have the size or shape the camera reported (frames may be injected)',
+};
 
 export interface SelfieSpoofInput {
   frames: readonly SelfieSpoofFrame[];
@@ -75,6 +86,11 @@ export interface SelfieSpoofResult {
     humanScores: { antispoof?: number; live?: number }[];
     cues: { name: string; score: number }[];
   };
+  /**
+   * The injection signals whose cue alone reaches medium (liveness/injection-signals.ts): the
+   * decision names them (face_injection_suspected) rather than a generic spoof.
+   */
+  injectionSignals: InjectionSignal[];
 }
 
 export const SELFIE_SPOOF_THRESHOLDS = {
@@ -206,12 +222,22 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
         });
 
       // The screen-light challenge: measured by the live check on the frames with their times.
+      const injectionSignals: InjectionSignal[] = [];
       const screenLight = liveness.screenLight?.correlation ?? null;
-      if (screenLight !== null)
+      if (screenLight !== null) {
+        const score = ramp(screenLight, t.screenLight) * t.screenLightWeight;
         cues.push({
           name: "face does not reflect the page's colour sequence (injected or replayed stream)",
-          score: ramp(screenLight, t.screenLight) * t.screenLightWeight,
+          score,
         });
+        if (score >= t.medium) injectionSignals.push('screen_light_not_reflected');
+      }
+      for (const signal of liveness.injectionSignals ?? []) {
+        const name = isInjectionSignal(signal) ? CAMERA_SIGNAL_CUES[signal] : undefined;
+        if (!name || injectionSignals.includes(signal as InjectionSignal)) continue;
+        cues.push({ name, score: t.medium });
+        injectionSignals.push(signal as InjectionSignal);
+      }
 
       // Screen cues on the face region of every other frame (the face fills the middle).
       let screenPeak = 0;
@@ -268,6 +294,7 @@ export function createSelfieSpoofCheck(): Check<SelfieSpoofInput, SelfieSpoofRes
           })),
           cues: cues.map((c) => ({ name: c.name, score: round(c.score) })),
         },
+        injectionSignals,
       };
     },
   };

@@ -147,6 +147,9 @@ export interface LivenessChallengesTable {
   frame_blobs: string[] | null;
   light_sequence: Generated<string[]>;
   screen_light: number | null;
+  /** What the browser said of its camera (injection-signals.ts CameraReport), as JSON text. */
+  camera: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  injection_signals: Generated<string[]>;
 }
 
 export type WebhookEventState = 'pending' | 'delivered' | 'failed' | 'gone';

@@ -19,6 +19,15 @@ export const ErrorBody = Type.Object(
  * their codes. Typed as empty so that handlers' return types are checked against their success
  * schema alone.
  */
+/** The answers that say when to try again (429, 503): their `Retry-After` header, in the document. */
+const RETRY_AFTER = {
+  'Retry-After': {
+    type: 'integer',
+    minimum: 1,
+    description: 'Seconds to wait before trying again (the SDK waits this long, then retries)',
+  },
+};
+
 export function errorResponses(...codes: ErrorCode[]): Record<never, never> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes)
@@ -29,13 +38,21 @@ export function errorResponses(...codes: ErrorCode[]): Record<never, never> {
       {
         ...Type.Ref(ErrorBody),
         description: group.map((code) => `${code}: ${ERRORS[code].message}`).join('; '),
+        ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
       },
     ]),
   );
 }
 
-/** What every /v1 route can answer besides its own errors: the key guard and the rate limit. */
-export const API_KEY_ERRORS = ['Unauthorized', 'TooManyRequests'] as const satisfies ErrorCode[];
+/**
+ * What every /v1 route can answer besides its own errors: the key guard, the rate limit, and 503
+ * with Retry-After while the database is unreachable (a restart, a fail-over: nothing was done).
+ */
+export const API_KEY_ERRORS = [
+  'Unauthorized',
+  'TooManyRequests',
+  'ServiceUnavailable',
+] as const satisfies ErrorCode[];
 /** A route with a JSON body: bad JSON, a body past the limit, another media type, failed validation. */
 export const JSON_BODY_ERRORS = [
   'BadRequest',

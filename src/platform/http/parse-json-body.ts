@@ -30,6 +30,9 @@ class IllFormedStringError extends Error {}
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Whether a string is Unicode text PostgreSQL's text and jsonb accept (no lone surrogate). */
+export const isWellFormedText = (text: string): boolean => !LONE_SURROGATE.test(text);
+
 /**
  * Keys that could reach an object's prototype in careless code are refused outright; so is a key or
  * string holding a lone UTF-16 surrogate (`"\ud800"` is valid JSON but no Unicode text, and

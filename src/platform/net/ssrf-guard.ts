@@ -48,7 +48,7 @@ export async function vetWebhookUrl(
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return refuse(`scheme ${url.protocol} is not allowed`);
-  const hostname = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const hostname = plainHostname(url.hostname);
 
   if (isLocalDevelopmentHost(hostname, environment)) {
     return { allowed: true, url, addresses: [{ address: '127.0.0.1', family: 4 }] };
@@ -92,13 +92,25 @@ const isLocalDevelopmentHost = (hostname: string, environment: WebhookEnvironmen
  * that need resolving are judged at delivery only, where the answer is pinned.
  */
 export function hostRefusal(rawHostname: string, environment: WebhookEnvironment): string | null {
-  const hostname = rawHostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const hostname = plainHostname(rawHostname);
   if (isLocalDevelopmentHost(hostname, environment)) return null;
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) return `${hostname} is loopback`;
   const literal = toAddressLiteral(hostname);
   if (!literal) return null;
   const reason = findForbiddenAddressReason(literal.address);
   return reason === null ? null : `${literal.address} is ${reason}`;
+}
+
+/**
+ * The host as the rules compare it: without IPv6 brackets, lower case, and without the trailing
+ * dot of a fully qualified name — `localhost.` is localhost, `api.localhost.` a name under it (the
+ * URL parser keeps the dot; the resolver and the hosts file treat both spellings alike).
+ */
+function plainHostname(hostname: string): string {
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
 }
 
 function toAddressLiteral(hostname: string): VettedAddress | undefined {

@@ -111,12 +111,16 @@ for (const s of samples.filter((s) => !s.attack || !DOCUMENT_ATTACKS.includes(s.
 
 test('a clean genuine card whose OCR reading lacks what the check must see gets no verdict, not low', async () => {
   const s = sample('drivers_license-genuine-0');
-  const judge = async (ocr: DocumentSpoofInput['ocr']) =>
-    (await documentSpoofCheck.run(inputOf(s, ocr))).result;
-  assert.equal((await judge(cleanReading(s))).risk, 'low');
+  const judge = async (ocr: DocumentSpoofInput['ocr']) => await documentSpoofCheck.run(inputOf(s, ocr));
+  const clean = await judge(cleanReading(s));
+  assert.equal(clean.result.risk, 'low');
+  assert.equal(clean.measurements.notJudged, undefined);
+  // The expiry is validity, not authenticity: not read, the other cues still judge, the details
+  // and `notJudged` say what the verdict did not cover (decide never approves on it).
   const noDate = await judge({});
-  assert.deepEqual([noDate.status, noDate.risk], ['insufficient_quality', 'unknown']);
-  assert.match(noDate.details ?? '', /the expiry date \(not read\)/);
+  assert.deepEqual([noDate.result.status, noDate.result.risk], ['success', 'low'], noDate.result.details);
+  assert.match(noDate.result.details ?? '', /not judged: the expiry date \(not read\)/);
+  assert.deepEqual(noDate.measurements.notJudged, ['expiryDate']);
   const passport = sample('passport-genuine-0');
   const { result: noMrz } = await documentSpoofCheck.run(
     inputOf(passport, { expiryDate: passport.truth.expiryDate, expiryDateReliable: true }),
@@ -135,8 +139,9 @@ test('a clean genuine card whose OCR reading lacks what the check must see gets 
   const { result: frontAlone } = await documentSpoofCheck.run(frontOnly);
   assert.doesNotMatch(frontAlone.details ?? '', /My Number check digit/);
   // A cue that fires is a verdict whatever could not be judged besides.
-  const expired = await judge({ expiryDate: '2020-01-01' });
+  const expired = (await judge({ expiryDate: '2020-01-01' })).result;
   assert.deepEqual([expired.status, expired.risk], ['success', 'high']);
+  assert.equal((await judge({ expiryDate: '2020-01-01' })).measurements.notJudged, undefined);
 });
 
 test('screen_replay-0: a document photographed off a screen is a display attack', async () => {
@@ -220,8 +225,11 @@ test('an expiry date the OCR does not rely on (read on a poor capture) is no spo
   const unsure = await documentSpoofCheck.run(
     inputOf(s, { expiryDate: s.truth.expiryDate, expiryDateReliable: false }),
   );
-  assert.deepEqual([unsure.result.status, unsure.result.risk], ['insufficient_quality', 'unknown']);
-  assert.match(unsure.result.details ?? '', /the expiry date \(not read reliably\)/);
+  // Judged on its other cues, the expiry left out and said so (the OCR read the capture below its
+  // threshold, which the decision sends to review whatever the verdict).
+  assert.deepEqual([unsure.result.status, unsure.result.risk], ['success', 'low'], unsure.result.details);
+  assert.match(unsure.result.details ?? '', /not judged: the expiry date \(not read reliably\)/);
+  assert.deepEqual(unsure.measurements.notJudged, ['expiryDate']);
   assert.ok(!unsure.measurements.cues.some((c) => /expired/.test(c.name)));
 });
 
@@ -542,4 +550,30 @@ test('a flat scan of an MRZ document (the page fills the image, no card outline)
     })
   ).result;
   assert.equal(altered.risk, 'high');
+  // Read from its MRZ alone on a capture the OCR read below its threshold (documentSpoofFacts
+  // given the OCR result): a misread MRZ is said to be unjudged, the picture's cues judge (the
+  // decision reviews the poor capture whatever the verdict); read confidently, it withholds the verdict.
+  const misreadFacts = {
+    ...facts,
+    layout: 'official' as const,
+    mrz: { ...facts.mrz, valid: false, invalidFields: ['birthDate', 'sex'] },
+  };
+  const poor = (await run(documentSpoofFacts(misreadFacts, { confidence: 0.5 }))).result;
+  assert.deepEqual([poor.status, poor.risk], ['success', 'low'], poor.details);
+  assert.match(
+    poor.details ?? '',
+    /not judged: the MRZ check digits \(not read cleanly\) \(a capture the OCR read below its threshold\)/,
+  );
+  const confident = (await run(documentSpoofFacts(misreadFacts, { confidence: 0.9 }))).result;
+  assert.equal(confident.status, 'insufficient_quality', confident.details);
+  // …and a cleanly failing check digit on such a capture is still an altered value.
+  const alteredPoor = (
+    await run(
+      documentSpoofFacts(
+        { ...misreadFacts, mrz: { ...facts.mrz, valid: false, invalidFields: ['birthDateCheckDigit'] } },
+        { confidence: 0.5 },
+      ),
+    )
+  ).result;
+  assert.equal(alteredPoor.risk, 'high');
 });

@@ -2,13 +2,16 @@
 // which printed date is the expiry.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import sharp from 'sharp';
 import {
   readExpiryDate,
   readNumberOfFormat,
   readPrintedDate,
   readResidenceCardNumber,
 } from '../../../src/checks/ocr/correct-fields.ts';
+import { readRegion } from '../../../src/checks/ocr/read-region.ts';
 import { RESIDENCE_CARD } from '../../../src/documents/document-types.ts';
+import { isKnownName } from '../../../src/japanese/index.ts';
 
 const reference = new Date('2026-04-01T00:00:00Z');
 
@@ -78,5 +81,35 @@ describe('the expiry among the printed dates', () => {
   it('a line with one date reads as any printed date', () => {
     assert.equal(readExpiryDate('2024年(令和06年)06月01日まで有効', reference), '2024-06-01');
     assert.equal(readExpiryDate('令和13年5月1日', reference), '2031-05-01');
+  });
+});
+
+describe('a name the dictionary does not know', () => {
+  // The engine reads the crop by its width: 100 px (1×) gives a look-alike, 140 px (1.4×) the name.
+  const byWidth = (texts: Record<number, string>): Parameters<typeof readRegion>[0] =>
+    ({
+      model: 'fake',
+      isHealthy: true,
+      recognize: async (png: Buffer) => {
+        const { width = 0 } = await sharp(png).metadata();
+        const text = texts[width] ?? '';
+        return { text, confidence: 90, words: [], lines: [] };
+      },
+    }) as unknown as Parameters<typeof readRegion>[0];
+  const page = { data: new Uint8Array(100 * 20).fill(255), width: 100, height: 20 };
+  const layout = { width: 100, height: 20, scale: 1 };
+  const kanji = (t: string) => /^\p{Script=Han}{2,8}$/u.test(t.replace(/\s/g, ''));
+  const known = (t: string) => isKnownName(t.replace(/\s/g, ''));
+
+  it('is read again at another scale, and the reading it knows is taken', async () => {
+    const engine = byWidth({ 100: '西村 鹿', 140: '西村 麗' });
+    const r = await readRegion(engine, page, [0, 0, 100, 20], layout, { accept: kanji, prefer: known });
+    assert.equal(r.text, '西村 麗');
+  });
+
+  it('is kept as read when no other scale gives a name it knows', async () => {
+    const engine = byWidth({ 100: '我如古 幸子', 140: '我如古 幸于', 75: '我如吉 幸子' });
+    const r = await readRegion(engine, page, [0, 0, 100, 20], layout, { accept: kanji, prefer: known });
+    assert.equal(r.text, '我如古 幸子');
   });
 });

@@ -115,11 +115,13 @@ test("a face that did not follow the page's colours goes to review; one that did
   assert.equal(unlit.result.risk, 'medium', unlit.result.details);
   assert.match(unlit.result.details ?? '', /colour sequence/);
   assert.equal(unlit.measurements.screenLight, -0.1);
+  assert.deepEqual(unlit.injectionSignals, ['screen_light_not_reflected']);
   const lit = await selfieSpoofCheck.run({
     frames,
     liveness: { ...PASSED, screenLight: { correlation: 0.8 } },
   });
   assert.equal(lit.result.risk, 'low', lit.result.details);
+  assert.deepEqual(lit.injectionSignals, []);
   // Not measured (too few frames, or a challenge without colours): no cue either way.
   const unmeasured = await selfieSpoofCheck.run({
     frames,
@@ -127,4 +129,23 @@ test("a face that did not follow the page's colours goes to review; one that did
   });
   assert.equal(unmeasured.result.risk, 'low');
   assert.equal(unmeasured.measurements.screenLight, null);
+});
+
+test('a virtual camera or frames of another size than the camera reported send the capture to review, never to rejection', async () => {
+  const frames = framesOf('passport-genuine-0');
+  const run = (injectionSignals: string[]) =>
+    selfieSpoofCheck.run({
+      frames,
+      liveness: { ...PASSED, screenLight: { correlation: 0.9 }, injectionSignals },
+    });
+  const plain = await run([]);
+  assert.equal(plain.result.risk, 'low', plain.result.details);
+  const virtual = await run(['virtual_camera']);
+  assert.equal(virtual.result.risk, 'medium', virtual.result.details);
+  assert.match(virtual.result.details ?? '', /virtual-camera/);
+  assert.deepEqual(virtual.injectionSignals, ['virtual_camera']);
+  // Both camera signals together are still a review: a label and a size can be wrong innocently.
+  const both = await run(['virtual_camera', 'camera_settings_mismatch', 'not_a_signal']);
+  assert.equal(both.result.risk, 'medium', both.result.details);
+  assert.deepEqual(both.injectionSignals, ['virtual_camera', 'camera_settings_mismatch']);
 });

@@ -8,6 +8,27 @@ export async function openCamera(facing: 'environment' | 'user', ideal: { width:
   });
 }
 
+/** What the server's injection signals read of the camera (src/liveness/injection-signals.ts). */
+export interface CameraReport {
+  label: string | null;
+  width: number | null;
+  height: number | null;
+  frameRate: number | null;
+}
+
+export function describeCamera(stream: MediaStream | null): CameraReport | null {
+  const track = stream?.getVideoTracks()[0];
+  if (!track) return null;
+  const settings = track.getSettings();
+  const whole = (v: number | undefined) => (v !== undefined && Number.isInteger(v) && v > 0 ? v : null);
+  return {
+    label: track.label ? track.label.slice(0, 200) : null,
+    width: whole(settings.width),
+    height: whole(settings.height),
+    frameRate: settings.frameRate && settings.frameRate > 0 ? settings.frameRate : null,
+  };
+}
+
 export function stopCamera(stream: MediaStream | null) {
   for (const track of stream?.getTracks() ?? []) track.stop();
 }
@@ -26,12 +47,17 @@ export function videoReady(video: HTMLVideoElement): Promise<void> {
   });
 }
 
-/** The current video frame as a canvas at the camera's own resolution (never mirrored). */
-export function grabFrame(video: HTMLVideoElement): HTMLCanvasElement {
+/**
+ * The current video frame as a canvas at the camera's own resolution (never mirrored), scaled
+ * down to at most `maxPixels` when given (a live-check frame's budget: a camera that ignores the
+ * asked size must not make the server refuse the attempt).
+ */
+export function grabFrame(video: HTMLVideoElement, maxPixels = Number.POSITIVE_INFINITY): HTMLCanvasElement {
   const canvas = document.createElement('canvas');
-  canvas.width = video.videoWidth;
-  canvas.height = video.videoHeight;
-  canvas.getContext('2d')?.drawImage(video, 0, 0);
+  const scale = Math.min(1, Math.sqrt(maxPixels / Math.max(1, video.videoWidth * video.videoHeight)));
+  canvas.width = Math.max(1, Math.floor(video.videoWidth * scale));
+  canvas.height = Math.max(1, Math.floor(video.videoHeight * scale));
+  canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
   return canvas;
 }
 

@@ -5,7 +5,15 @@
 // WebGL nor WebAssembly), each instruction is shown for a fixed time and frames are taken on a
 // timer.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { canvasToJpeg, grabFrame, openCamera, stopCamera, videoReady } from '../capture/camera.ts';
+import { MAX_LIVENESS_FRAME_PIXELS } from '../../../src/hosted-flow/upload-limits.ts';
+import {
+  canvasToJpeg,
+  describeCamera,
+  grabFrame,
+  openCamera,
+  stopCamera,
+  videoReady,
+} from '../capture/camera.ts';
 import { type FaceReading, loadFaceGuide, readFace } from '../capture/face-guide.ts';
 import { onPhone } from '../capture/fit-upload.ts';
 import type { LivenessResult, LivenessStep } from '../flow-api.ts';
@@ -108,7 +116,10 @@ export function FaceCheckStep({
     let lastT = -1;
     // The frame is grabbed first and judged afterwards: what is kept is exactly what was judged,
     // however long detection takes while the head keeps moving.
-    const grab = () => ({ canvas: grabFrame(video), t: Math.round(performance.now() - start) });
+    const grab = () => ({
+      canvas: grabFrame(video, MAX_LIVENESS_FRAME_PIXELS),
+      t: Math.round(performance.now() - start),
+    });
     const keep = async (frame: { canvas: HTMLCanvasElement; t: number }) => {
       const t = Math.max(lastT + 1, frame.t);
       lastT = t;
@@ -150,7 +161,11 @@ export function FaceCheckStep({
     stopLight();
     setPhase('uploading');
     try {
-      const outcome = await api.submitLiveness(challenge.challengeId, frames);
+      const outcome = await api.submitLiveness(
+        challenge.challengeId,
+        frames,
+        describeCamera(streamRef.current),
+      );
       setResult(outcome);
       setAttemptsLeft(outcome.attemptsLeft);
       setPhase('result');
