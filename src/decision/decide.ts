@@ -130,7 +130,7 @@ const CHIP_REJECTIONS = [
 /**
  * Those that go to a human: nothing shows a forgery, but something is not verified — a chip
  * without Active Authentication (many use Chip Authentication instead, not implemented yet), a
- * data group the SOD does not list, an MRZ whose check digits fail although signed.
+ * data group the verification needs not read (DG1), an MRZ whose check digits fail although signed.
  */
 const CHIP_REVIEWS = [
   'chip_anti_clone_unavailable',
@@ -144,7 +144,7 @@ const CHIP_DETAIL: Record<(typeof CHIP_REJECTIONS | typeof CHIP_REVIEWS)[number]
   chip_data_group_hash_mismatch: 'a data group read from the chip differs from what its issuer signed',
   chip_clone_suspected: "the chip did not sign this session's nonce with the document's own key",
   chip_anti_clone_unavailable: 'the chip offers no Active Authentication: a clone cannot be ruled out',
-  chip_data_group_missing: 'a data group read from the chip is not covered by its security object',
+  chip_data_group_missing: 'a data group the verification needs (DG1, the MRZ) was not read from the chip',
   chip_mrz_invalid: "the chip's MRZ check digits do not hold",
 };
 

@@ -223,7 +223,10 @@ export async function readCase(platform: Platform, tenantId: string, sessionId: 
   const [automatic] = await listAutomaticDecisions(db, sessionId);
   const claim = await findClaim(db, sessionId);
   const base = `/console/api/tenants/${tenantId}/sessions/${sessionId}/images`;
-  const ocr = (detail.ocrResult?.payload ?? null) as IdentityFields | null;
+  // The document's fields: the OCR's reading, or a chip session's MRZ (results.icChip, docs/ic-chip.md).
+  const ocr = (detail.ocrResult?.payload ??
+    detail.verification?.results?.icChip?.payload ??
+    null) as IdentityFields | null;
   return {
     ...detail,
     images: (await listSessionImages(platform, session)).map((name) => ({ name, url: `${base}/${name}` })),

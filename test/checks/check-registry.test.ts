@@ -79,7 +79,9 @@ describe('check registry', () => {
     for (const check of CHECKS) {
       const written = check.id in RUNNERS;
       const generic =
-        check.run !== undefined && check.runsIn === 'eventLoop' && !(check.inputs as readonly string[]).includes('tenantHistory');
+        check.run !== undefined &&
+        check.runsIn === 'eventLoop' &&
+        !(check.inputs as readonly string[]).includes('tenantHistory');
       assert.ok(written || generic, `${check.id} has neither a runner nor a run the generic runner can call`);
     }
     for (const id of Object.keys(RUNNERS))

@@ -255,6 +255,32 @@ describe('a chip session through the hosted flow and a reader', () => {
     );
   });
 
+  test("a genuine chip of someone else: verified, but its face is not the selfie's — rejected face_mismatch", async (t) => {
+    // Another synthetic person's capture as the chip's portrait, on a chip the trusted CSCA vouches for.
+    const { data, info } = await sharp('test/fixtures/corpus/drivers_license-genuine-0/frames/00.jpg')
+      .resize(240, 320, { fit: 'cover' })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const otherFace = await encodeJpeg2000(data, { width: info.width, height: info.height });
+    const doc = await buildTestDocument({
+      csca,
+      documentSigner: ds,
+      face: otherFace,
+      faceFormat: 'jpeg2000',
+    });
+    const { sessionId, hook } = await completeChipSession(new SoftwareCard(doc), doc);
+    const detail = await decided(sessionId);
+    assert.equal(detail.verification.results.icChip.verified, true);
+    assert.equal(detail.verification.status, 'rejected', JSON.stringify(detail.verification.decision));
+    assert.equal(detail.verification.decision.reason, 'face_mismatch');
+    const { payload } = await webhookTo(hook);
+    assert.equal(payload.results.faceMatch.isSamePerson, false);
+    t.diagnostic(
+      `faceMatch similarity, another person's chip face vs selfie: ${payload.results.faceMatch.similarity}`,
+    );
+  });
+
   const refusals: [string, () => Promise<{ card: SoftwareCard; doc: TestDocument }>, string][] = [
     [
       'a tampered data group',

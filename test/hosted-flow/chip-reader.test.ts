@@ -187,6 +187,43 @@ describe('chip reader endpoints', () => {
     assert.equal((await flow.state()).json().steps.chip, false);
   });
 
+  it('damaged files (a fixed sequence of byte changes) are refused or accepted, never a 5xx', async () => {
+    const { flow } = await chipFlow();
+    const good = await new ChipReaderClient(t.api.app, 'http://x/').read(
+      new SoftwareCard(doc),
+      doc.access,
+      '0011223344556677',
+    );
+    let seed = 44;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 60; i++) {
+      const field = (['sod', '1', '15', '2'] as const)[i % 4] as 'sod' | '1' | '15' | '2';
+      const original = Buffer.from(field === 'sod' ? good.sod : (good.dataGroups[field] as string), 'base64');
+      const damaged = Buffer.from(original);
+      for (let k = 0; k < 1 + (next() % 4); k++) damaged[next() % damaged.length] = next() % 256;
+      const cut = next() % 5 === 0 ? damaged.subarray(0, next() % damaged.length) : damaged;
+      const text = cut.length > 0 ? cut.toString('base64') : 'AAAA';
+      // Each attempt through a reader hand-off of its own: an accepted reading spends its code.
+      const handoff = await flow.send('POST', '/verify/api/chip/reader');
+      const reader = new ChipReaderClient(t.api.app, (handoff.json() as ReaderHandoff).url);
+      const nonce = await reader.nonce();
+      const body =
+        field === 'sod'
+          ? { ...good, nonce, sod: text }
+          : { ...good, nonce, dataGroups: { ...good.dataGroups, [field]: text } };
+      const res = await reader.send(body);
+      assert.ok(res.statusCode < 500, `attempt ${i} (${field}): ${res.statusCode} ${res.body}`);
+      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+    }
+    // Both outcomes occur: some damage leaves a reading to judge (the pipeline then refuses its
+    // hashes or signature), some leaves nothing to verify.
+    assert.ok(statuses.has(201) && statuses.has(422), JSON.stringify([...statuses]));
+  });
+
   it('a chip-only session cannot be submitted without a reading', async () => {
     const { flow } = await chipFlow();
     const res = await flow.send('POST', '/verify/api/submit');

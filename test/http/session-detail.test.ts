@@ -24,9 +24,12 @@ describe('GET /v1/verification-sessions/{sessionId}', () => {
       'sessionId',
       'status',
       'updatedAt',
+      // An addition to §2.1 (docs/ic-chip.md): the methods the session offers, always known.
+      'verificationMethods',
       'verificationUrl',
       'verificationUrlExpiresAt',
     ]);
+    assert.deepEqual(detail.verificationMethods, ['image']);
     assert.ok(!Object.values(detail).includes(null));
     assert.equal(detail.sessionId, created.sessionId);
     assert.equal(detail.status, 'pending');

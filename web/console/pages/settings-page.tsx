@@ -21,7 +21,11 @@ interface Settings {
   secondReviewForRejectedApproval: boolean;
   webhookExpiredEvent?: boolean;
   thicknessCapture?: boolean;
+  /** The methods sessions offer when the create request names none (docs/ic-chip.md). */
+  verificationMethods: string[];
 }
+
+const VERIFICATION_METHODS = ['image', 'ic_chip'] as const;
 
 function WebhookSecret({ tenantId }: { tenantId: string }) {
   const { api, t } = useConsole();
@@ -73,8 +77,10 @@ export function SettingsPage({ tenantId }: { tenantId: string }) {
     setSaved(false);
     setForm({ ...form, [key]: value });
   };
-  const toggle = (key: 'allowedDocumentTypes' | 'requiredUserInputFields', value: string) =>
-    set(key, form[key].includes(value) ? form[key].filter((v) => v !== value) : [...form[key], value]);
+  const toggle = (
+    key: 'allowedDocumentTypes' | 'requiredUserInputFields' | 'verificationMethods',
+    value: string,
+  ) => set(key, form[key].includes(value) ? form[key].filter((v) => v !== value) : [...form[key], value]);
   // Numbers go to the server as typed (NaN becomes null), so its validation answers per field.
   const number = (key: keyof Settings, id: string, step: string) => (
     <Field id={id} label={t(`settings.${key}` as MessageKey)} error={fieldError(key)}>
@@ -89,7 +95,7 @@ export function SettingsPage({ tenantId }: { tenantId: string }) {
     </Field>
   );
   const checkboxes = (
-    key: 'allowedDocumentTypes' | 'requiredUserInputFields',
+    key: 'allowedDocumentTypes' | 'requiredUserInputFields' | 'verificationMethods',
     values: readonly string[],
     group: string,
   ) => (
@@ -151,6 +157,7 @@ export function SettingsPage({ tenantId }: { tenantId: string }) {
         </Field>
         {checkboxes('allowedDocumentTypes', DOCUMENT_TYPES, 'documentType')}
         {checkboxes('requiredUserInputFields', USER_INPUT_FIELDS, 'field')}
+        {checkboxes('verificationMethods', VERIFICATION_METHODS, 'verificationMethod')}
         {number('minimumAge', 'settings-age', '1')}
         {number('retentionDays', 'settings-retention', '1')}
         <label class="choice">
