@@ -65,7 +65,8 @@ const total = (t: Record<Outcome, number>) => Object.values(t).reduce((a, b) => 
 process.stdout.write(
   `\nbench:mrz-scale — seeds ${from}–${to} (${[...uses].join(', ')}), scenes ${scenes.join(', ')}\n\n| captures | exact | valid but wrong | invalid | not found |\n|---|---|---|---|---|\n`,
 );
-for (const [key, t] of tally)
+const order = (key: string) => (key.startsWith('width') ? 0 : key.startsWith('scene') ? 1 : 2);
+for (const [key, t] of [...tally].sort(([a], [b]) => order(a) - order(b)))
   process.stdout.write(
     `| ${key} | ${t.exact}/${total(t)} | ${t['valid but wrong']} | ${t.invalid} | ${t['not found']} |\n`,
   );

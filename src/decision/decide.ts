@@ -3,7 +3,8 @@
 // be recomputed from its stored inputs. Rejections are looked for first, then reasons for review;
 // only when nothing is found is the verification approved. Review reasons, in order: document type
 // mismatch, suspected spoofs, low OCR confidence (a poor capture, which also lowers the face
-// similarity and breeds field mismatches; also a capture the document check could not judge),
+// similarity and breeds field mismatches; also a capture the document check could not judge,
+// or judged without its expiry date),
 // face not found / near the threshold, blacklist, fraud, pre-registered info and user input
 // mismatches — interface §3.2 lists low OCR confidence first.
 // On a capture too poor to read, a low face similarity is not taken as a different person, nor is

@@ -30,6 +30,12 @@ export interface MrzReading {
   sex?: string;
   /** Set by the OCR check when the rest of the capture was read below its confidence threshold. */
   poorCapture?: boolean;
+  /**
+   * The issuing state and nationality codes as the OCR read them, when one was taken for the state
+   * an OCR-B look-alike away (`nearestStateCodes`): credibility and doubt go by these (a mended
+   * code speaks for a misread, not for a zone; long lines of other print must not pass for one).
+   */
+  stateCodesAsRead?: string[];
 }
 
 const LENGTH = 44;
@@ -604,7 +610,8 @@ export const isKnownState = (code: string) => {
 };
 
 /** The issuing state and nationality codes as printed (three characters, fillers kept). */
-export function stateCodesOf(reading: Pick<MrzReading, 'lines' | 'format'>): string[] {
+export function stateCodesOf(reading: Pick<MrzReading, 'lines' | 'format' | 'stateCodesAsRead'>): string[] {
+  if (reading.stateCodesAsRead) return reading.stateCodesAsRead;
   const [l0 = '', l1 = ''] = reading.lines;
   return [l0.slice(2, 5), reading.format === 'TD1' ? l1.slice(15, 18) : l1.slice(10, 13)];
 }
@@ -702,7 +709,10 @@ export function readMrzLines(
   lines = lines.map((line, l) =>
     [...line].map((c, i) => (c === '?' && classes[l]?.[i] === 'a' && (l > 0 || i > 0) ? '<' : c)).join(''),
   );
-  lines = nearestStateCodes(mendStateCodes(lines, format), format);
+  lines = mendStateCodes(lines, format);
+  const asRead = stateCodesOf({ lines, format });
+  lines = nearestStateCodes(lines, format);
+  const mended = stateCodesOf({ lines, format }).some((c, i) => c !== asRead[i]);
   const nameLine = format === 'TD1' ? 2 : 0;
   lines[nameLine] = trailingFillers(lines[nameLine] ?? '', format === 'TD1' ? 0 : 5);
   lines = lines.map((line, l) => fillerRuns(line, l === 0 ? 5 : 0));
@@ -743,6 +753,7 @@ export function readMrzLines(
     valid: failing.length === 0 && !lines.some((l) => l.includes('?')),
     invalidFields: failing,
     documentCode: code,
+    ...(mended ? { stateCodesAsRead: asRead } : {}),
   };
   // Field values: `mrz` where it knows the layout (not visas, whose first letter it refuses).
   const names = format === 'TD1' ? lines[2] : lines[0]?.slice(5);

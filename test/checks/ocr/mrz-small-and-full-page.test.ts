@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeForMrz, findMrz, rankMrzBands } from '../../../src/checks/ocr/locate-mrz.ts';
+import { isCredibleMrz, mrzDoubt } from '../../../src/checks/ocr/mrz-result.ts';
 import { getOcrEngineFor, type OcrEngine, terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { mergeMrzReadings, readMrzLines } from '../../../src/checks/ocr/read-mrz.ts';
 import { madeUpMrz, mrzCapture } from '../../../src/synth/mrz-captures.ts';
@@ -58,6 +59,13 @@ describe('what ICAO 9303 allows where look-alikes are read', () => {
     // A state's code stays, and one look-alike from no state (or from several) stays as read.
     assert.equal(withCodes('GBD', 'GBD')?.issuingState, 'GBD');
     assert.equal(withCodes('QQX', 'QQX')?.issuingState, 'QQX');
+    // A mended code speaks for a misread, not for a zone: judged as read, it vouches for nothing.
+    const band = { cx: 0, cy: 0, angle: 0, length: 44 * 9, thickness: 20, lines: 2, score: 1 };
+    assert.match(mrzDoubt({ reading: r!, band }) ?? '', /state code/);
+    assert.equal(mrzDoubt({ reading: withCodes(l1.slice(2, 5), l2.slice(10, 13))!, band }), undefined);
+    const garbage = readMrzLines([`P<MZL${'Q'.repeat(39)}`, `${'Q'.repeat(10)}MZL${'Q'.repeat(31)}`])!;
+    assert.equal(garbage.issuingState, 'NZL');
+    assert.equal(isCredibleMrz(garbage), false);
   });
 
   it('reads the sex as M, F, X or a filler only', () => {
