@@ -103,7 +103,10 @@ async function documentOf(
   const identity = wide
     ? createWideIdentityFor(random.fork('identity'), documentType, sex, REFERENCE_DATE)
     : undefined;
-  const record = createDocumentRecord(random.fork('record'), documentType, sex, REFERENCE_DATE, identity);
+  // The wide corpus's licence numbers are as issued, with their check digit.
+  const record = createDocumentRecord(random.fork('record'), documentType, sex, REFERENCE_DATE, identity, {
+    issuedLicenceNumbers: wide,
+  });
   const quality = wide ? drawQuality(random) : (['clean', 'typical', 'poor'] as const)[i % 3]!;
   const typeface: Typeface = wide && random.chance(0.5) ? 'mincho' : 'gothic';
   const width = wide ? random.pick([960, 1280, 1280, 1600, 1920]) : 1280;

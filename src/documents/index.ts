@@ -7,7 +7,9 @@ export {
   type DocumentType,
   DRIVERS_LICENSE,
   definitionOf,
+  hasValidLicenceCheckDigit,
   isValidMyNumber,
+  licenceCheckDigit,
   MY_NUMBER_CARD,
   type Region,
 } from './document-types.ts';

@@ -1,3 +1,5 @@
+import { editDistance } from '../platform/text/edit-distance.ts';
+
 // The 47 prefectures in JIS order with their names in Latin letters, as a Japanese passport
 // prints its holder's registered domicile (本籍): the passport's address is one of these.
 export const PREFECTURES_LATIN: readonly [string, string][] = [
@@ -50,21 +52,6 @@ export const PREFECTURES_LATIN: readonly [string, string][] = [
   ['沖縄県', 'OKINAWA'],
 ];
 
-/** Levenshtein distance, for names of a dozen letters. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j] as number;
-      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length] as number;
-}
-
 /**
  * The prefecture a passport's domicile names, read with at most one letter wrong, dropped or
  * added (NIHGATA → NIIGATA) when no other prefecture is as near; undefined when none or two are.
@@ -73,6 +60,6 @@ export function prefectureInLatin(read: string): string | undefined {
   const text = read.trim().toUpperCase();
   const exact = PREFECTURES_LATIN.find(([, latin]) => latin === text);
   if (exact) return exact[1];
-  const near = PREFECTURES_LATIN.filter(([, latin]) => distance(latin, text) === 1);
+  const near = PREFECTURES_LATIN.filter(([, latin]) => editDistance(latin, text, 2) === 1);
   return near.length === 1 ? near[0]?.[1] : undefined;
 }

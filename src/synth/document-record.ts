@@ -1,5 +1,6 @@
 // What one identity document says: the person, its numbers and dates (docs/corpus.md "Documents").
 import {
+  generateIssuedLicenceNumber,
   generateLicenceNumber,
   generateMyNumber,
   generatePassportNumber,
@@ -71,6 +72,8 @@ export function createDocumentRecord(
   sex: Sex,
   referenceDate: IsoDate,
   person?: Identity,
+  /** Licence numbers as issued, with their check digit (the validation corpus; default: the classic draw). */
+  options: { issuedLicenceNumbers?: boolean } = {},
 ): DocumentRecord {
   const identity = person ?? createIdentityFor(random, documentType, sex, referenceDate);
   const prefecture = PREFECTURE_OF_ADDRESS.exec(identity.address)?.[1] ?? '東京都';
@@ -87,7 +90,9 @@ export function createDocumentRecord(
       return {
         documentType,
         identity,
-        documentNumber: generateLicenceNumber(random, firstYear),
+        documentNumber: options.issuedLicenceNumbers
+          ? generateIssuedLicenceNumber(random, firstYear, prefecture)
+          : generateLicenceNumber(random, firstYear),
         issueDate,
         expiryDate: expiryDate > referenceDate ? expiryDate : addYears(expiryDate, 5),
         issuer: `${prefecture}公安委員会`,

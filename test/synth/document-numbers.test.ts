@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse as parseMrz } from 'mrz';
+import { hasValidLicenceCheckDigit, licenceCheckDigit } from '../../src/documents/index.ts';
 import {
   breakMyNumberCheckDigit,
+  generateIssuedLicenceNumber,
   generateMyNumber,
   isValidMyNumber,
   myNumberCheckDigit,
@@ -58,4 +60,24 @@ test('dates print in each document form', () => {
   assert.equal(formatEraDate('1989-01-08', { padded: true }), '平成元年01月08日');
   assert.equal(formatWesternDate('2028-05-01'), '2028年05月01日');
   assert.equal(formatPassportDate('1990-04-01'), '01 APR 1990');
+});
+
+test('the licence number check digit: its eleventh digit, mod 11 with weights 5,4,3,2,7,6,5,4,3,2', () => {
+  // 450599999940: 4·5 + 5·4 + 0·3 + 5·2 + 9·(7+6+5+4+3+2) = 293; 293 mod 11 = 7; 11 − 7 = 4.
+  assert.equal(licenceCheckDigit('4505999999'), 4);
+  assert.equal(hasValidLicenceCheckDigit('450599999940'), true);
+  assert.equal(hasValidLicenceCheckDigit('450599999950'), false);
+  // The remainders 1 and 0 give 10 and 11, taken mod 10: 0 and 1.
+  assert.equal(licenceCheckDigit('0000000006'), 0);
+  assert.equal(licenceCheckDigit('0000000000'), 1);
+  assert.equal(hasValidLicenceCheckDigit('12345678903'), false);
+});
+
+test('issued licence numbers: a commission code, the first year, and a check digit that holds', () => {
+  const random = new Random('licence numbers');
+  for (let i = 0; i < 200; i++) {
+    const number = generateIssuedLicenceNumber(random, 1998, '東京都');
+    assert.match(number, /^\d{2}98\d{8}$/);
+    assert.equal(hasValidLicenceCheckDigit(number), true, number);
+  }
 });

@@ -43,6 +43,9 @@ import { crossCheckMrz } from './read-passport.ts';
 // 2.0.2: in an MRZ under 6.5 px a character, the letters no check digit covers are compared with the
 // zone's own glyphs (mrz-glyphs.ts); the outline the finder returned is in the extras
 // (documentOutline), for the document check.
+// 2.1.0: kanji names checked against IPADIC's person names (a name it does not know read again at
+// other scales; a name without a space cut where a known part ends); a municipality missing a
+// glyph restored; a passport's domicile read as the prefecture one letter off.
 // The number itself is declared with the check in the registry (definition.ts).
 export const OCR_CHECK_VERSION = ocrDefinition.version;
 
