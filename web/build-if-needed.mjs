@@ -22,6 +22,9 @@ const SOURCES = [
   'src/domain/vocabulary.ts',
   'src/hosted-flow/document-types.ts',
   'src/hosted-flow/user-input-fields.ts',
+  'src/hosted-flow/identify-document-capture-rules.ts',
+  'src/hosted-flow/latin-name-kana.ts',
+  'src/hosted-flow/upload-limits.ts',
   'package-lock.json',
 ];
 
