@@ -75,6 +75,18 @@ interface DecisionReads {
 
 type ReadCheckId = CheckId & keyof DecisionReads;
 
+type Blacklist = NonNullable<DecisionReads['fraudSignalAnalysis']['blacklist']>;
+
+/** The tenant blacklist's matches as decision metadata (both methods' rules name them alike). */
+function blacklistMetadata(blacklist: Blacklist | null | undefined): DecisionMetadata {
+  if (!blacklist) return {};
+  return {
+    blacklistMatches: blacklist.matches.map((m) => ({ id: m.id, matchMode: m.matchMode, action: m.action })),
+    ...(blacklist.action ? { blacklistAction: blacklist.action } : {}),
+    blacklistCheckedAt: blacklist.checkedAt,
+  };
+}
+
 /**
  * One outcome per check of the registry (src/checks/check-registry.ts), keyed by its id; those
  * decide has no rule for are passed too, but may be left out (decide reads none of them).
@@ -265,20 +277,8 @@ export function decide(input: DecisionInput | ChipDecisionInput, t: DecisionThre
     return reject('face_mismatch', { faceMatchSimilarity: similarity, threshold: t.faceSimilarityThreshold });
   }
   const blacklist = fraud.status === 'success' ? fraud.result.blacklist : null;
-  const blacklistMeta = (): DecisionMetadata =>
-    blacklist
-      ? {
-          blacklistMatches: blacklist.matches.map((m) => ({
-            id: m.id,
-            matchMode: m.matchMode,
-            action: m.action,
-          })),
-          ...(blacklist.action ? { blacklistAction: blacklist.action } : {}),
-          blacklistCheckedAt: blacklist.checkedAt,
-        }
-      : {};
   // A tenant's own blacklist names the cause more precisely than the risk score it also raises.
-  if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMeta());
+  if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMetadata(blacklist));
   if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudRejectScore) {
     return reject('fraud_detected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
   }
@@ -365,7 +365,7 @@ export function decide(input: DecisionInput | ChipDecisionInput, t: DecisionThre
       });
     }
   }
-  if (blacklist?.action === 'review') return review('blacklist_match', blacklistMeta());
+  if (blacklist?.action === 'review') return review('blacklist_match', blacklistMetadata(blacklist));
   if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudReviewScore) {
     return review('fraud_suspected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
   }
@@ -485,19 +485,7 @@ function decideChip(input: ChipDecisionInput, t: DecisionThresholds): Decision {
     return reject('face_mismatch', { faceMatchSimilarity: similarity, threshold: t.faceSimilarityThreshold });
   }
   const blacklist = fraud.status === 'success' ? fraud.result.blacklist : null;
-  const blacklistMeta = (): DecisionMetadata =>
-    blacklist
-      ? {
-          blacklistMatches: blacklist.matches.map((m) => ({
-            id: m.id,
-            matchMode: m.matchMode,
-            action: m.action,
-          })),
-          ...(blacklist.action ? { blacklistAction: blacklist.action } : {}),
-          blacklistCheckedAt: blacklist.checkedAt,
-        }
-      : {};
-  if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMeta());
+  if (blacklist?.action === 'reject') return reject('blacklist_match', blacklistMetadata(blacklist));
   if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudRejectScore) {
     return reject('fraud_detected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
   }
@@ -540,7 +528,7 @@ function decideChip(input: ChipDecisionInput, t: DecisionThresholds): Decision {
       threshold: t.faceSimilarityThreshold,
     });
   }
-  if (blacklist?.action === 'review') return review('blacklist_match', blacklistMeta());
+  if (blacklist?.action === 'review') return review('blacklist_match', blacklistMetadata(blacklist));
   if (fraud.status === 'success' && fraud.result.riskScore >= t.fraudReviewScore) {
     return review('fraud_suspected', { ...fraudMeta(), fraudScore: fraud.result.riskScore });
   }
