@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -20,6 +20,7 @@ import { Mimoto } from '../../packages/node/src/index.ts';
 import { type OpenPlatform, openPlatform } from '../../src/main/open-platform.ts';
 import { installProcessGuards, type ProcessGuards, UNHANDLED_MARKER } from '../../src/main/process-guards.ts';
 import { ApiClient, CALLBACK_PREFIX, createTestTenant } from '../helpers/api-client.ts';
+import { freePort } from '../helpers/free-port.ts';
 import {
   type PrivatePostgres,
   privatePostgresUnavailable,
@@ -63,14 +64,6 @@ after(async () => {
   guards?.uninstall();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** A server process; resolves once its stdout shows `readyLine`. */
 function startProcess(name: string, role: 'worker' | 'all', readyLine: string, port = 0) {

@@ -9,7 +9,6 @@
 // tokens, the webhook secret, and the person's names, kana, birth date and address.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,6 +20,7 @@ import { HostedFlowClient } from '../../src/simulate/hosted-flow-client.ts';
 import { prepareSimulation, simulateFlow } from '../../src/simulate/simulate-flow.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 import { type DeliveryWorker, startWebhookDeliveryWorker } from '../../src/webhooks/index.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 import { type LocalReceiver, startLocalReceiver } from '../webhooks/local-receiver.ts';
 
@@ -45,19 +45,6 @@ function captureProcessOutput() {
       stream.write = write as typeof stream.write;
     });
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 before(async () => {

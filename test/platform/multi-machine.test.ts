@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -18,6 +17,7 @@ import { createRawBlobStore } from '../../src/platform/blobs/index.ts';
 import { prepareSimulation, simulateFlow } from '../../src/simulate/simulate-flow.ts';
 import { createTenant } from '../../src/tenants/index.ts';
 import { verifyWebhookSignature } from '../../src/webhooks/index.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { createFreshPostgres, type FreshDatabase } from '../helpers/fresh-postgres.ts';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { POSTGRES_URL, TEST_ENCRYPTION_KEY, testConfig } from '../helpers/test-platform.ts';
@@ -34,19 +34,6 @@ let receiver: Server;
 const received: { body: string; signature: string | undefined }[] = [];
 const children = new Set<ChildProcess>();
 const dirs = { api: '', worker: '', setup: '' };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /** `mimoto start --role <role>` with its own data directory; resolves once it says it is up. */
 function startRole(

@@ -2,13 +2,13 @@
 // it exactly as to staging. MIMOTO_PUBLIC_URL must be known before the platform is built (it
 // makes the verificationUrl), so a free port is reserved first and then listened on.
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { type PipelineWorkers, startPipelineWorkers } from '../../src/pipeline/index.ts';
 import { CALLBACK_PREFIX, createTestTenant, type TestTenant } from '../helpers/api-client.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { createTestPlatform, type TestPlatform } from '../helpers/test-platform.ts';
 
 export interface SimulateServer {
@@ -17,19 +17,6 @@ export interface SimulateServer {
   tenant: TestTenant;
   origin: string;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** `pipeline`: also run the check and decision workers, as `mimoto start` does, so sessions get decided. */
