@@ -1,4 +1,10 @@
 // The document types (document-types.ts): the bottom of the capability layer with the domain.
+
+export {
+  licenceExpiryFitsBirthDate,
+  licenceExpiryFor,
+  myNumberExpiryFitsBirthDate,
+} from './card-validity.ts';
 export {
   DOCUMENT_DEFINITIONS,
   DOCUMENT_TYPES,

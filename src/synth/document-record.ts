@@ -1,4 +1,5 @@
 // What one identity document says: the person, its numbers and dates (docs/corpus.md "Documents").
+import { licenceExpiryFor } from '../documents/index.ts';
 import {
   generateIssuedLicenceNumber,
   generateLicenceNumber,
@@ -80,7 +81,9 @@ export function createDocumentRecord(
   switch (documentType) {
     case 'drivers_license': {
       const issueDate = randomDateBetween(random, addYears(referenceDate, -4), addDays(referenceDate, -30));
-      const expiryDate = addDays(birthdayOnOrAfter(identity.birthDate, issueDate, 5), 30);
+      // Valid until one month after the fifth birthday after issue (道路交通法 第92条の2).
+      const lastBirthdayYear = parseIsoDate(issueDate).year + 5;
+      const expiryDate = licenceExpiryFor(identity.birthDate, lastBirthdayYear);
       const adult18 = addYears(identity.birthDate, 18);
       const firstYear = Math.min(
         parseIsoDate(issueDate).year,
@@ -94,7 +97,10 @@ export function createDocumentRecord(
           ? generateIssuedLicenceNumber(random, firstYear, prefecture)
           : generateLicenceNumber(random, firstYear),
         issueDate,
-        expiryDate: expiryDate > referenceDate ? expiryDate : addYears(expiryDate, 5),
+        expiryDate:
+          expiryDate > referenceDate
+            ? expiryDate
+            : licenceExpiryFor(identity.birthDate, lastBirthdayYear + 5),
         issuer: `${prefecture}公安委員会`,
         details: {
           referenceNumber: random.digits(5),
