@@ -146,6 +146,10 @@ export async function assembleResult(
     reasons.push(`document_type_mismatch: expected ${input.expectedDocumentType}, detected ${type}`);
   if (classification.assumed) reasons.push(`type not readable: read as the chosen ${type}`);
   if (missing.length > 0) reasons.push(`could not read: ${missing.join(', ')}`);
+  if (extras.licenceDatesDisagree)
+    reasons.push(
+      'birth date and expiry disagree (a licence expires a month after a birthday): one is misread',
+    );
   if (status === 'low_confidence') reasons.push(`confidence ${confidence} below ${OCR_CONFIDENCE_THRESHOLD}`);
   if (extras.mrz && !extras.mrz.valid)
     reasons.push(`MRZ check failed: ${extras.mrz.invalidFields.join(', ')}`);

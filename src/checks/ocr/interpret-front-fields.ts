@@ -1,7 +1,9 @@
 // Step 4 of the reading: the front's readings made into fields, each corrected by its known
 // shape (correct-fields.ts) and given a confidence; the licence's number read again by its digits
-// alone; the issuer's area against the printed address (issuing-authority.ts).
+// alone; a licence's or My Number card's birth date against its expiry (documents/card-validity.ts);
+// the issuer's area against the printed address (issuing-authority.ts).
 
+import { licenceExpiryFitsBirthDate, myNumberExpiryFitsBirthDate } from '../../documents/index.ts';
 import { prefectureInLatin } from '../../japanese/index.ts';
 import {
   cleanAddress,
@@ -22,11 +24,14 @@ import type { FrontPhoto } from './locate-front.ts';
 import { field, type OcrExtras, type OcrField } from './ocr-result.ts';
 import type { OcrRun } from './ocr-run.ts';
 import { CROSS_CHECK_CONFIDENCE } from './read-back.ts';
+import { FIELD_READ_BUDGET, withOwnBudget } from './read-budget.ts';
 import {
   CONFIRM_BELOW,
   type FrontPage,
+  fieldReadOptions,
   fitsAddress,
   readDocumentNumber,
+  readField,
   readName,
 } from './read-front-fields.ts';
 import { DIGITS, type Recognised, readRegion } from './read-region.ts';
@@ -80,10 +85,17 @@ export async function interpretFrontFields(
     nameFits ? 1 : 0.5,
   );
 
-  // Birth date (passports: the MRZ, check-digit validated, confirms or replaces the print).
-  const birthRead = get('birthDate');
-  const printedBirth = readPrintedDate(birthRead.text, reference);
-  const birthField = field(printedBirth, birthRead, isPlausibleBirthDate(printedBirth, reference) ? 1 : 0.3);
+  // Birth date (passports: the MRZ, check-digit validated, confirms or replaces the print), and
+  // the expiry, which on a licence and a My Number card follows from the birthday.
+  const dates = await birthAndExpiry(run, front, get('birthDate'), get('expiryDate'));
+  const { birthRead, printedBirth, expiryRead, printedExpiry } = dates;
+  const datesDisagree = dates.disagree;
+  const datesFit = datesDisagree ? 0.6 : 1;
+  const birthField = field(
+    printedBirth,
+    birthRead,
+    (isPlausibleBirthDate(printedBirth, reference) ? 1 : 0.3) * datesFit,
+  );
 
   // Address.
   const addressRead = get('address');
@@ -98,14 +110,12 @@ export async function interpretFrontFields(
   const addressField = field(address || undefined, addressRead, addressFit);
 
   // Expiry date.
-  const expiryRead = get('expiryDate');
-  const printedExpiry = readExpiryDate(expiryRead.text, reference);
   const expiry = isPlausibleExpiryDate(printedExpiry, reference) ? printedExpiry : undefined;
   const fields: FrontFields = {
     name: nameField,
     birthDate: birthField,
     address: addressField,
-    expiryDate: field(expiry, expiryRead, expiry ? 1 : 0.3),
+    expiryDate: field(expiry, expiryRead, (expiry ? 1 : 0.3) * datesFit),
   };
 
   // Document number.
@@ -144,6 +154,7 @@ export async function interpretFrontFields(
     documentOutline: run.documentOutline,
     layout: front.variant,
     timingsMs: run.timingsMs,
+    ...(datesDisagree ? { licenceDatesDisagree: true as const } : {}),
   };
   const sex = readPrintedSex(get('sex').text);
   if (sex) extras.sex = sex;
@@ -177,4 +188,45 @@ export async function interpretFrontFields(
     expiryRead,
     printedExpiry,
   };
+}
+
+/** How a type's expiry follows from the holder's birthday (documents/card-validity.ts). */
+const EXPIRY_FROM_BIRTHDAY: Partial<
+  Record<string, { fits: (birth: string, expiry: string) => boolean; alwaysSo: boolean }>
+> = {
+  drivers_license: { fits: licenceExpiryFitsBirthDate, alwaysSo: true },
+  // A foreign resident's card runs to the end of the period of stay: a disagreement proves nothing.
+  my_number_card: { fits: myNumberExpiryFitsBirthDate, alwaysSo: false },
+};
+
+/**
+ * The birth date and expiry as read; where the type ties the expiry to a birthday and the two
+ * disagree, one is misread: each is read again (its other scales), preferring a reading that
+ * agrees with the other. If none does, `disagree` on a type where the rule always holds.
+ */
+async function birthAndExpiry(run: OcrRun, front: FrontPage, birthRead: Recognised, expiryRead: Recognised) {
+  const { reference } = run;
+  const birth = readPrintedDate(birthRead.text, reference);
+  const expiry = readExpiryDate(expiryRead.text, reference);
+  const asRead = { birthRead, printedBirth: birth, expiryRead, printedExpiry: expiry, disagree: false };
+  const rule = EXPIRY_FROM_BIRTHDAY[front.type];
+  if (!rule || !birth || !expiry || rule.fits(birth, expiry)) return asRead;
+  const agreeing = async (name: 'birthDate' | 'expiryDate', agrees: (date: string) => boolean) => {
+    const parse = name === 'birthDate' ? readPrintedDate : readExpiryDate;
+    const again = await readField(run, front, name, {
+      engines: withOwnBudget(run.cached, FIELD_READ_BUDGET),
+      ...fieldReadOptions(front, name),
+      prefer: (text: string) => {
+        const date = parse(text, reference);
+        return date !== undefined && agrees(date);
+      },
+    });
+    const date = again && parse(again.text, reference);
+    return again && date && agrees(date) ? { read: again, date } : undefined;
+  };
+  const birthAgain = await agreeing('birthDate', (date) => rule.fits(date, expiry));
+  if (birthAgain) return { ...asRead, birthRead: birthAgain.read, printedBirth: birthAgain.date };
+  const expiryAgain = await agreeing('expiryDate', (date) => rule.fits(birth, date));
+  if (expiryAgain) return { ...asRead, expiryRead: expiryAgain.read, printedExpiry: expiryAgain.date };
+  return { ...asRead, disagree: rule.alwaysSo };
 }

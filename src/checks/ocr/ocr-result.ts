@@ -59,6 +59,11 @@ export interface OcrExtras {
   issuer?: OcrField;
   /** That area, when the printed address, read with confidence, lies outside it (issuing-authority.ts). */
   addressOutsideIssuer?: string;
+  /**
+   * A licence whose birth date and expiry, as read, break the rule that it expires one month after
+   * a birthday (documents/card-validity.ts), even after each was read again: one is misread.
+   */
+  licenceDatesDisagree?: true;
   /** Whose layout the front is read in: the issuer's, or mimoto's own (residence card, passport). */
   layout?: LayoutVariant;
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */

@@ -46,6 +46,11 @@ import { crossCheckMrz } from './read-passport.ts';
 // 2.1.0: kanji names checked against IPADIC's person names (a name it does not know read again at
 // other scales; a name without a space cut where a known part ends); a municipality missing a
 // glyph restored; a passport's domicile read as the prefecture one letter off.
+// 2.2.0: a licence's and a My Number card's birth date and expiry checked against each other (the
+// expiry a birthday gives, documents/card-validity.ts): read again preferring agreement; a licence
+// whose two still disagree is held below the threshold (extras.licenceDatesDisagree).
+// A Latin name line whose spaces are all alike is cut after its first word and the particles that
+// begin a surname (the residence card prints the surname first).
 // The number itself is declared with the check in the registry (definition.ts).
 export const OCR_CHECK_VERSION = ocrDefinition.version;
 

@@ -202,6 +202,8 @@ export async function readField(
     psm?: string;
     whitelist?: string;
     confirm?: NonNullable<Parameters<typeof readRegion>[4]>['confirm'];
+    /** What a fitting reading should also be to be taken at once (default: the front's). */
+    prefer?: (text: string) => boolean;
     stretchX?: number;
     eraseRules?: boolean;
     searchMargin?: number;
@@ -226,6 +228,26 @@ export async function readField(
     : undefined;
 }
 
+/** How a field of this front is read: the same options for its first reading and any later one. */
+export function fieldReadOptions(front: FrontPage, name: FieldName) {
+  const { type, variant } = front;
+  const isMrz = name === 'mrz1' || name === 'mrz2';
+  return {
+    ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
+    // The official licence prints its 有効期限 band in condensed glyphs.
+    ...(variant === 'official' && type === 'drivers_license' && name === 'expiryDate'
+      ? { stretchX: 1.3 }
+      : {}),
+    ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
+    // The licence prints its issuer on two lines under the portrait (北海道 / 公安委員会),
+    // in small red type: read as a block, then with its gaps closed (cropWithoutRules),
+    // and no further (an issuer is a cue of the document check, no field the reading needs).
+    ...(name === 'issuer' && type === 'drivers_license'
+      ? { psm: PAGE_SEGMENTATION.singleBlock, rereadAt: [], searchMargin: 0 }
+      : {}),
+  };
+}
+
 /**
  * Every field the checks use read, side by side, each within its own budget (read-budget.ts): the
  * licence's 交付 date, say, is printed but not read.
@@ -236,26 +258,13 @@ export async function readFrontFields(
   budget = FIELD_READ_BUDGET,
 ): Promise<Map<FieldName, Recognised>> {
   const t = performance.now();
-  const { type, variant } = front;
   const names = (Object.keys(front.regions) as FieldName[]).filter((n) => READ_FIELDS.includes(n));
   const readings = new Map<FieldName, Recognised>();
-  // The official licence prints its 有効期限 band in condensed glyphs.
-  const condensed = (name: FieldName) =>
-    variant === 'official' && type === 'drivers_license' && name === 'expiryDate';
   await Promise.all(
     names.map(async (name) => {
-      const isMrz = name === 'mrz1' || name === 'mrz2';
       const r = await readField(run, front, name, {
         engines: withOwnBudget(run.cached, budget),
-        ...(isMrz ? { whitelist: MRZ_CHARS } : {}),
-        ...(condensed(name) ? { stretchX: 1.3 } : {}),
-        ...(variant === 'official' ? { eraseRules: true, searchMargin: 40 } : {}),
-        // The licence prints its issuer on two lines under the portrait (北海道 / 公安委員会),
-        // in small red type: read as a block, then with its gaps closed (cropWithoutRules),
-        // and no further (an issuer is a cue of the document check, no field the reading needs).
-        ...(name === 'issuer' && type === 'drivers_license'
-          ? { psm: PAGE_SEGMENTATION.singleBlock, rereadAt: [], searchMargin: 0 }
-          : {}),
+        ...fieldReadOptions(front, name),
       });
       if (r) readings.set(name, r);
     }),
