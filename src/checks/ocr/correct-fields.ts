@@ -363,8 +363,39 @@ export function splitNameLine(
     const name = { lastName: join(clean.slice(0, split)), firstName: join(clean.slice(split)) };
     return { lastName: kanjiLookalikes(name.lastName), firstName: kanjiLookalikes(name.firstName) };
   }
+  // A Latin name is printed surname first (the residence card follows the passport) with single
+  // spaces: a gap clearly the widest is the split; where none is, the surname is the first word
+  // with the particles that begin a surname (DE LA CRUZ, DOS SANTOS, VAN DIJK). Most residents'
+  // surnames are one word (NGUYEN VAN NAM, KIM MIN JUN, SHRESTHA RAM); a long surname without a
+  // particle (SILVA SANTOS) is cut after its first word.
+  const sorted = [...gaps].sort((a, b) => b - a);
+  const clearlyWidest = sorted.length < 2 || widest >= 1.5 * Math.max(1, sorted[1] as number);
+  if (!clearlyWidest) {
+    split = 1;
+    while (split < clean.length - 1 && SURNAME_PARTICLES.has((clean[split - 1] as WordBox).text)) split++;
+  }
   return { lastName: join(clean.slice(0, split)), firstName: join(clean.slice(split)) };
 }
+
+/** Words that begin a multi-word Latin surname and are never one alone. */
+const SURNAME_PARTICLES = new Set([
+  'DE',
+  'DA',
+  'DAS',
+  'DO',
+  'DOS',
+  'DEL',
+  'DELA',
+  'DELLA',
+  'LA',
+  'LOS',
+  'VAN',
+  'VON',
+  'DER',
+  'DEN',
+  'DI',
+  'DU',
+]);
 
 /** Kanji/kana names of the expected length (each part 1–4 characters). */
 export function isPlausibleKanjiName(name: { lastName: string; firstName: string }): boolean {

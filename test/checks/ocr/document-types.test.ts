@@ -73,6 +73,32 @@ describe("reading the issuer's print", () => {
     assert.deepEqual(splitNameLine(gapped, 'kanji'), { lastName: '神奈川', firstName: '花子' });
   });
 
+  it('a Latin name printed with single spaces is cut after its surname, the first word and its particles', () => {
+    const words = (...texts: string[]) => {
+      let x = 0;
+      return texts.map((text) => {
+        const box = { text, x0: x, x1: x + text.length * 20 };
+        x = box.x1 + 14 + (text.length % 3); // spaces of one width, as read: a pixel or two apart
+        return box;
+      });
+    };
+    assert.deepEqual(splitNameLine(words('NGUYEN', 'VAN', 'NAM'), 'latin'), {
+      lastName: 'NGUYEN',
+      firstName: 'VAN NAM',
+    });
+    assert.deepEqual(splitNameLine(words('DE', 'LA', 'CRUZ', 'MARIA', 'CLARA'), 'latin'), {
+      lastName: 'DE LA CRUZ',
+      firstName: 'MARIA CLARA',
+    });
+    // A space printed clearly wider than the others is where the card splits the name.
+    const wide = [
+      { text: 'SILVA', x0: 0, x1: 100 },
+      { text: 'SANTOS', x0: 114, x1: 234 },
+      { text: 'JOAO', x0: 300, x1: 380 },
+    ];
+    assert.deepEqual(splitNameLine(wide, 'latin'), { lastName: 'SILVA SANTOS', firstName: 'JOAO' });
+  });
+
   it('address dashes read as ー or 一 between numbers, the label 住所 caught by the crop', () => {
     assert.equal(cleanAddress('住所 東京都千代田区霞が関2ー1一2'), '東京都千代田区霞が関2-1-2');
   });
