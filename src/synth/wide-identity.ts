@@ -250,6 +250,16 @@ const FOREIGN_SURNAMES: readonly string[] = [
   'HERNANDEZ',
   'MARTINEZ',
   'BAHADUR',
+  // Surnames of several words, printed with single spaces like the rest of the line: most begin
+  // with a particle (the Philippines', Brazil's, the Netherlands'); a Brazilian double surname
+  // does not, and nothing on the card marks where it ends.
+  'DELA CRUZ',
+  'DEL ROSARIO',
+  'DE JESUS',
+  'DOS SANTOS',
+  'DA SILVA',
+  'VAN DER BERG',
+  'SILVA SANTOS',
 ];
 const FOREIGN_GIVEN: Readonly<Record<Sex, readonly string[]>> = {
   M: [

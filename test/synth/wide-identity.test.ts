@@ -54,6 +54,12 @@ describe('wide identities', () => {
       );
   });
 
+  it('include foreign residents whose surname is several words', () => {
+    const residents = people.filter((p) => p.nationality !== '日本');
+    assert.ok(residents.some((p) => /^(DE|DEL|DELA|DOS|DA|VAN) /.test(p.lastNameLatin)));
+    assert.ok(residents.some((p) => p.lastNameLatin.split(' ').length >= 3));
+  });
+
   it('are born in era years with a 0 digit and in 平成元年 more often than by chance', () => {
     const japanese = people.filter((p) => p.nationality === '日本');
     const years = japanese.map((p) => toEra(p.birthDate));
