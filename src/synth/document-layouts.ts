@@ -33,7 +33,7 @@ type Draw = {
   text(text: string, x: number, y: number, style: TextStyle, field?: string): void;
 };
 
-function drawing(options: LayoutOptions, patchFill: string): Draw {
+export function drawing(options: LayoutOptions, patchFill: string): Draw {
   const parts: string[] = [];
   return {
     parts,
@@ -54,7 +54,13 @@ function drawing(options: LayoutOptions, patchFill: string): Draw {
   };
 }
 
-function guilloche(width: number, height: number, colour: string, step: number, phase: number): string {
+export function guilloche(
+  width: number,
+  height: number,
+  colour: string,
+  step: number,
+  phase: number,
+): string {
   // Fine interfering sine curves, our own pattern, standing in for a security background.
   let d = '';
   for (let row = -height; row < height * 2; row += step) {
@@ -67,28 +73,28 @@ function guilloche(width: number, height: number, colour: string, step: number, 
   return `<path d="${d}" stroke="${colour}" stroke-width="0.8" fill="none" opacity="0.55"/>`;
 }
 
-function frame(width: number, height: number, background: string, pattern: string): string {
+export function frame(width: number, height: number, background: string, pattern: string): string {
   return `<rect width="${width}" height="${height}" rx="28" fill="${background}"/>${pattern}`;
 }
 
-const LABEL: TextStyle = { size: 15, fill: '#4a4a4a' };
-const VALUE: TextStyle = { size: 24, fill: '#111111' };
+export const LABEL: TextStyle = { size: 15, fill: '#4a4a4a' };
+export const VALUE: TextStyle = { size: 24, fill: '#111111' };
 
 /**
  * `style`, condensed when `text` would run wider than `maxWidth`: a long address is printed in
  * narrower glyphs, as real cards do, instead of running under the portrait.
  */
-function fitted(text: string, style: TextStyle, maxWidth: number): TextStyle {
+export function fitted(text: string, style: TextStyle, maxWidth: number): TextStyle {
   const width = measureText(text, style);
   return width > maxWidth ? { ...style, scaleX: maxWidth / width } : style;
 }
 
-function svgDocument(width: number, height: number, body: string): string {
+export function svgDocument(width: number, height: number, body: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`;
 }
 
-const CARD_W = 856;
-const CARD_H = 540;
+export const CARD_W = 856;
+export const CARD_H = 540;
 
 const BAND_COLOURS: Record<string, string> = { gold: '#c9a468', blue: '#8fb6e0', green: '#9dd1a6' };
 

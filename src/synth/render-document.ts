@@ -1,7 +1,7 @@
 // A document side as a flat image: the layout's SVG rasterised by sharp (librsvg) with the
 // portrait composited into its box. The result is the "physical card" that is then photographed.
 import sharp, { type OverlayOptions } from 'sharp';
-import { type Box, type LayoutOptions, layoutDocumentSide } from './document-layouts.ts';
+import { type Box, type LayoutOptions, layoutDocumentSide, type SideLayout } from './document-layouts.ts';
 import type { DocumentRecord } from './document-record.ts';
 
 export type FlatImage = { data: Buffer; width: number; height: number };
@@ -115,7 +115,15 @@ export async function renderDocumentSide(
   options: LayoutOptions & { pastedPrint?: PastedPrint } = {},
 ): Promise<FlatImage | null> {
   const layout = layoutDocumentSide(record, side, options);
-  if (!layout) return null;
+  return layout && renderLayout(layout, portraitFile, options);
+}
+
+/** A laid-out side drawn flat, its portrait (if it has one) composited in. */
+export async function renderLayout(
+  layout: SideLayout,
+  portraitFile: string,
+  options: { pastedPrint?: PastedPrint } = {},
+): Promise<FlatImage> {
   const composites: OverlayOptions[] = [];
   if (layout.portrait) {
     const { width, height, x, y } = layout.portrait;

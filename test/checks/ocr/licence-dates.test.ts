@@ -1,11 +1,10 @@
-// A licence's birth date and expiry check each other (documents/licence-validity.ts): a card whose
+// A licence's birth date and expiry check each other (documents/card-validity.ts): a card whose
 // two dates break the rule is not read as a confident one, whichever of the two is wrong.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import sharp from 'sharp';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
 import { licenceExpiryFitsBirthDate } from '../../../src/documents/index.ts';
@@ -16,6 +15,7 @@ import { photographDocument } from '../../../src/synth/photograph-document.ts';
 import { Random } from '../../../src/synth/random.ts';
 import { renderDocumentSide } from '../../../src/synth/render-document.ts';
 import { createWideIdentityFor } from '../../../src/synth/wide-identity.ts';
+import { writePlainPortrait } from '../../helpers/plain-portrait.ts';
 
 const reference = new Date(`${REFERENCE_DATE}T00:00:00Z`);
 
@@ -42,10 +42,7 @@ describe('a licence whose birth date and expiry disagree', () => {
   };
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mimoto-licence-dates-'));
-    portrait = join(dir, 'portrait.png');
-    await sharp({ create: { width: 300, height: 400, channels: 3, background: '#8a7f76' } })
-      .png()
-      .toFile(portrait);
+    portrait = await writePlainPortrait(dir);
   });
   after(async () => {
     await terminateOcrEngine();

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import {
   createOcrEngine,
@@ -26,6 +25,7 @@ import { Random } from '../../../src/synth/random.ts';
 import { renderDocumentSide } from '../../../src/synth/render-document.ts';
 import type { Typeface } from '../../../src/synth/text-paths.ts';
 import { createWideIdentityFor } from '../../../src/synth/wide-identity.ts';
+import { writePlainPortrait } from '../../helpers/plain-portrait.ts';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url)));
@@ -165,10 +165,7 @@ describe('a synthetic card read alone, beside another reading, on one thread or 
   const single = new Map<string, Promise<OcrEngine>>();
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mimoto-determinism-'));
-    const portrait = join(dir, 'portrait.png');
-    await sharp({ create: { width: 300, height: 400, channels: 3, background: '#8a7f76' } })
-      .png()
-      .toFile(portrait);
+    const portrait = await writePlainPortrait(dir);
     licence = await syntheticCapture('drivers_license', 'poor', 'mincho', portrait);
     myNumber = await syntheticCapture('my_number_card', 'typical', 'gothic', portrait);
   });
