@@ -6,12 +6,15 @@
 //
 //   npm run bench:ocr-accuracy -- [--count 1000] [--seed 1000] [--types drivers_license,...]
 //                                  [--time-budget S] [--misses FILE] [--reads FILE]
-//                                  [--corpus wide|classic]
+//                                  [--corpus wide|classic] [--unsupported N]
 //
 // --count documents in all, spread evenly over the types; --seed picks the corpus: seeds
 // 1000–1999 are for validation only (the figures the docs report), 1–999 for tuning
 // (src/synth/seed-ranges.ts). Documents are cached in --out (delete it to regenerate).
 // --time-budget stops measuring after S seconds and says how many documents were measured.
+// --unsupported N also offers N cards mimoto does not accept (health insurance, 住民基本台帳,
+// student and cash cards: src/synth/unsupported-documents.ts) as the supported types in turn; none
+// may be approvable.
 // --reads writes every document's reading (status, confidence, fields, document check verdict),
 // so two runs of the same corpus can be compared: the same image must read the same every time.
 // Exact match: name = last and first names both equal; dates and number equal; address equal after
@@ -37,10 +40,16 @@ import { facePeople, sexOfPerson } from '../src/synth/faces.ts';
 import { REFERENCE_DATE } from '../src/synth/generate-corpus.ts';
 import { photographDocument } from '../src/synth/photograph-document.ts';
 import { Random } from '../src/synth/random.ts';
-import { renderDocumentSide } from '../src/synth/render-document.ts';
+import { renderDocumentSide, renderLayout } from '../src/synth/render-document.ts';
 import { seedUse, TUNING_SEEDS, VALIDATION_SEEDS } from '../src/synth/seed-ranges.ts';
 import type { Typeface } from '../src/synth/text-paths.ts';
-import { createWideIdentityFor } from '../src/synth/wide-identity.ts';
+import {
+  createUnsupportedCard,
+  layoutUnsupportedFront,
+  UNSUPPORTED_KINDS,
+  type UnsupportedKind,
+} from '../src/synth/unsupported-documents.ts';
+import { createWideIdentityFor, wideAddress } from '../src/synth/wide-identity.ts';
 import { squash } from './lib/ocr-scoring.ts';
 
 const { values } = parseArgs({
@@ -54,6 +63,7 @@ const { values } = parseArgs({
     misses: { type: 'string' },
     reads: { type: 'string' },
     first: { type: 'string', default: '0' },
+    unsupported: { type: 'string', default: '0' },
   },
 });
 const count = Number(values.count);
@@ -79,6 +89,8 @@ interface Truth {
   address: string;
   expiryDate: string;
   hasBack: boolean;
+  /** A licence whose holder moved since issue: the address is the back's last 備考 row. */
+  moved?: boolean;
 }
 
 /** Phones: most captures typical, some clean, some poor; widths from an old phone's to a new one's. */
@@ -103,9 +115,17 @@ async function documentOf(
   const identity = wide
     ? createWideIdentityFor(random.fork('identity'), documentType, sex, REFERENCE_DATE)
     : undefined;
-  // The wide corpus's licence numbers are as issued, with their check digit.
+  // The wide corpus's licence numbers are as issued, with their check digit, and a quarter of its
+  // licence holders have moved since issue (the back's 備考 records the address they live at).
+  // (A generator of its own: the other documents draw as they did before moves were drawn.)
+  const moves = new Random(`${seed}:ocr-corpus:${id}:moves`);
+  const moved = wide && documentType === 'drivers_license' && moves.chance(0.25);
+  const formerAddresses = moved
+    ? Array.from({ length: moves.chance(0.2) ? 2 : 1 }, () => wideAddress(moves).address)
+    : [];
   const record = createDocumentRecord(random.fork('record'), documentType, sex, REFERENCE_DATE, identity, {
     issuedLicenceNumbers: wide,
+    formerAddresses,
   });
   const quality = wide ? drawQuality(random) : (['clean', 'typical', 'poor'] as const)[i % 3]!;
   const typeface: Typeface = wide && random.chance(0.5) ? 'mincho' : 'gothic';
@@ -129,7 +149,43 @@ async function documentOf(
     address: documentType === 'passport' ? record.identity.prefectureLatin : record.identity.address,
     expiryDate: record.expiryDate,
     hasBack: hasBackSide(documentType),
+    ...(moved ? { moved } : {}),
   };
+  writeFileSync(truthFile, JSON.stringify(truth));
+  return truth;
+}
+
+interface UnsupportedTruth {
+  id: string;
+  kind: UnsupportedKind;
+  offeredAs: DocumentType;
+  quality: Quality;
+}
+
+/** The i-th card of a kind mimoto does not accept, photographed as the corpus's, and the type it is offered as. */
+async function unsupportedOf(i: number, people: Map<string, string[]>): Promise<UnsupportedTruth> {
+  const kind = UNSUPPORTED_KINDS[i % UNSUPPORTED_KINDS.length] as UnsupportedKind;
+  const offeredAs = types[Math.floor(i / UNSUPPORTED_KINDS.length) % types.length] as DocumentType;
+  const id = `unsupported-${kind}-${i}`;
+  const truthFile = join(outDir, `${id}.json`);
+  if (existsSync(truthFile)) return JSON.parse(readFileSync(truthFile, 'utf8')) as UnsupportedTruth;
+  const random = new Random(`${seed}:ocr-corpus:${id}`);
+  const person = random.pick([...people.keys()]);
+  const portrait = random.pick(people.get(person) ?? []);
+  // A card in a Japanese national's name, but for the cash card, which prints the Latin one.
+  const identity = createWideIdentityFor(
+    random.fork('identity'),
+    'drivers_license',
+    sexOfPerson(person),
+    REFERENCE_DATE,
+  );
+  const card = createUnsupportedCard(random.fork('card'), kind, identity, REFERENCE_DATE);
+  const quality = drawQuality(random);
+  const typeface: Typeface = random.chance(0.5) ? 'mincho' : 'gothic';
+  const flat = await renderLayout(layoutUnsupportedFront(card, { typeface }), portrait);
+  const params = drawCaptureParameters(random.fork('front'), quality, random.pick([960, 1280, 1600, 1920]));
+  writeFileSync(join(outDir, `${id}-front.jpg`), await photographDocument(flat, params));
+  const truth: UnsupportedTruth = { id, kind, offeredAs, quality };
   writeFileSync(truthFile, JSON.stringify(truth));
   return truth;
 }
@@ -223,12 +279,44 @@ async function main() {
       `${truth.id} ${truth.quality} ${truth.typeface} ${truth.width}: ${wrong.length === 0 ? 'all exact' : `wrong ${wrong.join(',')}`} ${row.read.status} spoof ${row.verdict} ${row.ms} ms\n`,
     );
   }
+  const unsupported: {
+    truth: UnsupportedTruth;
+    /** Told as none of ours (the decision rejects it as unsupported_document_type). */
+    toldUnsupported: boolean;
+    status: string;
+    confident: boolean;
+    approvable: boolean;
+  }[] = [];
+  for (let i = 0; i < Number(values.unsupported); i++) {
+    if (performance.now() - started > budgetMs) break;
+    const truth = await unsupportedOf(i, people);
+    const front = readFileSync(join(outDir, `${truth.id}-front.jpg`));
+    const d = await inspectDocument(engines, {
+      documentType: truth.offeredAs,
+      front,
+      referenceDate: new Date(`${REFERENCE_DATE}T00:00:00Z`),
+    });
+    const o = d.inspection.ocr;
+    const confident = o.status === 'success' && (o.confidence ?? 0) >= OCR_CONFIDENCE_THRESHOLD;
+    const verdict = d.inspection.documentSpoofCheck.risk ?? 'no verdict';
+    const row = {
+      truth,
+      toldUnsupported: o.unsupportedDocumentType !== undefined,
+      status: `${o.status} ${o.confidence}`,
+      confident,
+      approvable: confident && verdict === 'low',
+    };
+    unsupported.push(row);
+    process.stderr.write(
+      `${truth.id} (${truth.quality}) offered as ${truth.offeredAs}: ${row.toldUnsupported ? 'none of ours' : `read as ${o.detectedDocumentType ?? 'the type offered'}`}, ${row.status}, spoof ${verdict}${row.approvable ? ' APPROVABLE' : ''}\n`,
+    );
+  }
   const elapsed = (performance.now() - started) / 1000;
   await terminateOcrEngine();
 
   const lines: string[] = [];
   lines.push(
-    `Corpus: ${wide ? 'wide (src/synth/wide-identity.ts)' : 'classic'}, seed ${seed} (${use} seeds; tuning ${TUNING_SEEDS.from}–${TUNING_SEEDS.to}, validation ${VALIDATION_SEEDS.from}–${VALIDATION_SEEDS.to}), reference date ${REFERENCE_DATE}; ${rows.length} of ${plan.length} documents measured in ${elapsed.toFixed(0)} s${rows.length < plan.length ? ' (time budget reached)' : ''}; load average ${os
+    `Corpus: ${wide ? 'wide (src/synth/wide-identity.ts)' : 'classic'}, seed ${seed} (${use} seeds; tuning ${TUNING_SEEDS.from}–${TUNING_SEEDS.to}, validation ${VALIDATION_SEEDS.from}–${VALIDATION_SEEDS.to}), reference date ${REFERENCE_DATE}; ${rows.length} of ${plan.length} documents${unsupported.length > 0 ? ` and ${unsupported.length} cards of unsupported kinds` : ''} measured in ${elapsed.toFixed(0)} s${rows.length < plan.length ? ' (time budget reached)' : ''}; load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' / ')} at the end.`,
@@ -246,6 +334,7 @@ async function main() {
     ...(['clean', 'typical', 'poor'] as const).map(
       (q) => [`*${q}*`, rows.filter((r) => r.truth.quality === q)] as [string, Row[]],
     ),
+    ['*licence holder moved since issue*', rows.filter((r) => r.truth.moved)],
     ['**all**', rows],
   ];
   for (const [label, group] of groups) {
@@ -262,6 +351,22 @@ async function main() {
   lines.push(
     `OCR + documentSpoofCheck per document (front and back, one process, engines warm): p50 ${(percentile(times, 50) / 1000).toFixed(2)} s, p95 ${(percentile(times, 95) / 1000).toFixed(2)} s.`,
   );
+  if (unsupported.length > 0) {
+    lines.push('');
+    lines.push('Cards mimoto does not accept, offered as a supported type (none may be approvable):');
+    lines.push('');
+    lines.push(
+      '| kind | n | told as none of ours (rejected: unsupported_document_type) | read as the type offered, below the threshold (review) | OCR confident | approvable |',
+    );
+    lines.push('|---|---|---|---|---|---|');
+    for (const kind of UNSUPPORTED_KINDS) {
+      const group = unsupported.filter((u) => u.truth.kind === kind);
+      const c = (f: (u: (typeof group)[number]) => boolean) => `${group.filter(f).length}/${group.length}`;
+      lines.push(
+        `| ${kind} | ${group.length} | ${c((u) => u.toldUnsupported)} | ${c((u) => !u.toldUnsupported && !u.confident)} | ${c((u) => u.confident)} | ${c((u) => u.approvable)} |`,
+      );
+    }
+  }
   console.log(lines.join('\n'));
   if (values.misses) {
     const misses = rows

@@ -11,11 +11,17 @@ export {
 export { parseKanjiNumber } from './kanji-numerals.ts';
 export { foldKanjiVariants, KANJI_VARIANTS } from './kanji-variants.ts';
 export { matchesOcrAddress } from './match-ocr-address.ts';
-export { municipalitiesOf, restoreMunicipality, restorePrefecture } from './municipalities.ts';
+export {
+  municipalitiesOf,
+  prefectureOfMunicipality,
+  restoreMunicipality,
+  restorePrefecture,
+} from './municipalities.ts';
 export {
   isPartialAddressMatch,
   normalizeAddress,
   PREFECTURES,
+  prefectureShortName,
   splitPrefecture,
 } from './normalize-address.ts';
 export {

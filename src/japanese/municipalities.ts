@@ -51,21 +51,29 @@ export function restoreMunicipality(address: string, prefecture: string): string
 let allNames: Map<string, string[]> | undefined;
 
 /**
- * An address whose prefecture was misread (橋賠県北九州市… for 福岡県北九州市…) with the prefecture
- * restored from the municipality after it, when that municipality's name (three characters or
- * more) is known in one prefecture only; otherwise unchanged.
+ * The prefecture holding the municipality `text` begins with, when that municipality's name (three
+ * characters or more) is known in one prefecture only; otherwise undefined.
  */
-export function restorePrefecture(address: string, prefectures: readonly string[]): string {
-  const shaped = /^\p{Script=Han}{2,3}[都道府県]/u.exec(address);
-  if (!shaped || prefectures.some((p) => address.startsWith(p))) return address;
+export function prefectureOfMunicipality(text: string, prefectures: readonly string[]): string | undefined {
   if (!allNames) {
     allNames = new Map();
     for (const p of prefectures)
       for (const name of municipalitiesOf(p)) allNames.set(name, [...(allNames.get(name) ?? []), p]);
   }
-  const rest = address.slice(shaped[0].length);
   const owners = new Set<string>();
   for (const [name, of] of allNames)
-    if ([...name].length >= 3 && rest.startsWith(name)) for (const p of of) owners.add(p);
-  return owners.size === 1 ? [...owners][0] + rest : address;
+    if ([...name].length >= 3 && text.startsWith(name)) for (const p of of) owners.add(p);
+  return owners.size === 1 ? [...owners][0] : undefined;
+}
+
+/**
+ * An address whose prefecture was misread (橋賠県北九州市… for 福岡県北九州市…) with the prefecture
+ * restored from the municipality after it (`prefectureOfMunicipality`); otherwise unchanged.
+ */
+export function restorePrefecture(address: string, prefectures: readonly string[]): string {
+  const shaped = /^\p{Script=Han}{2,3}[都道府県]/u.exec(address);
+  if (!shaped || prefectures.some((p) => address.startsWith(p))) return address;
+  const rest = address.slice(shaped[0].length);
+  const owner = prefectureOfMunicipality(rest, prefectures);
+  return owner ? owner + rest : address;
 }

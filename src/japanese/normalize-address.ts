@@ -59,6 +59,11 @@ export const PREFECTURES = [
   '沖縄県',
 ] as const;
 
+/** A prefecture as a commission's short name gives it (鳥取公委, 東京公委, 北海道公委): without 都, 府 or 県. */
+export function prefectureShortName(prefecture: string): string {
+  return prefecture === '北海道' ? prefecture : prefecture.replace(/[都府県]$/u, '');
+}
+
 const KANJI_NUMERAL = `[${KANJI_NUMERAL_CHARS}]`;
 // Non-ー dashes become "-" everywhere; ー only between numbers (1ー2ー3 typed with the long-vowel
 // key), since inside katakana words (センター) it is a long vowel.

@@ -167,6 +167,8 @@ function drivingLicenceFront(record: DocumentRecord, options: LayoutOptions): Si
     documentNumber: numberZone,
     issuer: issuerZone,
   } = zonesOf(zone, ['name', 'birthDate', 'address', 'issueDate', 'expiryDate', 'documentNumber', 'issuer']);
+  // The address at issue: a move since is recorded on the back, the front is never reprinted.
+  const frontAddress = record.addressAtIssue ?? identity.address;
   row(30, 82, 826, '氏名', birthZone[0] + 4);
   row(110, 154, 826, '住所');
   row(156, 188, def.portrait?.[0] ?? 578, '交付');
@@ -186,10 +188,10 @@ function drivingLicenceFront(record: DocumentRecord, options: LayoutOptions): Si
     'birthDate',
   );
   g.text(
-    identity.address,
+    frontAddress,
     addressZone[0] + 14,
     baselineIn(addressZone, 27),
-    fitted(identity.address, { ...VALUE, size: 27 }, addressZone[2] - addressZone[0] - 40),
+    fitted(frontAddress, { ...VALUE, size: 27 }, addressZone[2] - addressZone[0] - 40),
     'address',
   );
   g.text(
@@ -301,13 +303,26 @@ function drivingLicenceFront(record: DocumentRecord, options: LayoutOptions): Si
   };
 }
 
-function drivingLicenceBack(_record: DocumentRecord, options: LayoutOptions): SideLayout {
+/** The 備考 rows a licence's changes are printed in (baselines; the first row holds the 記載事項変更欄 label). */
+const LICENCE_REMARK_BASELINES = [180, 228, 276] as const;
+
+function drivingLicenceBack(record: DocumentRecord, options: LayoutOptions): SideLayout {
   const g = drawing(options, '#f3f3ee');
   g.parts.push(frame(CARD_W, CARD_H, '#f4f5f0', guilloche(CARD_W, CARD_H, '#d3dccf', 30, 40)));
   g.text('備考', 44, 70, { ...LABEL, size: 20 });
   for (let i = 0; i < 5; i++)
     g.parts.push(`<line x1="40" y1="${100 + i * 48}" x2="816" y2="${100 + i * 48}" stroke="#9aa59a"/>`);
   g.text('記載事項変更欄（住所等）', 44, 130, { ...LABEL, size: 15 });
+  (record.addressChanges ?? []).forEach((change, i) => {
+    const row = { ...VALUE, size: 20 };
+    g.text(
+      change.printed,
+      52,
+      LICENCE_REMARK_BASELINES[i] ?? 0,
+      fitted(change.printed, row, 760),
+      'addressBack',
+    );
+  });
   g.text('臓器提供意思表示欄', 44, 368, { ...LABEL, size: 18 });
   g.parts.push(`<rect x="40" y="382" width="776" height="120" fill="none" stroke="#9aa59a"/>`);
   g.text('1. 2. 3. いずれかの番号を○で囲んでください。', 56, 416, { ...LABEL, size: 16 });

@@ -1,5 +1,6 @@
 // What one identity document says: the person, its numbers and dates (docs/corpus.md "Documents").
 import { licenceExpiryFor } from '../documents/index.ts';
+import { prefectureShortName } from '../japanese/index.ts';
 import {
   generateIssuedLicenceNumber,
   generateLicenceNumber,
@@ -14,7 +15,7 @@ import {
   randomDateBetween,
   type Sex,
 } from './identity.ts';
-import { addDays, addYears, type IsoDate, parseIsoDate } from './japanese-date.ts';
+import { addDays, addYears, formatEraDate, type IsoDate, parseIsoDate } from './japanese-date.ts';
 import { passportMrz } from './mrz.ts';
 import type { Random } from './random.ts';
 
@@ -39,6 +40,17 @@ export type DocumentRecord = {
   issuer: string;
   /** Other printed items of this document type (licence class, status of residence, ...). */
   details: Record<string, string>;
+  /**
+   * drivers_license only, when the holder has moved since issue: the address the front prints;
+   * `identity.address` is the one the holder lives at now, the last of `addressChanges`.
+   */
+  addressAtIssue?: string;
+  /**
+   * drivers_license only: the changes of address the back's 備考 records, oldest first, each as
+   * printed — `令和5年4月1日 新住所 鳥取市東町一丁目271番地 鳥取公委` (the receiving commission's
+   * 記載要領; the prefecture left out for its own, or printed).
+   */
+  addressChanges?: { date: IsoDate; address: string; printed: string }[];
 };
 
 const PREFECTURE_OF_ADDRESS = /^(東京都|北海道|(?:京都|大阪)府|.{2,3}県)/;
@@ -49,6 +61,36 @@ function birthdayOnOrAfter(birthDate: IsoDate, from: IsoDate, years: number): Is
   const issueYear = parseIsoDate(from).year + years;
   const d = Math.min(day, month === 2 ? 28 : day);
   return `${issueYear}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/**
+ * A licence's changes of address: the holder moved from `former[0]` (printed on the front) through
+ * the rest to `current`, each move recorded on the back on a date after issue.
+ */
+function addressHistory(
+  random: Random,
+  current: string,
+  former: readonly string[],
+  issueDate: IsoDate,
+  referenceDate: IsoDate,
+): Pick<DocumentRecord, 'addressAtIssue' | 'addressChanges'> {
+  const moves = [...former.slice(1, 3), current];
+  const dates = moves
+    .map(() => randomDateBetween(random, addDays(issueDate, 1), addDays(referenceDate, -1)))
+    .sort();
+  return {
+    addressAtIssue: former[0],
+    addressChanges: moves.map((address, i) => {
+      const prefecture = PREFECTURE_OF_ADDRESS.exec(address)?.[1] ?? '';
+      const printed = random.chance(0.7) ? address.slice(prefecture.length) : address;
+      const date = dates[i] as IsoDate;
+      return {
+        date,
+        address,
+        printed: `${formatEraDate(date)} 新住所 ${printed} ${prefectureShortName(prefecture)}公委`,
+      };
+    }),
+  };
 }
 
 /** Who a document of this type is issued to: residence cards go to foreign residents. */
@@ -73,11 +115,20 @@ export function createDocumentRecord(
   sex: Sex,
   referenceDate: IsoDate,
   person?: Identity,
-  /** Licence numbers as issued, with their check digit (the validation corpus; default: the classic draw). */
-  options: { issuedLicenceNumbers?: boolean } = {},
+  options: {
+    /** Licence numbers as issued, with their check digit (the validation corpus; default: the classic draw). */
+    issuedLicenceNumbers?: boolean;
+    /**
+     * Licence only: where the holder lived before `identity.address`, since issue (oldest first):
+     * the front prints the first, the back's 備考 each move after it (at most three rows).
+     */
+    formerAddresses?: readonly string[];
+  } = {},
 ): DocumentRecord {
   const identity = person ?? createIdentityFor(random, documentType, sex, referenceDate);
-  const prefecture = PREFECTURE_OF_ADDRESS.exec(identity.address)?.[1] ?? '東京都';
+  // Where the document was issued: for a licence holder who moved since, the address at issue.
+  const issuedAt = options.formerAddresses?.[0] ?? identity.address;
+  const prefecture = PREFECTURE_OF_ADDRESS.exec(issuedAt)?.[1] ?? '東京都';
   switch (documentType) {
     case 'drivers_license': {
       const issueDate = randomDateBetween(random, addYears(referenceDate, -4), addDays(referenceDate, -30));
@@ -102,6 +153,16 @@ export function createDocumentRecord(
             ? expiryDate
             : licenceExpiryFor(identity.birthDate, lastBirthdayYear + 5),
         issuer: `${prefecture}公安委員会`,
+        // Forked only for a holder who moved: every other record draws as it always did.
+        ...(options.formerAddresses?.length
+          ? addressHistory(
+              random.fork('moves'),
+              identity.address,
+              options.formerAddresses,
+              issueDate,
+              referenceDate,
+            )
+          : {}),
         details: {
           referenceNumber: random.digits(5),
           conditions: random.chance(0.35) ? '眼鏡等' : '',

@@ -417,7 +417,8 @@ function blockAndBuilding(random: Random): string {
   return random.chance(0.5) ? `${block} ${building}${room}` : `${block}${building}${room}`;
 }
 
-function wideAddress(random: Random): { address: string; prefectureLatin: string } {
+/** An address anywhere in Japan: a real municipality of any prefecture, a town, a block in any notation. */
+export function wideAddress(random: Random): { address: string; prefectureLatin: string } {
   const [prefecture, latin] = random.pick(PREFECTURES_LATIN);
   const municipalities = municipalitiesOf(prefecture);
   const municipality = municipalities.length > 0 ? random.pick(municipalities) : '';

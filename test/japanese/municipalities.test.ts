@@ -4,6 +4,8 @@ import { cleanAddress, isPlausibleAddress } from '../../src/checks/ocr/correct-f
 import {
   municipalitiesOf,
   PREFECTURES,
+  prefectureOfMunicipality,
+  prefectureShortName,
   restoreMunicipality,
   restorePrefecture,
 } from '../../src/japanese/index.ts';
@@ -14,6 +16,21 @@ describe('municipalities', () => {
     assert.ok(municipalitiesOf('東京都').includes('千代田区'));
     assert.ok(municipalitiesOf('神奈川県').includes('横浜市旭区'));
     assert.deepEqual(municipalitiesOf('見本県'), []);
+  });
+
+  it('names the one prefecture a municipality lies in, and none when two have it', () => {
+    assert.equal(prefectureOfMunicipality('上北郡おいらせ町八幡245', PREFECTURES), '青森県');
+    assert.equal(prefectureOfMunicipality('横浜市旭区中尾1-1-1', PREFECTURES), '神奈川県');
+    assert.equal(prefectureOfMunicipality('府中市宮町1-50', PREFECTURES), undefined); // 東京都 and 広島県
+    assert.equal(prefectureOfMunicipality('見本市見本町1-1-1', PREFECTURES), undefined);
+  });
+
+  it("gives each prefecture's short name as a commission writes it (鳥取公委, 東京公委, 北海道公委)", () => {
+    assert.deepEqual(
+      ['鳥取県', '東京都', '北海道', '大阪府', '京都府', '神奈川県'].map(prefectureShortName),
+      ['鳥取', '東京', '北海道', '大阪', '京都', '神奈川'],
+    );
+    assert.equal(new Set(PREFECTURES.map(prefectureShortName)).size, 47);
   });
 
   it('restores a municipality misread by one character, and only then', () => {

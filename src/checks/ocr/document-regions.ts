@@ -131,6 +131,12 @@ export const BACK_FIELDS: Partial<
 };
 
 /**
+ * The licence back's 備考 below its 記載事項変更欄 label, where each change of address is printed on
+ * a row of its own (oldest first), read as one block: a row's place is the commission's printer's.
+ */
+export const LICENCE_REMARKS: Region = [40, 150, 830, 292];
+
+/**
  * Where mimoto's own residence-card layout prints the portrait, which the corpus draws and the
  * checks read (x0, y0, x1, y1); every other type's box is its definition's.
  */

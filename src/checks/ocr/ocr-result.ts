@@ -64,6 +64,8 @@ export interface OcrExtras {
    * a birthday (documents/card-validity.ts), even after each was read again: one is misread.
    */
   licenceDatesDisagree?: true;
+  /** A licence's address taken from the last change of address its back's 備考 records (licence-remarks.ts). */
+  addressFromRemarks?: true;
   /** Whose layout the front is read in: the issuer's, or mimoto's own (residence card, passport). */
   layout?: LayoutVariant;
   /** Where the document was found in the front photo (corners, px) and how much of it it covers. */

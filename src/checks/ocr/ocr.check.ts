@@ -50,7 +50,8 @@ import { crossCheckMrz } from './read-passport.ts';
 // expiry a birthday gives, documents/card-validity.ts): read again preferring agreement; a licence
 // whose two still disagree is held below the threshold (extras.licenceDatesDisagree).
 // A Latin name line whose spaces are all alike is cut after its first word and the particles that
-// begin a surname (the residence card prints the surname first).
+// begin a surname (the residence card prints the surname first). A licence's back read for the
+// changes of address its 備考 records: the last is the address reported (licence-remarks.ts).
 // The number itself is declared with the check in the registry (definition.ts).
 export const OCR_CHECK_VERSION = ocrDefinition.version;
 
