@@ -99,19 +99,28 @@ function drawQuality(random: Random): Quality {
   return x < 0.3 ? 'clean' : x < 0.8 ? 'typical' : 'poor';
 }
 
+/** A document's truth as cached in --out by an earlier run, or undefined. */
+function cachedTruth<T>(id: string): T | undefined {
+  const file = join(outDir, `${id}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
+}
+
+/** Whose face a document carries: one of the people, one of their photos. */
+function drawHolder(random: Random, people: Map<string, string[]>) {
+  const person = random.pick([...people.keys()]);
+  return { portrait: random.pick(people.get(person) ?? []), sex: sexOfPerson(person) };
+}
+
 async function documentOf(
   documentType: DocumentType,
   i: number,
   people: Map<string, string[]>,
 ): Promise<Truth> {
   const id = `${documentType}-${i}`;
-  const truthFile = join(outDir, `${id}.json`);
-  if (existsSync(truthFile)) return JSON.parse(readFileSync(truthFile, 'utf8')) as Truth;
+  const cached = cachedTruth<Truth>(id);
+  if (cached) return cached;
   const random = new Random(`${seed}:ocr-corpus:${id}`);
-  const names = [...people.keys()];
-  const person = random.pick(names);
-  const portrait = random.pick(people.get(person) ?? []);
-  const sex = sexOfPerson(person);
+  const { portrait, sex } = drawHolder(random, people);
   const identity = wide
     ? createWideIdentityFor(random.fork('identity'), documentType, sex, REFERENCE_DATE)
     : undefined;
@@ -151,7 +160,7 @@ async function documentOf(
     hasBack: hasBackSide(documentType),
     ...(moved ? { moved } : {}),
   };
-  writeFileSync(truthFile, JSON.stringify(truth));
+  writeFileSync(join(outDir, `${id}.json`), JSON.stringify(truth));
   return truth;
 }
 
@@ -167,18 +176,12 @@ async function unsupportedOf(i: number, people: Map<string, string[]>): Promise<
   const kind = UNSUPPORTED_KINDS[i % UNSUPPORTED_KINDS.length] as UnsupportedKind;
   const offeredAs = types[Math.floor(i / UNSUPPORTED_KINDS.length) % types.length] as DocumentType;
   const id = `unsupported-${kind}-${i}`;
-  const truthFile = join(outDir, `${id}.json`);
-  if (existsSync(truthFile)) return JSON.parse(readFileSync(truthFile, 'utf8')) as UnsupportedTruth;
+  const cached = cachedTruth<UnsupportedTruth>(id);
+  if (cached) return cached;
   const random = new Random(`${seed}:ocr-corpus:${id}`);
-  const person = random.pick([...people.keys()]);
-  const portrait = random.pick(people.get(person) ?? []);
-  // A card in a Japanese national's name, but for the cash card, which prints the Latin one.
-  const identity = createWideIdentityFor(
-    random.fork('identity'),
-    'drivers_license',
-    sexOfPerson(person),
-    REFERENCE_DATE,
-  );
+  const { portrait, sex } = drawHolder(random, people);
+  // A Japanese national's card (the cash card prints the name's Latin form).
+  const identity = createWideIdentityFor(random.fork('identity'), 'drivers_license', sex, REFERENCE_DATE);
   const card = createUnsupportedCard(random.fork('card'), kind, identity, REFERENCE_DATE);
   const quality = drawQuality(random);
   const typeface: Typeface = random.chance(0.5) ? 'mincho' : 'gothic';
@@ -186,7 +189,7 @@ async function unsupportedOf(i: number, people: Map<string, string[]>): Promise<
   const params = drawCaptureParameters(random.fork('front'), quality, random.pick([960, 1280, 1600, 1920]));
   writeFileSync(join(outDir, `${id}-front.jpg`), await photographDocument(flat, params));
   const truth: UnsupportedTruth = { id, kind, offeredAs, quality };
-  writeFileSync(truthFile, JSON.stringify(truth));
+  writeFileSync(join(outDir, `${id}.json`), JSON.stringify(truth));
   return truth;
 }
 

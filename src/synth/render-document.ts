@@ -111,29 +111,30 @@ async function onPlainBackground(photo: Buffer, width: number, height: number): 
 export async function renderDocumentSide(
   record: DocumentRecord,
   side: 'front' | 'back',
-  portraitFile: string,
+  /** The holder's photo: a file, or the image itself. */
+  portrait: string | Buffer,
   options: LayoutOptions & { pastedPrint?: PastedPrint } = {},
 ): Promise<FlatImage | null> {
   const layout = layoutDocumentSide(record, side, options);
-  return layout && renderLayout(layout, portraitFile, options);
+  return layout && renderLayout(layout, portrait, options);
 }
 
 /** A laid-out side drawn flat, its portrait (if it has one) composited in. */
 export async function renderLayout(
   layout: SideLayout,
-  portraitFile: string,
+  portrait: string | Buffer,
   options: { pastedPrint?: PastedPrint } = {},
 ): Promise<FlatImage> {
   const composites: OverlayOptions[] = [];
   if (layout.portrait) {
     const { width, height, x, y } = layout.portrait;
-    const portrait = await sharp(portraitFile)
+    const photo = await sharp(portrait)
       .removeAlpha()
       .resize(width, height, { fit: 'cover', position: 'centre', kernel: 'lanczos3' })
       .modulate({ brightness: 1.02, saturation: 0.9 })
       .png()
       .toBuffer();
-    composites.push({ input: await onPlainBackground(portrait, width, height), left: x, top: y });
+    composites.push({ input: await onPlainBackground(photo, width, height), left: x, top: y });
     if (options.pastedPrint) {
       const print = await cutPrint(options.pastedPrint, layout.portrait);
       const { dx, dy } = options.pastedPrint.shadow;

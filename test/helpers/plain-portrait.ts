@@ -1,12 +1,9 @@
 // A flat grey stand-in for the holder's photo, for tests that render a card only to read its text.
-import { join } from 'node:path';
 import sharp from 'sharp';
 
-/** Writes the portrait into `dir` and returns its path. */
-export async function writePlainPortrait(dir: string): Promise<string> {
-  const file = join(dir, 'portrait.png');
-  await sharp({ create: { width: 300, height: 400, channels: 3, background: '#8a7f76' } })
+/** The portrait as a PNG in memory (the synth's renderers take it as they take a file). */
+export function plainPortrait(): Promise<Buffer> {
+  return sharp({ create: { width: 300, height: 400, channels: 3, background: '#8a7f76' } })
     .png()
-    .toFile(file);
-  return file;
+    .toBuffer();
 }

@@ -118,9 +118,13 @@ export const FRONT_FIELDS = Object.fromEntries(
   DOCUMENT_TYPES.map((type) => [type, frontFieldsOf(DOCUMENT_DEFINITIONS[type])]),
 ) as Record<DocumentType, Partial<Record<FieldName, Region>>>;
 
-/** Back-side fields: the My Number (with name and birth date again), the residence address block. */
+/**
+ * Back-side fields: the My Number (with name and birth date again), the residence address block,
+ * the licence's 備考 below its 記載事項変更欄 label — each change of address printed on a row of its
+ * own (oldest first), read as one block, a row's place being the commission's printer's.
+ */
 export const BACK_FIELDS: Partial<
-  Record<DocumentType, Partial<Record<'myNumber' | 'name' | 'birthDate' | 'address', Region>>>
+  Record<DocumentType, Partial<Record<'myNumber' | 'name' | 'birthDate' | 'address' | 'remarks', Region>>>
 > = {
   my_number_card: {
     myNumber: line(170, 845, 86, 44),
@@ -128,13 +132,8 @@ export const BACK_FIELDS: Partial<
     birthDate: line(112, 412, 230, 22),
   },
   residence_card: { address: line(236, 820, 146, 18) },
+  drivers_license: { remarks: [40, 150, 830, 292] },
 };
-
-/**
- * The licence back's 備考 below its 記載事項変更欄 label, where each change of address is printed on
- * a row of its own (oldest first), read as one block: a row's place is the commission's printer's.
- */
-export const LICENCE_REMARKS: Region = [40, 150, 830, 292];
 
 /**
  * Where mimoto's own residence-card layout prints the portrait, which the corpus draws and the

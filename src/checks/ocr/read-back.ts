@@ -12,13 +12,14 @@ import {
   splitNameLine,
   startsWithPrefecture,
 } from './correct-fields.ts';
-import { BACK_FIELDS, CARD_LAYOUT, LICENCE_REMARKS, type Region, toPixels } from './document-regions.ts';
+import { BACK_FIELDS, CARD_LAYOUT, type Region, toPixels } from './document-regions.ts';
 import type { GreyImage } from './find-document.ts';
 import type { FrontReading } from './interpret-front-fields.ts';
 import { addressOfRemarks } from './licence-remarks.ts';
 import { type OcrEngine, PAGE_SEGMENTATION } from './ocr-engine.ts';
 import { field, type OcrExtras, type OcrField } from './ocr-result.ts';
 import { lap, type OcrRun, warpTo } from './ocr-run.ts';
+import { cutGrey } from './prepare-crop.ts';
 import { BACK_FIELD_READ_BUDGET, withOwnBudget } from './read-budget.ts';
 import { type FrontPage, readField } from './read-front-fields.ts';
 import { DIGITS, type Recognised, readRegion } from './read-region.ts';
@@ -62,9 +63,8 @@ export async function readBackSide(run: OcrRun, frontPage: FrontPage, reading: F
   const { reference, input } = run;
   const { fields, extras } = reading;
   const { accept } = frontPage;
-  const backRegions = BACK_FIELDS[frontPage.type] ?? {};
-  const remarks = frontPage.type === 'drivers_license';
-  if (!input.back || (!BACK_FIELDS[frontPage.type] && !remarks)) return;
+  const backRegions = BACK_FIELDS[frontPage.type];
+  if (!input.back || !backRegions) return;
   const t = performance.now();
   // Each of the back's fields, read side by side, has a budget of its own (read-budget.ts).
   const own = () => withOwnBudget(run.cached, BACK_FIELD_READ_BUDGET);
@@ -90,7 +90,7 @@ export async function readBackSide(run: OcrRun, frontPage: FrontPage, reading: F
       readBack(own().jpn, backRegions.name, { accept: accept.name }),
       readBack(own().jpn, backRegions.birthDate, { accept: accept.birthDate }),
       readBack(own().jpn, backRegions.address, { accept: (t) => isPlausibleAddress(cleanAddress(t)) }),
-      remarks ? readRemarks(own().jpn, backCard) : undefined,
+      backRegions.remarks ? readRemarks(own().jpn, backCard, backRegions.remarks) : undefined,
     ]);
     if (numberBack) {
       const myNumber = readDigits(numberBack.text, 12);
@@ -173,16 +173,20 @@ const REMARKS_INK = 0.005;
  * The licence back's 備考 read as a block when it holds print: once, and at other scales only
  * when it names 住所 or 公委 without a whole address read.
  */
-async function readRemarks(engine: OcrEngine & { readonly spare?: boolean }, backCard: GreyImage) {
+async function readRemarks(
+  engine: OcrEngine & { readonly spare?: boolean },
+  backCard: GreyImage,
+  region: Region,
+) {
   const read = (rereadAt?: readonly number[]) =>
-    readRegion(engine, backCard, LICENCE_REMARKS, CARD_LAYOUT, {
+    readRegion(engine, backCard, region, CARD_LAYOUT, {
       psm: PAGE_SEGMENTATION.singleBlock,
       eraseRules: true,
       accept: (t) => addressOfRemarks(t) !== undefined,
       ...(rereadAt ? { rereadAt } : {}),
     });
   // A blank 備考 (most licences) is not read at all: a block read costs ~0.6 s of CPU.
-  if (inkShare(backCard, LICENCE_REMARKS) < REMARKS_INK) return undefined;
+  if (inkShare(backCard, region) < REMARKS_INK) return undefined;
   const first = await read([]);
   return addressOfRemarks(first.text) !== undefined || !/住所|公委/u.test(first.text) ? first : read();
 }
@@ -192,23 +196,9 @@ async function readRemarks(engine: OcrEngine & { readonly spare?: boolean }, bac
  * brightness (the median is the card's paper and its light pattern).
  */
 function inkShare(image: GreyImage, region: Region): number {
-  const { left, top, width, height } = toPixels(region, CARD_LAYOUT);
-  const x0 = Math.max(0, Math.round(left));
-  const y0 = Math.max(0, Math.round(top));
-  const x1 = Math.min(image.width, Math.round(left + width));
-  const y1 = Math.min(image.height, Math.round(top + height));
-  const histogram = new Uint32Array(256);
-  for (let y = y0; y < y1; y++)
-    for (let x = x0; x < x1; x++) {
-      const v = image.data[y * image.width + x] as number;
-      histogram[v] = (histogram[v] as number) + 1;
-    }
-  const total = Math.max(1, (x1 - x0) * (y1 - y0));
-  let seen = 0;
-  let median = 0;
-  while (median < 255 && seen + (histogram[median] as number) < total / 2)
-    seen += histogram[median++] as number;
+  const { data } = cutGrey(image, toPixels(region, CARD_LAYOUT));
+  const paper = Uint8Array.from(data).sort()[data.length >> 1] as number;
   let dark = 0;
-  for (let v = 0; v < median * 0.75; v++) dark += histogram[v] as number;
-  return dark / total;
+  for (const v of data) if (v < paper * 0.75) dark++;
+  return dark / data.length;
 }

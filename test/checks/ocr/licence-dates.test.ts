@@ -1,9 +1,6 @@
 // A licence's birth date and expiry check each other (documents/card-validity.ts): a card whose
 // two dates break the rule is not read as a confident one, whichever of the two is wrong.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
@@ -15,13 +12,12 @@ import { photographDocument } from '../../../src/synth/photograph-document.ts';
 import { Random } from '../../../src/synth/random.ts';
 import { renderDocumentSide } from '../../../src/synth/render-document.ts';
 import { createWideIdentityFor } from '../../../src/synth/wide-identity.ts';
-import { writePlainPortrait } from '../../helpers/plain-portrait.ts';
+import { plainPortrait } from '../../helpers/plain-portrait.ts';
 
 const reference = new Date(`${REFERENCE_DATE}T00:00:00Z`);
 
 describe('a licence whose birth date and expiry disagree', () => {
-  let dir = '';
-  let portrait = '';
+  let portrait: Buffer;
   // Seed 43 is a tuning seed (src/synth/seed-ranges.ts): nothing is measured on it.
   const random = new Random('43:licence-dates');
   const identity = createWideIdentityFor(random.fork('identity'), 'drivers_license', 'F', REFERENCE_DATE);
@@ -41,13 +37,9 @@ describe('a licence whose birth date and expiry disagree', () => {
     );
   };
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mimoto-licence-dates-'));
-    portrait = await writePlainPortrait(dir);
+    portrait = await plainPortrait();
   });
-  after(async () => {
-    await terminateOcrEngine();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => terminateOcrEngine());
 
   it('the synthetic licence itself follows the rule', () => {
     assert.ok(licenceExpiryFitsBirthDate(genuine.identity.birthDate, genuine.expiryDate));

@@ -1,9 +1,6 @@
 // A licence holder who has moved: the front still prints the address at issue, the back's 備考
 // records each change (記載要領: 届出年月日 新住所 … 鳥取公委), and the last one is where they live.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { addressOfRemark, addressOfRemarks } from '../../../src/checks/ocr/licence-remarks.ts';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
@@ -15,7 +12,7 @@ import { photographDocument } from '../../../src/synth/photograph-document.ts';
 import { Random } from '../../../src/synth/random.ts';
 import { renderDocumentSide } from '../../../src/synth/render-document.ts';
 import { createWideIdentityFor, wideAddress } from '../../../src/synth/wide-identity.ts';
-import { writePlainPortrait } from '../../helpers/plain-portrait.ts';
+import { plainPortrait } from '../../helpers/plain-portrait.ts';
 
 describe('a 備考 row recording a change of address', () => {
   it('gives the new address whole, its prefecture from the commission when the row leaves it out', () => {
@@ -74,16 +71,11 @@ describe('a 備考 row recording a change of address', () => {
 });
 
 describe('a licence read with its back, the holder having moved twice', () => {
-  let dir = '';
-  let portrait = '';
+  let portrait: Buffer;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mimoto-licence-remarks-'));
-    portrait = await writePlainPortrait(dir);
+    portrait = await plainPortrait();
   });
-  after(async () => {
-    await terminateOcrEngine();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => terminateOcrEngine());
 
   it('reports the address of the last change, not the one the front prints', async () => {
     // Seed 43 is a tuning seed (src/synth/seed-ranges.ts): nothing is measured on it.

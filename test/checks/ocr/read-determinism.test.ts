@@ -1,9 +1,7 @@
 // The same image gives the same reading whatever order the side-by-side Tesseract passes finish in
 // (the fields of a front, the fields of a back, the MRZ search beside the type's reading).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
@@ -25,7 +23,7 @@ import { Random } from '../../../src/synth/random.ts';
 import { renderDocumentSide } from '../../../src/synth/render-document.ts';
 import type { Typeface } from '../../../src/synth/text-paths.ts';
 import { createWideIdentityFor } from '../../../src/synth/wide-identity.ts';
-import { writePlainPortrait } from '../../helpers/plain-portrait.ts';
+import { plainPortrait } from '../../helpers/plain-portrait.ts';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url)));
@@ -145,7 +143,7 @@ async function syntheticCapture(
   type: DocumentType,
   quality: Quality,
   typeface: Typeface,
-  portrait: string,
+  portrait: Buffer,
 ): Promise<{ front: Buffer; back: Buffer }> {
   const random = new Random(`41:determinism:${type}:${quality}`);
   const identity = createWideIdentityFor(random.fork('identity'), type, 'F', REFERENCE_DATE);
@@ -159,20 +157,17 @@ async function syntheticCapture(
 }
 
 describe('a synthetic card read alone, beside another reading, on one thread or two', () => {
-  let dir = '';
   let licence: { front: Buffer; back: Buffer };
   let myNumber: { front: Buffer; back: Buffer };
   const single = new Map<string, Promise<OcrEngine>>();
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mimoto-determinism-'));
-    const portrait = await writePlainPortrait(dir);
+    const portrait = await plainPortrait();
     licence = await syntheticCapture('drivers_license', 'poor', 'mincho', portrait);
     myNumber = await syntheticCapture('my_number_card', 'typical', 'gothic', portrait);
   });
   after(async () => {
     await Promise.allSettled([...single.values()].map(async (e) => (await e).terminate()));
     await terminateOcrEngine();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   /** Engines of one worker thread each: a machine with one core for Tesseract. */

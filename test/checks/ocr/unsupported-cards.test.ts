@@ -3,9 +3,6 @@
 // unsupported_document_type), else held below the threshold (review). The cards are
 // src/synth/unsupported-documents.ts; bench:ocr-accuracy --unsupported measures every kind.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createOcrCheck } from '../../../src/checks/ocr/ocr.check.ts';
 import { terminateOcrEngine } from '../../../src/checks/ocr/ocr-engine.ts';
@@ -22,21 +19,16 @@ import {
   type UnsupportedKind,
 } from '../../../src/synth/unsupported-documents.ts';
 import { createWideIdentityFor } from '../../../src/synth/wide-identity.ts';
-import { writePlainPortrait } from '../../helpers/plain-portrait.ts';
+import { plainPortrait } from '../../helpers/plain-portrait.ts';
 
 const reference = new Date(`${REFERENCE_DATE}T00:00:00Z`);
 
 describe('a card of a kind mimoto does not accept', () => {
-  let dir = '';
-  let portrait = '';
+  let portrait: Buffer;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mimoto-unsupported-'));
-    portrait = await writePlainPortrait(dir);
+    portrait = await plainPortrait();
   });
-  after(async () => {
-    await terminateOcrEngine();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => terminateOcrEngine());
 
   // Seed 43 is a tuning seed (src/synth/seed-ranges.ts): nothing is measured on it.
   const capture = async (kind: UnsupportedKind) => {
