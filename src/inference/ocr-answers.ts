@@ -1,4 +1,4 @@
-// Tesseract's answers to one reading of a photo, kept so that reading the same photo again does not
+// The recognisers' answers to one reading of a photo (Tesseract's passes, the second recogniser's lines), kept so that reading the same photo again does not
 // ask again. The capture check reads each front as the pipeline's OCR check later does (same photo
 // as stored, same check, same version): it records every pass it makes, keyed by the pass's exact
 // input (the crop's bytes, the languages, the options), and the pipeline's run replays them, asking
@@ -43,7 +43,7 @@ function answeringEngine(
   tally: { replayed: number; asked: number },
 ): Engine {
   const pass =
-    (method: 'recognize' | 'readLines') =>
+    (method: 'recognize' | 'readLines' | 'secondOpinion') =>
     async (image: Buffer, options?: object): Promise<Recognition> => {
       const key = passKey(languages, method, image, options);
       const known = replay[key];
@@ -65,6 +65,7 @@ function answeringEngine(
     get(target, property, receiver) {
       if (property === 'recognize') return pass('recognize');
       if (property === 'readLines') return pass('readLines');
+      if (property === 'secondOpinion' && target.secondOpinion) return pass('secondOpinion');
       return Reflect.get(target, property, receiver);
     },
   });

@@ -139,13 +139,14 @@ export async function recogniseLine(image: Buffer): Promise<OcrRecognition> {
     if (c !== 0 && c !== previous) read.push({ text: chars[c] ?? '', step: t, p: probability[t] as number });
     previous = c;
   }
-  const unsure = (g: { text: string; p: number } | undefined, min: number) =>
-    !!g && (g.p < min || g.text === ' ');
+  // The dictionary has the ideographic space too: a space either way.
+  const space = (g: { text: string }) => g.text.trim() === '';
+  const unsure = (g: { text: string; p: number } | undefined, min: number) => !!g && (g.p < min || space(g));
   while (unsure(read[0], LEADING_MIN)) read.shift();
   while (unsure(read.at(-1), TRAILING_MIN)) read.pop();
   const perStep = source.width / best.length;
   const words: OcrWord[] = read
-    .filter((g) => g.text !== ' ')
+    .filter((g) => !space(g))
     .map((g) => ({
       // The model writes digits and Latin letters full width (８): as Tesseract does, half width.
       text: g.text.normalize('NFKC'),

@@ -26,6 +26,7 @@ import type { Worker as NodeWorker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
+import { LINE_RECOGNISER_MODEL, recogniseLine, terminateLineRecogniser } from './line-recogniser.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -102,6 +103,11 @@ export interface OcrEngine {
    * which the line pass reads correctly. Boxes are in the coordinates of the whole image.
    */
   readLines(image: Buffer, options?: ReadLinesOptions): Promise<OcrRecognition>;
+  /**
+   * A second recogniser's reading of one text line (line-recogniser.ts), where the engine has one:
+   * a field read alike by both is confirmed, one read otherwise is unsure (read-region.ts).
+   */
+  secondOpinion?(image: Buffer): Promise<OcrRecognition>;
   /** False once terminated or once a worker thread has died (calls then reject). */
   readonly isHealthy: boolean;
   readonly [WORKER_THREADS]: readonly NodeWorker[];
@@ -146,8 +152,7 @@ function resolveCorePath(): string {
   return dirname(require.resolve('tesseract.js-core/package.json'));
 }
 
-export const MODEL_DESCRIPTION =
-  'tesseract.js 7 LSTM; jpn: tessdata_fast via Debian tesseract-ocr-jpn 1:4.1.0-2; eng: @tesseract.js-data/eng 4.0.0_best_int; mrz: DoubangoTelecom/tesseractMRZ tessdata_fast';
+export const MODEL_DESCRIPTION = `tesseract.js 7 LSTM; jpn: tessdata_fast via Debian tesseract-ocr-jpn 1:4.1.0-2, with ${LINE_RECOGNISER_MODEL} as the Japanese lines' second opinion; eng: @tesseract.js-data/eng 4.0.0_best_int; mrz: DoubangoTelecom/tesseractMRZ tessdata_fast`;
 
 interface PooledWorker {
   worker: Tesseract.Worker;
@@ -393,6 +398,8 @@ export async function createOcrEngine(options: CreateOcrEngineOptions = {}): Pro
     },
     recognize,
     readLines,
+    // Japanese field lines get PaddleOCR's recogniser as a second opinion.
+    ...(languages.length === 1 && languages[0] === 'jpn' ? { secondOpinion: recogniseLine } : {}),
     async terminate() {
       if (terminated) return;
       terminated = true;
@@ -454,5 +461,8 @@ export function getOcrEngineFor(languages: readonly OcrLanguage[]): Promise<OcrE
 export async function terminateOcrEngine(): Promise<void> {
   const entries = [...shared.values()];
   shared.clear();
-  await Promise.allSettled(entries.map(async (entry) => (await entry.loading).terminate()));
+  await Promise.allSettled([
+    ...entries.map(async (entry) => (await entry.loading).terminate()),
+    terminateLineRecogniser(),
+  ]);
 }

@@ -52,6 +52,9 @@ import { crossCheckMrz } from './read-passport.ts';
 // A Latin name line whose spaces are all alike is cut after its first word and the particles that
 // begin a surname (the residence card prints the surname first). A licence's back read for the
 // changes of address its 備考 records: the last is the address reported (licence-remarks.ts).
+// 2.3.0: Japanese field lines read by a second recogniser, PaddleOCR's Japanese model
+// (line-recogniser.ts): a line both read alike is confirmed; one they read otherwise is not sure
+// (read again, held at 0.65 when nothing agrees); a line Tesseract cannot fit, the second reads.
 // The number itself is declared with the check in the registry (definition.ts).
 export const OCR_CHECK_VERSION = ocrDefinition.version;
 

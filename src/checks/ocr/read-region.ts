@@ -27,6 +27,31 @@ export type Recognised = {
   budgetSpent?: boolean;
 };
 
+/**
+ * A key value the two recognisers read differently, that no other reading settles, is read at
+ * most this sure: its field at 0.75 (ocr-result.ts field(): 0.5 + 0.5 × line), so the document
+ * stays below OCR_CONFIDENCE_THRESHOLD and goes to a reviewer.
+ */
+const CONTESTED_MAX = 0.5;
+
+/** A reading as its glyphs: spaces and marks are not what two readings are compared on. */
+const comparable = (t: string) => t.normalize('NFKC').replace(/[\s\p{P}\p{S}]/gu, '');
+
+function sameText(a: string, b: string): boolean {
+  return comparable(a) === comparable(b);
+}
+
+/** The second recogniser's reading of the crop, where the engine has one and the field is free text. */
+async function secondReading(
+  engine: OcrEngine,
+  png: Buffer,
+  whitelist: string | undefined,
+): Promise<Recognised | undefined> {
+  if (!engine.secondOpinion || whitelist) return undefined;
+  const r = await engine.secondOpinion(png);
+  return { text: r.text, confidence: r.confidence / 100, words: r.words };
+}
+
 /** One field's crop read, and read again while unsure or unfitting. */
 export async function readRegion(
   engine: OcrEngine & { readonly spare?: boolean },
@@ -95,12 +120,22 @@ export async function readRegion(
   const spare = () => engine.spare !== false;
   const first = await once(png, 1);
   const fits = (text: string) => !options.accept || options.accept(text);
+  const second =
+    (options.psm ?? PAGE_SEGMENTATION.singleLine) === PAGE_SEGMENTATION.singleLine
+      ? await secondReading(engine, png, options.whitelist)
+      : undefined;
+  if (second && fits(first.text)) {
+    if (sameText(second.text, first.text))
+      return { ...first, confidence: Math.max(first.confidence, second.confidence), confirmation: second };
+  }
   // A name the dictionary does not know is read again at the reread scales; a scale whose name
   // it knows is taken when read surely, an unsure one is left to the vote below (`confirm`),
   // which weighs the scales better (小川 read at 1× unsure, 小川蘭 at 1.4× unsure, 小川瞳 at 0.75×
   // and 1.7×).
   const sure = (r: Recognised) => !options.confirm || r.confidence >= options.confirm.below;
   if (options.prefer && fits(first.text) && !options.prefer(first.text)) {
+    if (second && fits(second.text) && options.prefer(second.text) && sure(second))
+      return { ...second, confidence: second.confidence * 0.95 };
     // tessdata_fast reads a kanji of a name right at one scale and a look-alike at another
     // (麗 → 鹿): the scale whose name the dictionary knows is the likelier reading.
     for (const factor of options.rereadAt ?? [1.4, 0.75]) {
@@ -113,10 +148,18 @@ export async function readRegion(
   if (!options.accept || options.accept(first.text)) {
     const { confirm } = options;
     const value = confirm?.value(first);
-    if (!confirm || first.confidence >= confirm.below || value === undefined) return first;
+    // A second recogniser that reads another value makes a sure first reading unsure.
+    const contested = second !== undefined && second.text.trim() !== '';
+    // Contested, Tesseract agreeing with itself at another scale is no confirmation (its readings
+    // err alike: 長骨我部 at 1× and 0.75× where the second read 長曾我部); the second recogniser's
+    // value read again by Tesseract is.
+    const secondValue = second ? confirm?.value(second) : undefined;
+    if (!confirm || value === undefined) return first;
+    if (first.confidence >= confirm.below && !contested) return first;
     // tessdata_fast reads 誠 right at one scale and 識, 議 or 計 at the next: the first value a new
     // reading shares with an earlier one wins; 1.7× only when three differ (docs/ocr.md "Confidence").
     const readings = [first];
+    if (second && fits(second.text) && confirm.value(second) !== undefined) readings.push(second);
     if (options.eraseRules && spare()) {
       // A boxed value spread over its box (the licence's 見　本　　花　子) reads with glyphs made up
       // in its gaps (山田一) at every scale: read without its rules and gaps, as a value read as
@@ -128,10 +171,11 @@ export async function readRegion(
       const v = confirm.value(unruled);
       if ((!options.accept || options.accept(unruled.text)) && v !== undefined) {
         // The same value: the first reading, whose word boxes split the name as printed, confirmed.
-        if (v === value) return { ...first, confirmation: unruled };
+        if (contested && second && v === secondValue) return { ...second, confirmation: unruled };
+        if (v === value && !contested) return { ...first, confirmation: unruled };
         const taken = { ...unruled, confidence: unruled.confidence * 0.95 };
-        if (unruled.confidence >= confirm.below) return taken;
-        if (spare()) {
+        if (unruled.confidence >= confirm.below && !contested) return taken;
+        if (spare() && !contested) {
           const { width = 0 } = await sharp(unruledPng).metadata();
           const larger = await sharp(unruledPng)
             .resize({ width: Math.max(8, Math.round(width * 1.4)) })
@@ -147,69 +191,98 @@ export async function readRegion(
       if (!spare()) break;
       const again = await atScale(factor);
       const v = confirm.value(again);
-      const agreeing = v === undefined ? undefined : readings.find((r) => confirm.value(r) === v);
+      const agreeing =
+        v === undefined
+          ? undefined
+          : readings.find((r) => (!contested || r === second) && confirm.value(r) === v);
       if (agreeing) return { ...agreeing, confirmation: again };
       readings.push(again);
     }
-    return { ...first, confirmation: null };
+    const confidence = contested ? Math.min(first.confidence, CONTESTED_MAX) : first.confidence;
+    return { ...first, confidence, confirmation: null };
   }
   // The jpn model now and then drops a digit between kanji (7月 → 月) or misreads a glyph at one
   // scale and not at another: a value that does not fit its field is read again, larger then smaller.
+  const { accept } = options;
+  if (!accept) return first; // (every reading fits a field with no acceptor: returned above)
   const rereads: string[] = [];
-  if (options.eraseRules && spare()) {
-    // A value boxed in ruled lines can read as nothing at all: read again without them.
-    const unruled = await cropWithoutRules(image, box);
-    const again = await once(options.stretchX ? await stretch(unruled, options.stretchX) : unruled, 1);
-    if (options.accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
-    rereads.push(again.text);
-  }
-  const scales = options.rereadAt ?? [1.4, 0.75];
-  for (const factor of scales) {
-    if (!spare()) return { ...first, rereads, budgetSpent: true };
-    const again = await atScale(factor);
-    if (options.accept(again.text)) {
-      const accepted = { ...again, confidence: again.confidence * 0.95 };
-      // A key value a reread gave unsure is confirmed as a first reading is: another scale that
-      // gives the same value (a licence photo's birth date, misread at 1×, read right at 1.4× at
-      // 0.6 and again at 0.75×).
-      const { confirm } = options;
-      const value = confirm?.value(accepted);
-      if (!confirm || value === undefined || accepted.confidence >= confirm.below) return accepted;
-      for (const other of [...scales.slice(scales.indexOf(factor) + 1), 1.7]) {
-        if (!spare()) break;
-        const third = await atScale(other);
-        if (confirm.value(third) === value) return { ...accepted, confirmation: third };
+  // The second recogniser's fitting reading of a line Tesseract's does not fit. Not a key value
+  // (an address): taken. A key value: taken when a Tesseract reading below gives it too; alone, or
+  // against another value Tesseract gives, it is not sure (a poor capture's 島田 read as 島川).
+  const lone =
+    second && accept(second.text) ? { ...second, confidence: second.confidence * 0.95 } : undefined;
+  const loneValue = lone && options.confirm?.value(lone);
+  if (lone && loneValue === undefined) return lone;
+  const tesseractOnly = async (): Promise<Recognised> => {
+    if (options.eraseRules && spare()) {
+      // A value boxed in ruled lines can read as nothing at all: read again without them.
+      const unruled = await cropWithoutRules(image, box);
+      const again = await once(options.stretchX ? await stretch(unruled, options.stretchX) : unruled, 1);
+      if (accept(again.text)) return { ...again, confidence: again.confidence * 0.95 };
+      rereads.push(again.text);
+    }
+    const scales = options.rereadAt ?? [1.4, 0.75];
+    for (const factor of scales) {
+      if (!spare()) return { ...first, rereads, budgetSpent: true };
+      const again = await atScale(factor);
+      if (accept(again.text)) {
+        const accepted = { ...again, confidence: again.confidence * 0.95 };
+        // A key value a reread gave unsure is confirmed as a first reading is: another scale that
+        // gives the same value (a licence photo's birth date, misread at 1×, read right at 1.4× at
+        // 0.6 and again at 0.75×).
+        const { confirm } = options;
+        const value = confirm?.value(accepted);
+        if (!confirm || value === undefined || accepted.confidence >= confirm.below) return accepted;
+        for (const other of [...scales.slice(scales.indexOf(factor) + 1), 1.7]) {
+          if (!spare()) break;
+          const third = await atScale(other);
+          if (confirm.value(third) === value) return { ...accepted, confirmation: third };
+        }
+        return accepted;
       }
-      return accepted;
+      rereads.push(again.text);
     }
-    rereads.push(again.text);
-  }
-  // Under glare or a dark corner one global threshold loses faint glyphs (a blurred name read as
-  // nothing at every scale): last, the crop is read with a local threshold. Its text is not one of
-  // `rereads`, the same binarisation at other scales, which tell a printed wrong My Number digit
-  // (read alike every time) from a misread; the local threshold reads clean digits otherwise.
-  if (!spare()) return { ...first, rereads, budgetSpent: true };
-  const local = await once(png, 1, 'sauvola');
-  if (options.accept(local.text)) {
-    // A key value the global threshold gives too, at half size, is confirmed as any unsure reading
-    // is: two readings agree (a typical My Number card's name 高橋 誠, read as nothing at 1×, 1.4×
-    // and 0.75×). Alone it stays a last resort.
-    const reading = { ...local, confidence: local.confidence * 0.95 };
-    const value = options.confirm?.value(local);
-    const half = value === undefined || !spare() ? undefined : await atScale(0.5);
-    if (half && options.confirm?.value(half) === value) return { ...reading, confirmation: half };
-    return { ...reading, lastResort: true };
-  }
-  if (options.searchMargin && spare()) {
-    const m = options.searchMargin;
-    const [x0, y0, x1, y1] = region;
-    const wide = await cropPng(image, toPixels([x0 - m / 2, y0 - m, x1 + m / 2, y1 + m], layout));
-    const block = await engine.recognize(wide, { psm: PAGE_SEGMENTATION.singleBlock as never });
-    for (const line of block.lines) {
-      const text = line.text.replace(/\n+$/, '');
-      if (options.accept(text))
-        return { text, confidence: (line.confidence / 100) * 0.9, words: line.words, rereads };
+    // Under glare or a dark corner one global threshold loses faint glyphs (a blurred name read as
+    // nothing at every scale): last, the crop is read with a local threshold. Its text is not one of
+    // `rereads`, the same binarisation at other scales, which tell a printed wrong My Number digit
+    // (read alike every time) from a misread; the local threshold reads clean digits otherwise.
+    if (!spare()) return { ...first, rereads, budgetSpent: true };
+    const local = await once(png, 1, 'sauvola');
+    if (accept(local.text)) {
+      // A key value the global threshold gives too, at half size, is confirmed as any unsure reading
+      // is: two readings agree (a typical My Number card's name 高橋 誠, read as nothing at 1×, 1.4×
+      // and 0.75×). Alone it stays a last resort.
+      const reading = { ...local, confidence: local.confidence * 0.95 };
+      const value = options.confirm?.value(local);
+      const half = value === undefined || !spare() ? undefined : await atScale(0.5);
+      if (half && options.confirm?.value(half) === value) return { ...reading, confirmation: half };
+      return { ...reading, lastResort: true };
     }
+    if (options.searchMargin && spare()) {
+      const m = options.searchMargin;
+      const [x0, y0, x1, y1] = region;
+      const wide = await cropPng(image, toPixels([x0 - m / 2, y0 - m, x1 + m / 2, y1 + m], layout));
+      const block = await engine.recognize(wide, { psm: PAGE_SEGMENTATION.singleBlock as never });
+      for (const line of block.lines) {
+        const text = line.text.replace(/\n+$/, '');
+        if (accept(text))
+          return { text, confidence: (line.confidence / 100) * 0.9, words: line.words, rereads };
+      }
+    }
+    return { ...first, rereads };
+  };
+  const read = await tesseractOnly();
+  if (!lone) return read;
+  if (!accept(read.text))
+    return {
+      ...lone,
+      confidence: Math.min(lone.confidence, CONTESTED_MAX),
+      rereads: read.rereads ?? rereads,
+    };
+  if (options.confirm?.value(read) === loneValue) {
+    // Confirmed by the other recogniser, a local threshold's reading is no last resort.
+    const { lastResort: _, ...agreed } = read;
+    return { ...agreed, confidence: Math.max(read.confidence, lone.confidence), confirmation: lone };
   }
-  return { ...first, rereads };
+  return { ...read, confidence: Math.min(read.confidence, CONTESTED_MAX) };
 }

@@ -245,14 +245,15 @@ describe('ocr check on the committed corpus sample', () => {
     assert.equal(result.status, 'success', result.reason);
   });
 
-  it('a key field read unsure is read again: the same value read twice is confirmed', async () => {
-    // A poor licence capture (seed 11 warped_photo-1): its name reads unsure at first.
+  it('a key field the second recogniser reads otherwise is not confirmed by Tesseract reading it alike again', async () => {
+    // A poor licence capture (seed 11 warped_photo-1): Tesseract reads its name 吉田 結衣 unsure,
+    // then alike at other scales; the second recogniser reads 吉田結. Tesseract's readings err
+    // alike, so the name is delivered as read but not sure, and the capture goes to a reviewer.
     const { result, extras } = await runOnFixture('ocr-rereads', 'drivers_license', 'licence-confirmed-');
     assert.equal(extras.fields.name?.value, '吉田 結衣');
-    assert.equal(result.status, 'success');
-    assert.equal(extras.fields.name?.confirmed, true);
-    assert.ok((extras.fields.name?.confidence ?? 0) >= 0.9, JSON.stringify(extras.fields.name));
-    assert.equal(result.status, 'success');
+    assert.equal(extras.fields.name?.confirmed, false);
+    assert.ok((extras.fields.name?.confidence ?? 1) <= 0.75, JSON.stringify(extras.fields.name));
+    assert.equal(result.status, 'low_confidence');
   });
 
   it('an MRZ check digit failing on a capture too poor to read is a misread, not a verdict', async () => {
@@ -325,13 +326,13 @@ describe('ocr check on the committed corpus sample', () => {
     assert.deepEqual(other.result.payload, {});
   });
 
-  it('a line only a local threshold reads is delivered, but never above the confidence threshold', async () => {
-    // A My Number card shown on a screen and photographed (seed 11 screen_replay-1): its name reads
-    // only with the local threshold.
+  it('a name Tesseract reads only with a local threshold is read by the second recogniser, the capture still below the threshold', async () => {
+    // A My Number card shown on a screen and photographed (seed 11 screen_replay-1): Tesseract reads
+    // its name only with the local threshold (a last resort, capped); the second recogniser reads
+    // it at once. The capture's other fields keep it below the threshold.
     const { result, extras } = await runOnFixture('poor-captures', 'my_number_card', 'name-local-threshold-');
     assert.deepEqual([result.payload?.lastName, result.payload?.firstName], ['小林', '彩']);
-    assert.equal(extras.fields.name?.lastResort, true);
-    assert.ok((extras.fields.name?.confidence ?? 1) <= 0.7, JSON.stringify(extras.fields.name));
+    assert.equal(extras.fields.name?.lastResort, undefined);
     assert.equal(result.status, 'low_confidence');
     assert.ok((result.confidence ?? 1) < 0.8, String(result.confidence));
   });
