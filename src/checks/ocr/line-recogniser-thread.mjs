@@ -40,4 +40,4 @@ parentPort.on('message', async ({ id, pixels, height, width }) => {
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
 });
-parentPort.postMessage({ ready: true, classes: session.outputMetadata?.[0]?.shape?.at?.(-1) ?? null });
+parentPort.postMessage({ ready: true });

@@ -29,26 +29,23 @@ export type Recognised = {
 
 /**
  * A key value the two recognisers read differently, that no other reading settles, is read at
- * most this sure (its field at 0.825: ocr-result.ts field(), 0.5 + 0.5 × line). Holding it at
- * 0.5, below the approval threshold, sent right readings of the real tuning cards to review
- * (approvable 9/9 → 5/9 images of jp-docs) and, on tuning seed 7, a wrong field or two.
+ * most this sure: its field at 0.825 (ocr-result.ts field(), 0.5 + 0.5 × line), so the dispute
+ * alone does not send the document to review (held below that, right readings of the real tuning
+ * cards went to review); the rereads it causes are what settle it.
  */
 const CONTESTED_MAX = 0.65;
 
 /** A reading as its glyphs: spaces and marks are not what two readings are compared on. */
 const comparable = (t: string) => t.normalize('NFKC').replace(/[\s\p{P}\p{S}]/gu, '');
 
-function sameText(a: string, b: string): boolean {
-  return comparable(a) === comparable(b);
-}
-
-/** The second recogniser's reading of the crop, where the engine has one and the field is free text. */
+/** The second recogniser's reading of a free-text line, where the engine has one. */
 async function secondReading(
   engine: OcrEngine,
   png: Buffer,
-  whitelist: string | undefined,
+  options: { psm?: string; whitelist?: string },
 ): Promise<Recognised | undefined> {
-  if (!engine.secondOpinion || whitelist) return undefined;
+  const singleLine = (options.psm ?? PAGE_SEGMENTATION.singleLine) === PAGE_SEGMENTATION.singleLine;
+  if (!engine.secondOpinion || !singleLine || options.whitelist) return undefined;
   const r = await engine.secondOpinion(png);
   return { text: r.text, confidence: r.confidence / 100, words: r.words };
 }
@@ -121,14 +118,9 @@ export async function readRegion(
   const spare = () => engine.spare !== false;
   const first = await once(png, 1);
   const fits = (text: string) => !options.accept || options.accept(text);
-  const second =
-    (options.psm ?? PAGE_SEGMENTATION.singleLine) === PAGE_SEGMENTATION.singleLine
-      ? await secondReading(engine, png, options.whitelist)
-      : undefined;
-  if (second && fits(first.text)) {
-    if (sameText(second.text, first.text))
-      return { ...first, confidence: Math.max(first.confidence, second.confidence), confirmation: second };
-  }
+  const second = await secondReading(engine, png, options);
+  if (second && fits(first.text) && comparable(second.text) === comparable(first.text))
+    return { ...first, confidence: Math.max(first.confidence, second.confidence), confirmation: second };
   // A name the dictionary does not know is read again at the reread scales; a scale whose name
   // it knows is taken when read surely, an unsure one is left to the vote below (`confirm`),
   // which weighs the scales better (小川 read at 1× unsure, 小川蘭 at 1.4× unsure, 小川瞳 at 0.75×
@@ -201,7 +193,8 @@ export async function readRegion(
   const rereads: string[] = [];
   // The second recogniser's fitting reading of a line Tesseract's does not fit. Not a key value
   // (an address): taken. A key value: taken when a Tesseract reading below gives it too; alone, or
-  // against another value Tesseract gives, it is not sure (a poor capture's 島田 read as 島川).
+  // against another value Tesseract gives, it is not sure: a poor capture read one way by one
+  // recogniser is no more than that.
   const lone =
     second && accept(second.text) ? { ...second, confidence: second.confidence * 0.95 } : undefined;
   const loneValue = lone && options.confirm?.value(lone);
