@@ -13,6 +13,7 @@ export { foldKanjiVariants, KANJI_VARIANTS } from './kanji-variants.ts';
 export { matchesOcrAddress } from './match-ocr-address.ts';
 export {
   municipalitiesOf,
+  namesKnownMunicipality,
   prefectureOfMunicipality,
   restoreMunicipality,
   restorePrefecture,

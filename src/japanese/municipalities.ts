@@ -43,9 +43,24 @@ export function restoreMunicipality(address: string, prefecture: string): string
         fits.push({ name, read: chars.length - 1 });
     }
   }
-  const only = fits[0];
-  if (!only || fits.some((f) => f.name !== only.name)) return address;
-  return prefecture + only.name + rest.slice(only.read).join('');
+  // A longer name that keeps two characters more of the text than any other fit is the likelier
+  // (天草郡共北町: 天草郡苓北町 keeps five, 天草市 two); fits that keep as many are no guess.
+  const kept = (f: { name: string }) => [...f.name].length - 1;
+  const best = fits.toSorted((a, b) => kept(b) - kept(a))[0];
+  if (!best || fits.some((f) => f.name !== best.name && kept(f) > kept(best) - 2)) return address;
+  return prefecture + best.name + rest.slice(best.read).join('');
+}
+
+/**
+ * Whether the address names a municipality of its prefecture where one is due (every domestic
+ * address does: prefecture, then municipality). True when it begins with no listed prefecture
+ * (a designated city printed alone, a specimen's 見本県): there is no list to hold it to.
+ */
+export function namesKnownMunicipality(address: string, prefectures: readonly string[]): boolean {
+  const prefecture = prefectures.find((p) => address.startsWith(p));
+  if (!prefecture) return true;
+  const rest = address.slice(prefecture.length);
+  return municipalitiesOf(prefecture).some((name) => rest.startsWith(name));
 }
 
 let allNames: Map<string, string[]> | undefined;

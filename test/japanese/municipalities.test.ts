@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { cleanAddress, isPlausibleAddress } from '../../src/checks/ocr/correct-fields.ts';
 import {
   municipalitiesOf,
+  namesKnownMunicipality,
   PREFECTURES,
   prefectureOfMunicipality,
   prefectureShortName,
@@ -51,6 +52,24 @@ describe('municipalities', () => {
     );
     // A three-character name one glyph short is two characters: too little to tell (府中市 / 中市).
     assert.equal(restoreMunicipality('東京都中市宮町1-1', '東京都'), '東京都中市宮町1-1');
+  });
+
+  it('takes the fit that keeps two characters more than any other, and no fit when they keep as many', () => {
+    // 天草郡苓北町 keeps five characters of 天草郡共北町, 天草市 (misread 市 → 郡) two.
+    assert.equal(
+      restoreMunicipality('熊本県天草郡共北町宮前461番地18', '熊本県'),
+      '熊本県天草郡苓北町宮前461番地18',
+    );
+    // 黒川郡大和町 and 黒川郡大郷町 both keep five of 黒川郡大卿町: no guess.
+    assert.equal(restoreMunicipality('宮城県黒川郡大卿町港町17', '宮城県'), '宮城県黒川郡大卿町港町17');
+  });
+
+  it('tells an address that names a municipality of its prefecture from one that does not', () => {
+    assert.equal(namesKnownMunicipality('東京都千代田区霞が関2-1-2', PREFECTURES), true);
+    assert.equal(namesKnownMunicipality('東京都村市栄町7-40-23', PREFECTURES), false);
+    // No list to hold it to: a designated city printed alone, a specimen's prefecture.
+    assert.equal(namesKnownMunicipality('横浜市旭区中尾1-1-1', PREFECTURES), true);
+    assert.equal(namesKnownMunicipality('見本県見本市見本町1-1-1', PREFECTURES), true);
   });
 
   it('restores a misread prefecture from the municipality after it', () => {

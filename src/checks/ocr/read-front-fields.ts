@@ -1,7 +1,7 @@
 // Step 3 of the reading: each field read from where the type's layout prints it, one Tesseract
 // single-line pass per field, read again while it does not fit its field or a key value is unsure.
 import { type DocumentDefinition, definitionOf } from '../../documents/index.ts';
-import { isKnownName, prefectureInLatin } from '../../japanese/index.ts';
+import { isKnownName, namesKnownMunicipality, PREFECTURES, prefectureInLatin } from '../../japanese/index.ts';
 import {
   cleanAddress,
   isPlausibleAddress,
@@ -176,6 +176,11 @@ export function frontPageFor(run: OcrRun, type: DocumentType, page: GreyImage): 
       ...(definition.nameScript === 'latin'
         ? {}
         : { name: (t: string) => isKnownName(t.normalize('NFKC').replace(/[\s\p{P}\p{S}\d]/gu, '')) }),
+      // An address that names a municipality of its prefecture (the passport's domicile is a
+      // prefecture alone).
+      ...(type === 'passport'
+        ? {}
+        : { address: (t: string) => namesKnownMunicipality(cleanAddress(t), PREFECTURES) }),
     },
     // A name as its characters: where the line splits is not what a second reading confirms.
     keyValue: {
