@@ -5,7 +5,7 @@ import { defineCheck } from '../check-definition.ts';
 
 export const ocrDefinition = defineCheck({
   id: 'ocr',
-  version: '2.3.0',
+  version: '2.4.0',
   inputs: ['documentImages', 'documentType'],
   waitsFor: [],
   resultSchema: OcrResultSchema,

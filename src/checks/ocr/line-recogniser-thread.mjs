@@ -1,14 +1,19 @@
-// The line recogniser's thread: PaddleOCR's Japanese recogniser on onnxruntime-web (wasm, one
-// thread), so a line's ~50–150 ms of inference never runs on an event loop that serves requests.
+// The line recogniser's thread: PaddleOCR's Japanese recogniser on onnxruntime-node (the native
+// CPU runtime the package carries, one intra-op thread: ~20 ms of CPU a line, where its wasm build
+// took ~90), off any event loop that serves requests.
 // Plain JavaScript: a worker thread does not inherit the main thread's TypeScript loader, and
 // this file needs none. It takes a line already scaled and normalised (line-recogniser.ts) and
 // answers the CTC path's best class and its probability at each step.
-import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import * as ort from 'onnxruntime-web';
+import * as ort from 'onnxruntime-node';
 
-ort.env.wasm.numThreads = 1;
-const session = await ort.InferenceSession.create(readFileSync(workerData.modelFile));
+// One thread, run sequentially: a line costs one core's time, and the same line gives the same
+// probabilities on a loaded machine as on an idle one.
+const session = await ort.InferenceSession.create(workerData.modelFile, {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+});
 const inputName = session.inputNames[0];
 
 parentPort.on('message', async ({ id, pixels, height, width }) => {

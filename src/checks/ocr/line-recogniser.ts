@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import type { OcrRecognition, OcrWord } from './ocr-engine.ts';
 
 const MODEL_DIR = fileURLToPath(new URL('../../../models/paddleocr-japan', import.meta.url));
-export const LINE_RECOGNISER_MODEL = 'PaddleOCR japan_PP-OCRv3_rec (ONNX, onnxruntime-web 1.31 wasm)';
+export const LINE_RECOGNISER_MODEL = 'PaddleOCR japan_PP-OCRv3_rec (ONNX, onnxruntime-node 1.31 CPU)';
 
 /** The model's input height; a line is scaled to it, its width following (PaddleOCR's rec_image_shape 3,48,320). */
 const HEIGHT = 48;

@@ -55,6 +55,10 @@ import { crossCheckMrz } from './read-passport.ts';
 // 2.3.0: Japanese field lines read by a second recogniser, PaddleOCR's Japanese model
 // (line-recogniser.ts): a line both read alike is confirmed; one they read otherwise is not sure
 // (read again, held at 0.65 when nothing agrees); a line Tesseract cannot fit, the second reads.
+// 2.4.0: an address whose text after its prefecture names none of that prefecture's
+// municipalities is read again (the second recogniser's, then other scales'), the first that does
+// taken; a misread municipality restored to the fit that keeps two characters more than any other
+// (天草郡共北町 → 天草郡苓北町, not 天草市). The second recogniser on onnxruntime-node (native).
 // The number itself is declared with the check in the registry (definition.ts).
 export const OCR_CHECK_VERSION = ocrDefinition.version;
 
